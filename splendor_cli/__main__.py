@@ -1,0 +1,3 @@
+from splendor_cli.cli import main
+
+main()

@@ -1,0 +1,66 @@
+"""The exception family. The CLI maps each class to a stable exit code (see CONTRACT.md)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class SplendorError(Exception):
+    """Base class. The CLI prints the message as one line on stderr and exits with `exit_code`."""
+
+    exit_code: ClassVar[int] = 1
+    code: ClassVar[str] = "error"
+
+
+class UsageError(SplendorError, ValueError):
+    """Bad options or arguments that typer itself cannot catch (no game file found, ...)."""
+
+    exit_code = 2
+    code = "usage"
+
+
+class InvalidMoveError(SplendorError, ValueError):
+    """The move text cannot be parsed: `take xyz`."""
+
+    exit_code = 2
+    code = "invalid-move"
+
+
+class AmbiguousMoveError(SplendorError, ValueError):
+    """The move text matches several turns: a return or a noble must be named."""
+
+    exit_code = 2
+    code = "ambiguous-move"
+
+
+class IllegalMoveError(SplendorError, ValueError):
+    """The rules forbid the move now, or it is not that player's turn. Carries the rule broken."""
+
+    exit_code = 3
+    code = "illegal-move"
+
+    def __init__(self, message: str, *, rule: str = "") -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+class GameFileError(SplendorError):
+    """The game file is unreadable, of a newer format, or inconsistent."""
+
+    exit_code = 4
+    code = "bad-game-file"
+
+
+class CorruptLogError(GameFileError):
+    """An event in the log cannot be applied: the file was edited by hand or merged badly."""
+
+    def __init__(self, message: str, *, seq: int) -> None:
+        super().__init__(f"event #{seq}: {message}")
+        self.seq = seq
+
+
+class ConflictError(SplendorError):
+    """The game forked, a move is stale, or another writer changed the file meanwhile."""
+
+    exit_code = 5
+    code = "conflict"

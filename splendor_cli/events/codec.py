@@ -1,0 +1,190 @@
+"""The game file: TOML text <-> header and events, and the hash chain that links the events.
+
+Strings in, strings out; the filesystem is `store.py`'s business. The reader is strict: an
+unknown key, a missing field, a value of the wrong type, a broken chain or a format newer
+than this program is refused with one line naming the event and the problem.
+
+Events are written one `[[events]]` block each, appended after the bytes already written, and
+never re-serialised as a whole document: that keeps the file append-only and a turn's git diff
+one block.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+from typing import Any
+
+import attrs
+import cattrs
+import tomli_w
+from cattrs.preconf.tomllib import make_converter
+
+from ..errors import GameFileError
+from . import EVENT_TYPES, Event
+
+FORMAT = 1
+"""The version of the file format this program writes and reads."""
+
+_converter = make_converter(forbid_extra_keys=True)
+
+
+@attrs.frozen(kw_only=True)
+class Header:
+    """The top of a game file. Its digest is the `parent` of the first event."""
+
+    format: int = FORMAT
+    game: str
+    variant: str
+    players: tuple[str, ...]
+    created: str
+
+
+@attrs.frozen(kw_only=True)
+class Record:
+    """A parsed game file: the header and the events, in order."""
+
+    header: Header
+    events: tuple[Event, ...]
+
+    @property
+    def head(self) -> str:
+        """The digest of the last event (of the header when there is none): the chain's head."""
+        return event_digest(self.events[-1]) if self.events else header_digest(self.header)
+
+
+def digest(raw: dict[str, Any]) -> str:
+    """16 hex digits of SHA-256 over canonical JSON: the link of the hash chain."""
+    text = json.dumps(raw, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def header_to_dict(header: Header) -> dict[str, Any]:
+    return dict(_converter.unstructure(header))
+
+
+def header_digest(header: Header) -> str:
+    return digest(header_to_dict(header))
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """The event as written to the file: `type` first, then the fields in declaration order."""
+    return {"type": event.TYPE, **_converter.unstructure(event)}
+
+
+def event_digest(event: Event) -> str:
+    return digest(event_to_dict(event))
+
+
+def seal(record: Record, event: Event) -> Event:
+    """Give a new event the envelope that appends it to `record`: the next seq, the head digest."""
+    return attrs.evolve(event, seq=len(record.events) + 1, parent=record.head)
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def _value(value: Any) -> str:
+    """A TOML value on one line (arrays included, unlike tomli-w's multi-line arrays)."""
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    return tomli_w.dumps({"v": value})[len("v = ") : -1]
+
+
+def _lines(raw: dict[str, Any]) -> str:
+    return "".join(f"{key} = {_value(value)}\n" for key, value in raw.items())
+
+
+def format_header(header: Header) -> str:
+    """The first lines of a new game file."""
+    return "# A game of Splendor, kept by splendor-cli. Append-only: add turns with `splendor play`.\n" + _lines(
+        header_to_dict(header)
+    )
+
+
+def format_event(event: Event) -> str:
+    """One event as the block to append to the file."""
+    return "\n[[events]]\n" + _lines(event_to_dict(event))
+
+
+def format_record(record: Record) -> str:
+    return format_header(record.header) + "".join(format_event(e) for e in record.events)
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+_HEADER_KEYS = {f.name for f in attrs.fields(Header)}
+_TOML_ERROR_LINE = re.compile(r"\(at line (\d+), column \d+\)")
+
+
+def _event_at_line(text: str, line: int) -> str:
+    blocks = sum(1 for row in text.splitlines()[: line - 1] if row.strip() == "[[events]]")
+    return f"event #{blocks}" if blocks else "header"
+
+
+def _structure(raw: dict[str, Any], cls: type[Any], where: str) -> Any:
+    fields = [f.name for f in attrs.fields(cls)]
+    missing = [name for name in fields if name not in raw and name != "format"]
+    if missing:
+        raise GameFileError(f"{where}: missing {', '.join(repr(m) for m in missing)}")
+    extra = sorted(set(raw) - set(fields) - {"type"})
+    if extra:
+        raise GameFileError(f"{where}: unknown {', '.join(repr(x) for x in extra)}")
+    raw = {k: v for k, v in raw.items() if k != "type"}
+    try:
+        value = _converter.structure(raw, cls)
+    except Exception as exc:  # cattrs raises a group of errors; report them on one line
+        details = "; ".join(cattrs.transform_error(exc)) if isinstance(exc, cattrs.BaseValidationError) else str(exc)
+        raise GameFileError(f"{where}: {details}") from None
+    if _converter.unstructure(value) != raw:
+        # cattrs coerces ("3" -> 3, 1 -> True); a hand-edited type must not slip through.
+        raise GameFileError(f"{where}: a value has the wrong type")
+    return value
+
+
+def parse(text: str) -> Record:
+    """Read a whole game file. Raise GameFileError naming the first problem."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        match = _TOML_ERROR_LINE.search(message)
+        where = _event_at_line(text, int(match.group(1))) if match else "file"
+        raise GameFileError(f"{where}: not valid TOML: {message}") from None
+    fmt = doc.get("format")
+    if fmt is None:
+        raise GameFileError("not a splendor-cli game file: no 'format' key")
+    if not isinstance(fmt, int) or isinstance(fmt, bool) or fmt < 1:
+        raise GameFileError(f"header: bad format {fmt!r}")
+    if fmt > FORMAT:
+        raise GameFileError(
+            f"the file has format {fmt}, newer than this splendor-cli reads ({FORMAT}): upgrade splendor-cli"
+        )
+    raw_events = doc.pop("events", [])
+    if not isinstance(raw_events, list):
+        raise GameFileError("'events' must be an array of [[events]] tables")
+    header: Header = _structure({k: v for k, v in doc.items()}, Header, "header")
+    if not set(doc) <= _HEADER_KEYS:  # pragma: no cover - _structure already refuses
+        raise GameFileError("header: unknown keys")
+    events: list[Event] = []
+    parent = header_digest(header)
+    for index, raw in enumerate(raw_events, start=1):
+        where = f"event #{index}"
+        if not isinstance(raw, dict):
+            raise GameFileError(f"{where}: not a table")
+        cls = EVENT_TYPES.get(raw.get("type"))  # type: ignore[arg-type]
+        if cls is None:
+            raise GameFileError(f"{where}: unknown event type {raw.get('type')!r}")
+        event: Event = _structure(raw, cls, f"{where} ({cls.TYPE})")
+        if event.seq != index:
+            raise GameFileError(f"{where}: seq is {event.seq}, expected {index} (events removed or reordered?)")
+        if event.parent != parent:
+            raise GameFileError(
+                f"{where}: parent is {event.parent!r}, but the event before it hashes to {parent!r}"
+                " (the file was edited or merged by hand)"
+            )
+        parent = digest(raw)
+        events.append(event)
+    return Record(header=header, events=tuple(events))

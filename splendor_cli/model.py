@@ -1,0 +1,174 @@
+"""Pure value types: gems, token multisets, cards and nobles."""
+
+from __future__ import annotations
+
+import enum
+import functools
+import operator
+from collections.abc import Iterable, Mapping
+
+import attrs
+
+
+class Gem(enum.StrEnum):
+    """A token colour. The value is exactly what the file and the JSON store."""
+
+    WHITE = "white"
+    BLUE = "blue"
+    GREEN = "green"
+    RED = "red"
+    BLACK = "black"
+    GOLD = "gold"
+
+    @property
+    def letter(self) -> str:
+        """One letter per gem, as on a compact board: w u g r k, and * for gold."""
+        return _LETTERS[self]
+
+
+_LETTERS = {
+    Gem.WHITE: "w",
+    Gem.BLUE: "u",
+    Gem.GREEN: "g",
+    Gem.RED: "r",
+    Gem.BLACK: "k",
+    Gem.GOLD: "*",
+}
+COLOURS: tuple[Gem, ...] = (Gem.WHITE, Gem.BLUE, Gem.GREEN, Gem.RED, Gem.BLACK)
+"""The five gem colours that cards cost and give; gold is a wildcard, never a bonus."""
+GEMS: tuple[Gem, ...] = (*COLOURS, Gem.GOLD)
+_INDEX = {gem: i for i, gem in enumerate(GEMS)}
+
+
+@attrs.frozen(repr=False)
+class Tokens:
+    """A multiset of tokens, one count per gem in `GEMS` order. No count is ever negative."""
+
+    counts: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0)
+
+    def __attrs_post_init__(self) -> None:
+        if len(self.counts) != len(GEMS) or min(self.counts) < 0:
+            raise ValueError(f"bad token counts {self.counts!r}")
+
+    @classmethod
+    def of(cls, counts: Mapping[Gem, int] | None = None, /, **named: int) -> Tokens:
+        """Build from a mapping or keywords: `Tokens.of(red=2, gold=1)`."""
+        values = [0] * len(GEMS)
+        for gem, n in (counts or {}).items():
+            values[_INDEX[Gem(gem)]] += n
+        for name, n in named.items():
+            values[_INDEX[Gem(name)]] += n
+        return cls(tuple(values))  # type: ignore[arg-type]
+
+    @classmethod
+    def from_gems(cls, gems: Iterable[Gem]) -> Tokens:
+        """Count a sequence of gems: `Tokens.from_gems([RED, RED])` holds two red."""
+        values = [0] * len(GEMS)
+        for gem in gems:
+            values[_INDEX[gem]] += 1
+        return cls(tuple(values))  # type: ignore[arg-type]
+
+    @classmethod
+    def _trusted(cls, counts: tuple[int, ...]) -> Tokens:
+        """Build without validation, for counts already known to be fine (the hot path of games)."""
+        tokens = object.__new__(cls)
+        object.__setattr__(tokens, "counts", counts)
+        return tokens
+
+    def __getitem__(self, gem: Gem) -> int:
+        return self.counts[_INDEX[gem]]
+
+    def __add__(self, other: Tokens) -> Tokens:
+        return Tokens._trusted(tuple(map(operator.add, self.counts, other.counts)))
+
+    def __sub__(self, other: Tokens) -> Tokens:
+        left = tuple(map(operator.sub, self.counts, other.counts))
+        if min(left) < 0:
+            raise ValueError(f"cannot remove {other} from {self}")
+        return Tokens._trusted(left)
+
+    def __le__(self, other: Tokens) -> bool:
+        """Multiset inclusion: every count of self is at most other's."""
+        return all(map(operator.le, self.counts, other.counts))
+
+    def __bool__(self) -> bool:
+        return any(self.counts)
+
+    def total(self) -> int:
+        return sum(self.counts)
+
+    def items(self) -> Iterable[tuple[Gem, int]]:
+        """The (gem, count) pairs with a positive count, in `GEMS` order."""
+        return ((gem, n) for gem, n in zip(GEMS, self.counts) if n)
+
+    def gems(self) -> tuple[Gem, ...]:
+        """The tokens as a sorted sequence of gems, each repeated by its count."""
+        return tuple(gem for gem, n in self.items() for _ in range(n))
+
+    def to_dict(self) -> dict[str, int]:
+        """The contract's token count: colour name to positive integer, zeros left out."""
+        return {str(gem): n for gem, n in self.items()}
+
+    def __repr__(self) -> str:
+        return f"Tokens.of({', '.join(f'{g}={n}' for g, n in self.items())})"
+
+    def __str__(self) -> str:
+        return " ".join(str(g) for g in self.gems()) or "nothing"
+
+
+EMPTY = Tokens()
+
+
+@attrs.frozen
+class Card:
+    """A development card: `2-14` is tier 2, card 14 of the reference table."""
+
+    id: str
+    level: int
+    bonus: Gem
+    points: int
+    cost: Tokens
+
+    def __repr__(self) -> str:
+        return f"Card({self.id!r})"
+
+
+@attrs.frozen
+class Noble:
+    """A noble tile: visits the first player whose bonuses meet `requires`."""
+
+    id: str
+    points: int
+    requires: Tokens
+
+    def __repr__(self) -> str:
+        return f"Noble({self.id!r})"
+
+
+ACTIONS = ("take", "reserve", "buy", "pass")
+
+
+@attrs.frozen(kw_only=True)
+class Move:
+    """A whole turn as a player says it: the action, the tokens returned, the noble chosen.
+
+    `returned` and `noble` may be left unsaid (None); the rules fill them in when there is only
+    one choice. `payment` None means the default payment (coloured tokens before gold).
+    `deck` is the level of a blind reserve (0 otherwise).
+    """
+
+    action: str
+    gems: Tokens = EMPTY
+    card: str = ""
+    deck: int = 0
+    payment: Tokens | None = None
+    returned: Tokens | None = None
+    noble: str | None = None
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def cached_move(
+    action: str, gems: Tokens = EMPTY, card: str = "", deck: int = 0, returned: Tokens = EMPTY, noble: str = ""
+) -> Move:
+    """A fully specified move, shared: moves are values, and listing them is the hot path of play."""
+    return Move(action=action, gems=gems, card=card, deck=deck, returned=returned, noble=noble)

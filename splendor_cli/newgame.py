@@ -1,0 +1,35 @@
+"""Dealing a new game: the one place where chance enters, recorded as its outcome."""
+
+from __future__ import annotations
+
+import random
+
+from .cards import DECKS, NOBLES
+from .events import GameStarted
+from .errors import UsageError
+
+
+def check_players(players: list[str]) -> tuple[str, ...]:
+    """Refuse a player list the game cannot have: 2 to 4 distinct, non-empty, simple names."""
+    names = tuple(p.strip() for p in players)
+    if not 2 <= len(names) <= 4:
+        raise UsageError(f"Splendor is for 2 to 4 players, not {len(names)}")
+    for name in names:
+        if not name or any(c.isspace() or c in ",=;\"'" for c in name):
+            raise UsageError(f"bad player name {name!r}: use letters, digits, '-', '_', '.', ':' or '@'")
+    if len(set(names)) != len(names):
+        raise UsageError(f"player names must differ: {', '.join(names)}")
+    return names
+
+
+def deal(players: tuple[str, ...], rng: random.Random) -> GameStarted:
+    """Shuffle the decks and reveal players + 1 nobles; the event records the outcome."""
+    decks = []
+    for level in (1, 2, 3):
+        deck = list(DECKS[level])
+        rng.shuffle(deck)
+        decks.append(tuple(deck))
+    nobles = tuple(rng.sample(sorted(NOBLES), len(players) + 1))
+    return GameStarted(
+        seq=1, parent="", variant="base", players=players, deck_1=decks[0], deck_2=decks[1], deck_3=decks[2], nobles=nobles
+    )

@@ -1,0 +1,187 @@
+"""The fold: events -> the game's history of states, with undo.
+
+A `Game` keeps the state after the setup and after each effective turn, so that undoing is
+popping and `state_at` is a replay of a prefix. Every turn event is judged again by `decide`
+as it is folded: a file edited by hand so that it breaks a rule is refused, naming the event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+from ..errors import CorruptLogError, IllegalMoveError, SplendorError
+from ..events import TURN_TYPES, Event, GameStarted, TurnEvent, TurnUndone
+from ..model import Move
+from .rules import decide, evolve, move_of
+from .state import GameState, start
+
+VARIANTS = ("base",)
+
+
+@attrs.frozen(kw_only=True)
+class Game:
+    """A game as far as its log goes: the events and the states of its effective history.
+
+    `states[i]` is the state just after event `after[i]`: the setup first, then each turn
+    not undone. Undone turns stay in `events`, and `undone` names them.
+    """
+
+    events: tuple[Event, ...] = ()
+    states: tuple[GameState, ...] = ()
+    after: tuple[int, ...] = ()
+    undone: frozenset[int] = frozenset()
+
+    @property
+    def seq(self) -> int:
+        """The sequence number of the last event taken into account."""
+        return len(self.events)
+
+    @property
+    def state(self) -> GameState:
+        if not self.states:
+            raise CorruptLogError("the log does not start with a game_started event", seq=1)
+        return self.states[-1]
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.state.names()
+
+    def decide(self, move: Move, *, player: str | None = None) -> TurnEvent:
+        """The event for `move`, played by `player` (default: whoever is to move).
+
+        Raises:
+            IllegalMoveError: it is not that player's turn, or the rules forbid the move.
+        """
+        state = self.state
+        if player is not None and player != state.player.name:
+            if player not in self.players:
+                raise IllegalMoveError(f"{player!r} does not play in this game ({', '.join(self.players)})", rule="turn")
+            if state.finished:
+                raise IllegalMoveError("the game is over", rule="game-over")
+            raise IllegalMoveError(f"it is {state.player.name}'s turn, not {player}'s", rule="turn")
+        return decide(state, move)
+
+    def decide_undo(self, *, to: int | None = None, by: str = "") -> TurnUndone:
+        """The event that takes the game back to just after event `to` (default: undo the last turn).
+
+        Raises:
+            IllegalMoveError: nothing to undo, or `to` is not an effective event before the last.
+        """
+        if len(self.after) < 2:
+            raise IllegalMoveError("there is no turn to undo", rule="undo")
+        if by and by not in self.players:
+            raise IllegalMoveError(f"{by!r} does not play in this game", rule="undo")
+        if to is None:
+            to = self.after[-2]
+        elif to not in self.after[:-1]:
+            if to in self.undone:
+                why = "was undone already"
+            elif 1 <= to <= self.seq and isinstance(self.events[to - 1], TurnUndone):
+                why = "is an undo, not a turn"
+            elif to == self.after[-1]:
+                why = "is the last turn: the game is there already"
+            else:
+                why = "does not exist"
+            raise IllegalMoveError(f"cannot undo to event #{to}: it {why}", rule="undo")
+        return TurnUndone(seq=0, parent="", by=by, to=to)
+
+    def apply(self, event: Event, *, check: bool = True) -> Game:
+        """The game after `event`. With `check`, the event is judged by the rules again first.
+
+        Raises:
+            CorruptLogError: the event cannot follow the events before it.
+        """
+        seq = self.seq + 1
+        if event.seq != seq:
+            raise CorruptLogError(f"seq is {event.seq}, expected {seq}", seq=seq)
+        events = (*self.events, event)
+        match event:
+            case GameStarted():
+                if self.events:
+                    raise CorruptLogError("a second game_started event", seq=seq)
+                return Game(events=events, states=(_setup(event),), after=(seq,))
+            case TurnUndone():
+                try:
+                    self.decide_undo(to=event.to, by=event.by)
+                except IllegalMoveError as exc:
+                    raise CorruptLogError(str(exc), seq=seq) from None
+                keep = self.after.index(event.to) + 1
+                return Game(
+                    events=events,
+                    states=self.states[:keep],
+                    after=self.after[:keep],
+                    undone=self.undone | set(self.after[keep:]),
+                )
+            case _ if isinstance(event, TURN_TYPES):
+                state = self.state
+                if check:
+                    _check_turn(state, event)
+                try:
+                    after = evolve(state, event)
+                except (ValueError, KeyError) as exc:
+                    raise CorruptLogError(f"cannot apply {event.TYPE}: {exc}", seq=seq) from None
+                return Game(
+                    events=events,
+                    states=(*self.states, after),
+                    after=(*self.after, seq),
+                    undone=self.undone,
+                )
+        raise CorruptLogError(f"unknown event {event!r}", seq=seq)  # pragma: no cover
+
+    def at(self, seq: int) -> Game:
+        """The game as it was just after event `seq` (1 = the setup)."""
+        if not 1 <= seq <= self.seq:
+            raise IllegalMoveError(f"there is no event #{seq} (the log has {self.seq})", rule="at")
+        return replay(self.events[:seq], check=False)
+
+
+def _setup(event: GameStarted) -> GameState:
+    if event.variant not in VARIANTS:
+        raise CorruptLogError(f"unknown variant {event.variant!r}", seq=event.seq)
+    if not 2 <= len(event.players) <= 4 or len(set(event.players)) != len(event.players):
+        raise CorruptLogError(f"2 to 4 players with distinct names are needed, not {event.players!r}", seq=event.seq)
+    from ..cards import DECKS, NOBLES
+
+    for level, deck in enumerate((event.deck_1, event.deck_2, event.deck_3), start=1):
+        if sorted(deck) != sorted(DECKS[level]):
+            raise CorruptLogError(f"deck_{level} is not a shuffle of the {len(DECKS[level])} level-{level} cards", seq=event.seq)
+    if len(event.nobles) != len(event.players) + 1 or len(set(event.nobles)) != len(event.nobles) or not set(event.nobles) <= set(NOBLES):
+        raise CorruptLogError(f"{len(event.players) + 1} distinct nobles are needed, not {event.nobles!r}", seq=event.seq)
+    return start(event.players, (event.deck_1, event.deck_2, event.deck_3), event.nobles)
+
+
+def _check_turn(state: GameState, event: TurnEvent) -> None:
+    """Refuse a turn event that is not exactly what the rules make of the move it records."""
+    seq = event.seq
+    if event.player != state.player.name:
+        raise CorruptLogError(f"{event.player!r} played, but it was {state.player.name}'s turn", seq=seq)
+    try:
+        expected = decide(state, move_of(event))
+    except SplendorError as exc:
+        raise CorruptLogError(f"illegal {event.TYPE}: {exc}", seq=seq) from None
+    except (ValueError, KeyError) as exc:
+        raise CorruptLogError(f"bad {event.TYPE}: {exc}", seq=seq) from None
+    expected = attrs.evolve(expected, seq=event.seq, parent=event.parent)
+    if expected != event:
+        for field in attrs.fields(type(event)):
+            got, want = getattr(event, field.name), getattr(expected, field.name)
+            if got != want:
+                raise CorruptLogError(
+                    f"{event.TYPE}: {field.name} is {_show(got)}, the rules give {_show(want)}", seq=seq
+                )
+
+
+def _show(value: object) -> str:
+    if isinstance(value, tuple):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return repr(value)
+
+
+def replay(events: Iterable[Event], *, check: bool = True) -> Game:
+    """Fold the events into a game. With `check`, every turn is judged by the rules again."""
+    game = Game()
+    for event in events:
+        game = game.apply(event, check=check)
+    return game

@@ -1,0 +1,159 @@
+"""The only module that touches the filesystem: find, read, create and append to game files.
+
+Writes are atomic (a temporary file beside the game, fsync, rename), so a crash leaves the old
+file or the new one. Appending re-reads the file first and refuses (ConflictError) if it
+changed since it was loaded, and re-parses the new text before it replaces the old.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import attrs
+
+from .errors import ConflictError, GameFileError, UsageError
+from .events import Event
+from .events.codec import Header, Record, format_event, format_header, parse, seal
+from .projection import Game, replay
+
+GAMES_DIR = Path("games")
+
+
+@attrs.frozen
+class Loaded:
+    """A game file as read: its path and bytes, the parsed record and the folded game."""
+
+    path: Path
+    data: bytes
+    record: Record
+    game: Game
+
+
+def _looks_like_game(path: Path) -> bool:
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    return b"\nformat = " in b"\n" + head or head.startswith(b"format")
+
+
+def find_game(game: Path | None) -> Path:
+    """The game file to use: `game`, else $SPLENDOR_GAME, else the only game in `.` or `games/`.
+
+    Raises:
+        UsageError: none was given and none or several were found.
+    """
+    if game is not None:
+        return game
+    env = os.environ.get("SPLENDOR_GAME")
+    if env:
+        return Path(env)
+    for folder in (Path("."), GAMES_DIR):
+        found = sorted(p for p in folder.glob("*.toml") if p.name != "pyproject.toml" and _looks_like_game(p))
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            names = ", ".join(str(p) for p in found[:4]) + (", ..." if len(found) > 4 else "")
+            raise UsageError(f"several games in {folder}/ ({names}): choose one with -g FILE")
+    raise UsageError("no game file here or in games/: give one with -g FILE, or start one with 'splendor new'")
+
+
+def read(path: Path) -> Loaded:
+    """Read, parse, check the chain and replay every event through the rules.
+
+    Raises:
+        GameFileError: the file is missing, unreadable, of a newer format, or breaks a rule.
+    """
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise GameFileError(f"{path}: no such game file") from None
+    except OSError as exc:
+        raise GameFileError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise GameFileError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        record = parse(text)
+        if not record.events:
+            raise GameFileError("the file has no events: it does not start with game_started")
+        game = replay(record.events)
+        if game.players != record.header.players:
+            raise GameFileError("header: players do not match the game_started event")
+    except GameFileError as exc:
+        raise GameFileError(f"{path}: {exc}") from None
+    return Loaded(path=path, data=data, record=record, game=game)
+
+
+def _write_atomic(path: Path, data: bytes, *, exclusive: bool) -> None:
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if exclusive:
+            os.link(tmp, path)  # fails if the file exists: never overwrite a game
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    try:
+        dir_fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - some filesystems cannot open a folder
+        return
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def create(path: Path, header: Header, started: Event) -> Loaded:
+    """Write a new game file. Refuse to overwrite one (UsageError)."""
+    if path.exists():
+        raise UsageError(f"{path} exists already: choose another name, or remove it first")
+    if path.suffix != ".toml":
+        raise UsageError(f"{path}: a game file name ends in .toml")
+    record = Record(header=header, events=())
+    started = seal(record, started)
+    text = format_header(header) + format_event(started)
+    replay([started])  # the setup must be valid before anything is written
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        _write_atomic(path, text.encode("utf-8"), exclusive=True)
+    except FileExistsError:
+        raise UsageError(f"{path} exists already: choose another name, or remove it first") from None
+    return read(path)
+
+
+def append(loaded: Loaded, event: Event) -> Loaded:
+    """Seal `event` onto the game, check the result, and write it. Earlier bytes never change.
+
+    Raises:
+        ConflictError: the file changed since `loaded` was read.
+        GameFileError: the result would not read back as the same events (a bug; nothing written).
+    """
+    event = seal(loaded.record, event)
+    game = loaded.game.apply(event, check=True)
+    block = format_event(event).encode("utf-8")
+    data = loaded.data if loaded.data.endswith(b"\n") else loaded.data + b"\n"
+    data += block
+    reread = parse(data.decode("utf-8"))
+    if reread.events != (*loaded.record.events, event):  # pragma: no cover - a codec bug
+        raise GameFileError(f"{loaded.path}: the new event would not read back the same; nothing written")
+    try:
+        current = loaded.path.read_bytes()
+    except OSError as exc:
+        raise ConflictError(f"{loaded.path}: cannot re-read before writing: {exc.strerror}") from None
+    if current != loaded.data:
+        raise ConflictError(f"{loaded.path} changed while this move was being made: run the command again")
+    _write_atomic(loaded.path, data, exclusive=False)
+    return Loaded(path=loaded.path, data=data, record=reread, game=game)

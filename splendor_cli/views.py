@@ -1,0 +1,120 @@
+"""What the commands show, as plain data: the state JSON and log entries of CONTRACT.md (pure)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from .events import TURN_TYPES, CardPurchased, CardReserved, Event, GameStarted, TurnEvent, TurnUndone
+from .model import Move
+from .notation import format_move, move_json
+from .projection import Game, GameState
+from .projection.rules import choices, default_payment, move_of
+
+
+def state_json(game: Game) -> dict[str, Any]:
+    """The state after the last event of `game`, in the shape of CONTRACT.md."""
+    state = game.state
+    return {
+        "variant": "base",
+        "seq": game.seq,
+        "turn": state.turn,
+        "to_move": None if state.finished else state.player.name,
+        "finished": state.finished,
+        "winners": list(state.winners()),
+        "last_round": state.last_round,
+        "bank": state.bank.to_dict(),
+        "board": {str(level): list(row) for level, row in enumerate(state.board, start=1)},
+        "decks": {str(level): len(deck) for level, deck in enumerate(state.decks, start=1)},
+        "nobles": list(state.nobles),
+        "players": [
+            {
+                "name": p.name,
+                "tokens": p.tokens.to_dict(),
+                "bonuses": p.bonuses.to_dict(),
+                "points": p.points,
+                "cards": list(p.cards),
+                "reserved": list(p.reserved),
+                "nobles": list(p.nobles),
+            }
+            for p in state.players
+        ],
+    }
+
+
+def moves_json(state: GameState) -> list[dict[str, Any]]:
+    """Every legal turn of the player to move, as CONTRACT.md's move items."""
+    player = state.player
+    return [
+        move_json(m, default_payment(player, m.card) if m.action == "buy" else None)
+        for m in choices(state).moves()
+    ]
+
+
+@attrs.frozen(kw_only=True)
+class LogEntry:
+    """One line of `splendor log`."""
+
+    seq: int
+    type: str
+    player: str | None
+    notation: str
+    turn: int | None
+    undone: bool
+    drawn: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out = attrs.asdict(self)
+        if not self.drawn:
+            del out["drawn"]
+        return out
+
+
+def event_notation(event: Event) -> str:
+    """How the log writes an event: a turn in move notation, the others in words."""
+    match event:
+        case GameStarted():
+            return f"new game: {', '.join(event.players)}; nobles {' '.join(event.nobles)}"
+        case TurnUndone():
+            return f"undo: back to just after #{event.to}" + (f" (asked by {event.by})" if event.by else "")
+    return format_move(_shown_move(event))  # type: ignore[arg-type]
+
+
+def _shown_move(event: TurnEvent) -> Move:
+    """The move as its player would write it: a default payment and a blind card left unsaid."""
+    move = move_of(event)
+    if isinstance(event, CardPurchased):
+        move = attrs.evolve(move, payment=None) if _is_default_payment(event) else move
+    return move
+
+
+def _is_default_payment(event: CardPurchased) -> bool:
+    # The default spends no gold where a coloured token could pay; so does any payment with no gold.
+    return "gold" not in event.payment
+
+
+def log_entries(game: Game) -> list[LogEntry]:
+    """Every event of the log, undone turns marked, with the turn number of each effective turn."""
+    entries = []
+    turn = 0
+    turn_of: dict[int, int] = {}
+    for event in game.events:
+        if isinstance(event, TurnUndone):
+            turn = turn_of.get(event.to, 0)
+        elif isinstance(event, TURN_TYPES):
+            turn += 1
+            turn_of[event.seq] = turn
+        player = event.player if isinstance(event, TURN_TYPES) else (getattr(event, "by", "") or None)
+        entries.append(
+            LogEntry(
+                seq=event.seq,
+                type=event.TYPE,
+                player=player,
+                notation=event_notation(event),
+                turn=turn_of.get(event.seq),
+                undone=event.seq in game.undone,
+                drawn=event.drawn if isinstance(event, CardPurchased | CardReserved) else "",
+            )
+        )
+    return entries
