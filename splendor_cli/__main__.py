@@ -1,3 +1,3 @@
-from splendor_cli.cli import main
+from splendor_cli.entry import main
 
 main()

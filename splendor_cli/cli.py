@@ -77,13 +77,32 @@ def reporting() -> Iterator[None]:
 def _load(game: Optional[Path]) -> Loaded:
     from . import store
 
-    return store.read(store.find_game(game))
+    return store.load(game)
+
+
+def _json_text(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False) + "\n"
 
 
 def _print_json(value: Any) -> None:
-    import json
+    typer.echo(_json_text(value), nl=False)
 
-    typer.echo(json.dumps(value, ensure_ascii=False))
+
+def _views(loaded: Loaded, at: Optional[int] = None) -> dict[str, str]:
+    """The texts of `state --json` and `moves --json` for a loaded game, remembered in the cache."""
+    from . import cache
+    from .entry import view_name
+    from .views import moves_json, state_json
+
+    played = loaded.game.at(at) if at is not None else loaded.game
+    texts = {view_name("state", at): _json_text(state_json(played))}
+    if at is None:
+        texts["moves"] = _json_text(moves_json(played.state))
+    for view, text in texts.items():
+        cache.put(loaded.data, view, text)
+    return texts
 
 
 def _use_color(color: str) -> bool:
@@ -156,14 +175,14 @@ def show(game: GameOpt = None, json: JsonOpt = False, at: AtOpt = None, color: C
 
 
 def _show(game: Optional[Path], json: bool, at: Optional[int], color: str) -> None:
-    from .views import state_json
+    from .entry import view_name
 
     with reporting():
         loaded = _load(game)
-        played = loaded.game.at(at) if at is not None else loaded.game
         if json:
-            _print_json(state_json(played))
+            typer.echo(_views(loaded, at)[view_name("state", at)], nl=False)
         else:
+            played = loaded.game.at(at) if at is not None else loaded.game
             from .render import board_text
 
             typer.echo(board_text(played, width=_width(), color=_use_color(color)))
@@ -175,15 +194,16 @@ def moves(game: GameOpt = None, json: JsonOpt = False) -> None:
 
     Example: splendor moves -g games/friday.toml --json
     """
-    from .views import moves_json
-
     with reporting():
-        items = moves_json(_load(game).game.state)
+        loaded = _load(game)
         if json:
-            _print_json(items)
+            typer.echo(_views(loaded)["moves"], nl=False)
         else:
-            for item in items:
-                typer.echo(item["notation"])
+            from .notation import format_move
+            from .projection import legal_moves
+
+            for move in legal_moves(loaded.game.state):
+                typer.echo(format_move(move))
 
 
 def _play(game: Optional[Path], words: list[str], as_: Optional[str], json: bool) -> None:
@@ -204,6 +224,7 @@ def _play(game: Optional[Path], words: list[str], as_: Optional[str], json: bool
                 exc.args = (f"{format_move(move)!r}: {exc}",)
             raise
         after = store.append(loaded, event)
+        _views(after)  # bots ask for these next: answer them from the cache
         sealed = after.record.events[-1]
         state = after.game.state
         if json:
@@ -300,10 +321,9 @@ def undo(
         event = loaded.game.decide_undo(to=to, by=as_ or "")
         after = store.append(loaded, event)
         state = after.game.state
+        views = _views(after)
         if json:
-            from .views import state_json
-
-            _print_json(state_json(after.game))
+            typer.echo(views["state"], nl=False)
         else:
             typer.echo(f"#{after.game.seq} undo: back to just after #{event.to}; {state.player.name} to move")
 
@@ -356,14 +376,30 @@ def simulate(
             )
 
 
+def _bug(exc: Exception) -> NoReturn:
+    """A bug: one line and exit 1 (SPLENDOR_DEBUG=1 shows the traceback)."""
+    if os.environ.get("SPLENDOR_DEBUG"):
+        raise exc
+    typer.echo(f"splendor: internal error: {type(exc).__name__}: {exc} (SPLENDOR_DEBUG=1 for details)", err=True)
+    sys.exit(1)
+
+
+def run_direct(command: Any, kwargs: dict[str, Any]) -> int:
+    """Call a command function without the typer app (entry.py's shortcut); return the exit code."""
+    try:
+        command(**kwargs)
+    except typer.Exit as exc:
+        return exc.exit_code
+    except Exception as exc:
+        _bug(exc)
+    return 0
+
+
 def main() -> None:
-    """The console entry point: run the app, and turn a bug into exit 1 with one line."""
+    """The full CLI: run the typer app, and turn a bug into exit 1 with one line."""
     try:
         app()
     except SystemExit:
         raise
-    except Exception as exc:  # a bug: one line, exit 1 (SPLENDOR_DEBUG=1 shows the traceback)
-        if os.environ.get("SPLENDOR_DEBUG"):
-            raise
-        typer.echo(f"splendor: internal error: {type(exc).__name__}: {exc} (SPLENDOR_DEBUG=1 for details)", err=True)
-        sys.exit(1)
+    except Exception as exc:
+        _bug(exc)

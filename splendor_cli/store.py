@@ -14,11 +14,13 @@ from pathlib import Path
 import attrs
 
 from .errors import ConflictError, GameFileError, UsageError
+from .locate import find_game
 from .events import Event
 from .events.codec import Header, Record, format_event, format_header, parse, seal
 from .projection import Game, replay
 
 GAMES_DIR = Path("games")
+"""Where `splendor new` puts a game when no path is given."""
 
 
 @attrs.frozen
@@ -31,34 +33,9 @@ class Loaded:
     game: Game
 
 
-def _looks_like_game(path: Path) -> bool:
-    try:
-        with path.open("rb") as fh:
-            head = fh.read(4096)
-    except OSError:
-        return False
-    return b"\nformat = " in b"\n" + head or head.startswith(b"format")
-
-
-def find_game(game: Path | None) -> Path:
-    """The game file to use: `game`, else $SPLENDOR_GAME, else the only game in `.` or `games/`.
-
-    Raises:
-        UsageError: none was given and none or several were found.
-    """
-    if game is not None:
-        return game
-    env = os.environ.get("SPLENDOR_GAME")
-    if env:
-        return Path(env)
-    for folder in (Path("."), GAMES_DIR):
-        found = sorted(p for p in folder.glob("*.toml") if p.name != "pyproject.toml" and _looks_like_game(p))
-        if len(found) == 1:
-            return found[0]
-        if len(found) > 1:
-            names = ", ".join(str(p) for p in found[:4]) + (", ..." if len(found) > 4 else "")
-            raise UsageError(f"several games in {folder}/ ({names}): choose one with -g FILE")
-    raise UsageError("no game file here or in games/: give one with -g FILE, or start one with 'splendor new'")
+def load(game: Path | None) -> Loaded:
+    """Read the game that `-g` names, or the one `locate.find_game` finds."""
+    return read(Path(find_game(str(game) if game is not None else None)))
 
 
 def read(path: Path) -> Loaded:
