@@ -113,6 +113,12 @@ def _use_color(color: str) -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
+def _now() -> str:
+    import datetime
+
+    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
 def _width() -> int:
     import shutil
 
@@ -131,7 +137,6 @@ def new(
 
     Example: splendor new -g games/friday.toml --players alice,bob,carol
     """
-    import datetime
     import random
 
     from . import store
@@ -143,11 +148,11 @@ def new(
         if variant != "base":
             raise UsageError(f"unknown variant {variant!r}: this version plays 'base'")
         names = check_players(players.split(","))
-        now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+        created = _now()
         suffix = f"{random.Random(seed).getrandbits(16) if seed is not None else random.getrandbits(16):04x}"
-        game_id = f"{now:%Y-%m-%d}-{'-'.join(names)}-{suffix}"
+        game_id = f"{created[:10]}-{'-'.join(names)}-{suffix}"
         path = game if game is not None else store.GAMES_DIR / f"{game_id}.toml"
-        header = Header(game=game_id, variant=variant, players=names, created=now.isoformat().replace("+00:00", "Z"))
+        header = Header(game=game_id, variant=variant, players=names, created=created)
         loaded = store.create(path, header, deal(names, random.Random(seed)))
         if json:
             _print_json({"game": game_id, "path": str(path), "players": list(names)})
@@ -345,6 +350,44 @@ def log(game: GameOpt = None, json: JsonOpt = False, color: ColorOpt = "auto") -
             from .render import log_text
 
             typer.echo(log_text(entries, color=_use_color(color)))
+
+
+@app.command()
+def demo(
+    game: GameOpt = None,
+    turns: Annotated[int, typer.Option(help="How many random turns to play.", min=0)] = 12,
+    seed: Annotated[Optional[int], typer.Option(help="Seed of the shuffle and the turns (default: random).")] = None,
+    color: ColorOpt = "auto",
+) -> None:
+    """Start a demo game for ann, bob and cy, play some random turns, and show the board.
+
+    The game is written like any other (default: a new temporary folder), so every command
+    can be tried on it afterwards. Example: splendor demo --turns 20 --seed 7
+    """
+    import random
+    import tempfile
+
+    from . import store
+    from .events.codec import Header
+    from .newgame import deal
+    from .projection.rules import choices
+
+    with reporting():
+        rng = random.Random(seed)
+        path = game if game is not None else Path(tempfile.mkdtemp(prefix="splendor-demo-")) / "demo.toml"
+        names = ("ann", "bob", "cy")
+        header = Header(game="demo", variant="base", players=names, created=_now())
+        loaded = store.create(path, header, deal(names, rng))
+        for _ in range(turns):
+            state = loaded.game.state
+            if state.finished:
+                break
+            options = choices(state)
+            loaded = store.append(loaded, loaded.game.decide(options.move(rng.randrange(len(options)))))
+        from .render import board_text
+
+        typer.echo(board_text(loaded.game, width=_width(), color=_use_color(color)))
+        typer.echo(f"\nThe demo game is {path}: try `splendor log -g {path}` or `splendor moves -g {path}`.")
 
 
 @app.command()
