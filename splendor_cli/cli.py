@@ -190,7 +190,8 @@ def _show(game: Optional[Path], json: bool, at: Optional[int], color: str) -> No
             played = loaded.game.at(at) if at is not None else loaded.game
             from .render import board_text
 
-            typer.echo(board_text(played, width=_width(), color=_use_color(color)))
+            on = _use_color(color)
+            typer.echo(board_text(played, width=_width(), color=on), color=on)
 
 
 @app.command()
@@ -349,7 +350,8 @@ def log(game: GameOpt = None, json: JsonOpt = False, color: ColorOpt = "auto") -
         else:
             from .render import log_text
 
-            typer.echo(log_text(entries, color=_use_color(color)))
+            on = _use_color(color)
+            typer.echo(log_text(entries, color=on), color=on)
 
 
 @app.command()
@@ -386,7 +388,8 @@ def demo(
             loaded = store.append(loaded, loaded.game.decide(options.move(rng.randrange(len(options)))))
         from .render import board_text
 
-        typer.echo(board_text(loaded.game, width=_width(), color=_use_color(color)))
+        on = _use_color(color)
+        typer.echo(board_text(loaded.game, width=_width(), color=on), color=on)
         typer.echo(f"\nThe demo game is {path}: try `splendor log -g {path}` or `splendor moves -g {path}`.")
 
 

@@ -1,0 +1,56 @@
+"""The README's tour is true: its transcript is run command by command and compared."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from splendor_cli.cli import app
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def _transcript() -> list[tuple[str, list[str]]]:
+    text = README.read_text(encoding="utf-8")
+    block = text.split("<!-- tested:", 1)[1].split("```console\n", 1)[1].split("```", 1)[0]
+    steps: list[tuple[str, list[str]]] = []
+    for line in block.splitlines():
+        if line.startswith("$ "):
+            steps.append((line[2:], []))
+        else:
+            steps[-1][1].append(line)
+    return steps
+
+
+def _normal(text: str) -> str:
+    """Today's date and the random tag of a game id vary from run to run."""
+    return re.sub(r"\d{4}-\d{2}-\d{2}-(ann-bob)-[0-9a-f]{4}", r"DATE-\1-TAG", text)
+
+
+def test_readme_tour_runs_as_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each command of the README tour prints exactly the lines the README shows."""
+    monkeypatch.chdir(tmp_path)
+    steps = _transcript()
+    assert len(steps) >= 5
+    for command, expected in steps:
+        argv = shlex.split(command)
+        assert argv[0] == "splendor"
+        result = CliRunner().invoke(app, argv[1:])
+        assert result.exit_code == 0, (command, result.output)
+        assert _normal(result.stdout).splitlines() == expected, command
+
+
+def test_readme_board_is_what_show_prints(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the tour, `splendor show` prints the board the README shows."""
+    monkeypatch.chdir(tmp_path)
+    for command, _ in _transcript():
+        CliRunner().invoke(app, shlex.split(command)[1:])
+    text = README.read_text(encoding="utf-8")
+    shown = text.split("draws the table", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    result = CliRunner().invoke(app, ["show", "-g", "games/demo.toml"])
+    assert result.exit_code == 0
+    assert result.stdout == shown
