@@ -28,6 +28,11 @@ def _folder() -> str | None:
     return folder
 
 
+def view_name(command: str, at: int | None = None) -> str:
+    """The cache key of a read-only view: `state`, `state@12` or `moves`."""
+    return command if at is None else f"{command}@{at}"
+
+
 def _key(data: bytes, view: str) -> str:
     return hashlib.sha256(f"{__version__}\0{view}\0".encode() + data).hexdigest()
 

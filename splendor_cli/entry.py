@@ -7,8 +7,8 @@ itself:
 
 1. `state --json` / `moves --json` are answered from the cache (cache.py) when the exact bytes
    of the game file were seen before, with nothing but the standard library loaded;
-2. otherwise `state`, `moves`, `play` and `undo` call the very same command functions of
-   cli.py directly, without building the typer app.
+2. otherwise `state`, `moves`, `play` and `undo` call their command functions in
+   commands.py directly, without importing typer.
 
 Anything else goes to the full typer app, which gives the same results (a test checks it).
 """
@@ -75,11 +75,6 @@ def parse(argv: list[str]) -> tuple[str, dict[str, Any]] | None:
     return command, kwargs
 
 
-def view_name(command: str, at: int | None = None) -> str:
-    """The cache key of a read-only view: `state`, `state@12` or `moves`."""
-    return command if at is None else f"{command}@{at}"
-
-
 def _cached(command: str, kwargs: dict[str, Any]) -> str | None:
     if command not in ("state", "moves") or not kwargs.get("json"):
         return None
@@ -91,7 +86,7 @@ def _cached(command: str, kwargs: dict[str, Any]) -> str | None:
             data = fh.read()
     except Exception:  # the command itself reports it properly
         return None
-    return cache.get(data, view_name(command, kwargs.get("at")))
+    return cache.get(data, cache.view_name(command, kwargs.get("at")))
 
 
 def main() -> None:
@@ -102,14 +97,13 @@ def main() -> None:
         if text is not None:
             sys.stdout.write(text)
             return
-        from . import cli
+        from pathlib import Path
+
+        from . import commands
 
         if "game" in kwargs:
-            from pathlib import Path
-
             kwargs["game"] = Path(kwargs["game"])
-        code = cli.run_direct(getattr(cli, command), kwargs)
-        sys.exit(code)
+        sys.exit(commands.run(getattr(commands, command), kwargs))
     from .cli import main as full
 
     full()

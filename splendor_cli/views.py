@@ -78,7 +78,7 @@ def event_notation(event: Event) -> str:
             return f"new game: {', '.join(event.players)}; nobles {' '.join(event.nobles)}"
         case TurnUndone():
             return f"undo: back to just after #{event.to}" + (f" (asked by {event.by})" if event.by else "")
-    return format_move(_shown_move(event))  # type: ignore[arg-type]
+    return format_move(_shown_move(event))
 
 
 def _shown_move(event: TurnEvent) -> Move:

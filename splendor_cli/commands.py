@@ -1,0 +1,251 @@
+"""The bodies of the `splendor` commands, free of typer.
+
+cli.py declares the commands and their options with typer; entry.py calls these functions
+directly for the scripting commands when their arguments are plain (typer's start-up costs
+more than their work). Each function raises a SplendorError on failure; `run` turns it into
+one line on stderr and the exit code of CONTRACT.md. Heavy modules are imported in the bodies.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import IllegalMoveError, SplendorError, UsageError
+
+if TYPE_CHECKING:
+    from .store import Loaded
+
+
+def run(command: Callable[..., None], kwargs: dict[str, Any]) -> int:
+    """Call a command; return its exit code, an error reported as one line on stderr."""
+    try:
+        command(**kwargs)
+    except SplendorError as exc:
+        message = " ".join(str(exc).split())
+        if isinstance(exc, IllegalMoveError) and exc.rule:
+            message += f" (rule: {exc.rule})"
+        sys.stderr.write(f"splendor: {message}\n")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        sys.stderr.write("splendor: interrupted\n")
+        return 130
+    except BrokenPipeError:  # `splendor moves | head`: the reader left; say nothing more
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - no flush error at exit
+        return 141
+    except OSError as exc:
+        sys.stderr.write(f"splendor: {exc.filename or ''}: {exc.strerror or exc}\n".replace("splendor: : ", "splendor: "))
+        return 1
+    except Exception as exc:  # a bug: one line, exit 1 (SPLENDOR_DEBUG=1 shows the traceback)
+        if os.environ.get("SPLENDOR_DEBUG"):
+            raise
+        sys.stderr.write(f"splendor: internal error: {type(exc).__name__}: {exc} (SPLENDOR_DEBUG=1 for details)\n")
+        return 1
+    return 0
+
+
+def _out(text: str) -> None:
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def _json_text(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False) + "\n"
+
+
+def _use_color(color: str) -> bool:
+    if color not in ("auto", "always", "never"):
+        raise UsageError(f"--color takes auto, always or never, not {color!r}")
+    if color != "auto":
+        return color == "always"
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def _width() -> int:
+    import shutil
+
+    return min(shutil.get_terminal_size((100, 24)).columns, 120)
+
+
+def _now() -> str:
+    import datetime
+
+    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def _load(game: Path | None) -> Loaded:
+    from . import store
+
+    return store.load(game)
+
+
+def _views(loaded: Loaded, at: int | None = None) -> tuple[str, str]:
+    """The texts of `state --json` and (for the last event) `moves --json`, remembered in the cache."""
+    from . import cache
+    from .views import moves_json, state_json
+
+    played = loaded.game.at(at) if at is not None else loaded.game
+    state_text = _json_text(state_json(played))
+    cache.put(loaded.data, cache.view_name("state", at), state_text)
+    moves_text = ""
+    if at is None:
+        moves_text = _json_text(moves_json(played.state))
+        cache.put(loaded.data, "moves", moves_text)
+    return state_text, moves_text
+
+
+def new(*, players: str, game: Path | None = None, seed: int | None = None, variant: str = "base", json: bool = False) -> None:
+    import random
+
+    from . import store
+    from .events.codec import Header
+    from .newgame import check_players, deal
+
+    if variant != "base":
+        raise UsageError(f"unknown variant {variant!r}: this version plays 'base'")
+    names = check_players(players.split(","))
+    created = _now()
+    suffix = f"{random.Random(seed).getrandbits(16) if seed is not None else random.getrandbits(16):04x}"
+    game_id = f"{created[:10]}-{'-'.join(names)}-{suffix}"
+    path = game if game is not None else store.GAMES_DIR / f"{game_id}.toml"
+    header = Header(game=game_id, variant=variant, players=names, created=created)
+    store.create(path, header, deal(names, random.Random(seed)))
+    if json:
+        _out(_json_text({"game": game_id, "path": str(path), "players": list(names)}))
+    else:
+        _out(f"new game {game_id} in {path}: {', '.join(names)}; {names[0]} to move")
+
+
+def state(*, game: Path | None = None, json: bool = False, at: int | None = None, color: str = "auto") -> None:
+    loaded = _load(game)
+    if json:
+        _out(_views(loaded, at)[0])
+        return
+    from .render import board_text
+
+    on = _use_color(color)
+    _out(board_text(loaded.game.at(at) if at is not None else loaded.game, width=_width(), color=on))
+
+
+show = state
+
+
+def moves(*, game: Path | None = None, json: bool = False) -> None:
+    loaded = _load(game)
+    if json:
+        _out(_views(loaded)[1])
+        return
+    from .notation import format_move
+    from .projection import legal_moves
+
+    _out("\n".join(format_move(move) for move in legal_moves(loaded.game.state)))
+
+
+def play(*, move: list[str], game: Path | None = None, as_: str | None = None, json: bool = False) -> None:
+    from . import store
+    from .notation import format_move, parse_move
+    from .views import event_notation
+
+    loaded = _load(game)
+    parsed = parse_move(" ".join(move))
+    try:
+        event = loaded.game.decide(parsed, player=as_)
+    except SplendorError as exc:
+        exc.args = (f"{format_move(parsed)!r}: {exc}",)
+        raise
+    after = store.append(loaded, event)
+    _views(after)  # bots ask for these next: answer them from the cache
+    sealed = after.record.events[-1]
+    now = after.game.state
+    if json:
+        from .events.codec import event_to_dict
+
+        _out(
+            _json_text(
+                {
+                    "seq": sealed.seq,
+                    "notation": event_notation(sealed),
+                    "event": event_to_dict(sealed),
+                    "to_move": None if now.finished else now.player.name,
+                    "finished": now.finished,
+                    "winners": list(now.winners()),
+                }
+            )
+        )
+        return
+    lines = [f"#{sealed.seq} {event.player}: {event_notation(sealed)}"]
+    if now.finished:
+        winners = now.winners()
+        lines.append(f"game over: {' and '.join(winners)} won{'' if len(winners) == 1 else ' together'}")
+    else:
+        lines.append(f"{now.player.name} to move")
+    _out("\n".join(lines))
+
+
+def undo(*, game: Path | None = None, to: int | None = None, as_: str | None = None, json: bool = False) -> None:
+    from . import store
+
+    loaded = _load(game)
+    event = loaded.game.decide_undo(to=to, by=as_ or "")
+    after = store.append(loaded, event)
+    state_text, _ = _views(after)
+    if json:
+        _out(state_text)
+    else:
+        _out(f"#{after.game.seq} undo: back to just after #{event.to}; {after.game.state.player.name} to move")
+
+
+def log(*, game: Path | None = None, json: bool = False, color: str = "auto") -> None:
+    from .views import log_entries
+
+    entries = log_entries(_load(game).game)
+    if json:
+        _out(_json_text([e.to_json() for e in entries]))
+        return
+    from .render import log_text
+
+    _out(log_text(entries, color=_use_color(color)))
+
+
+def demo(*, game: Path | None = None, turns: int = 12, seed: int | None = None, color: str = "auto") -> None:
+    import random
+    import tempfile
+
+    from . import store
+    from .events.codec import Header
+    from .newgame import deal
+    from .projection.rules import choices
+    from .render import board_text
+
+    rng = random.Random(seed)
+    path = game if game is not None else Path(tempfile.mkdtemp(prefix="splendor-demo-")) / "demo.toml"
+    names = ("ann", "bob", "cy")
+    header = Header(game="demo", variant="base", players=names, created=_now())
+    loaded = store.create(path, header, deal(names, rng))
+    for _ in range(turns):
+        if loaded.game.state.finished:
+            break
+        options = choices(loaded.game.state)
+        loaded = store.append(loaded, loaded.game.decide(options.move(rng.randrange(len(options)))))
+    _out(board_text(loaded.game, width=_width(), color=_use_color(color)))
+    _out(f"\nThe demo game is {path}: try `splendor log -g {path}` or `splendor moves -g {path}`.")
+
+
+def simulate(*, players: int = 2, games: int = 10, seed: int | None = None, variant: str = "base", json: bool = False) -> None:
+    from .simulate import run as simulate_games
+
+    if variant != "base":
+        raise UsageError(f"unknown variant {variant!r}: this version plays 'base'")
+    report = simulate_games(players=players, games=games, seed=seed)
+    if json:
+        _out(_json_text(report))
+        return
+    wins = ", ".join(f"{seat} {n}" for seat, n in report["wins"].items())
+    _out(
+        f"{report['games']} games, {report['turns']} turns in {report['seconds']:.2f} s;"
+        f" wins: {wins}; shared: {report['shared']}"
+    )
