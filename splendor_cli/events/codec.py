@@ -138,10 +138,29 @@ def _structure(raw: dict[str, Any], cls: type[Any], where: str) -> Any:
     except Exception as exc:  # cattrs raises a group of errors; report them on one line
         details = "; ".join(cattrs.transform_error(exc)) if isinstance(exc, cattrs.BaseValidationError) else str(exc)
         raise GameFileError(f"{where}: {details}") from None
-    if _converter.unstructure(value) != raw:
-        # cattrs coerces ("3" -> 3, 1 -> True); a hand-edited type must not slip through.
-        raise GameFileError(f"{where}: a value has the wrong type")
+    unstructured = _converter.unstructure(value)
+    wrong = sorted(key for key in raw if not _same(unstructured[key], raw[key]))
+    if wrong:
+        # cattrs coerces ("3" -> 3, 1 -> True, 3.0 -> 3), and Python finds 1 == True and 3.0 == 3:
+        # compare the TOML types too, so that a hand-edited type cannot slip through.
+        raise GameFileError(f"{where}: wrong type for {', '.join(repr(k) for k in wrong)}")
     return value
+
+
+def _kind(value: Any) -> type:
+    """The TOML type of a value (a Gem is a string)."""
+    return str if isinstance(value, str) else type(value)
+
+
+def _same(ours: Any, theirs: Any) -> bool:
+    """Equal, and of the same TOML type all the way down."""
+    if isinstance(ours, list | tuple):
+        return (
+            isinstance(theirs, list)
+            and len(ours) == len(theirs)
+            and all(_same(a, b) for a, b in zip(ours, theirs, strict=True))
+        )
+    return _kind(ours) is _kind(theirs) and ours == theirs
 
 
 def parse(text: str) -> Record:
@@ -151,7 +170,12 @@ def parse(text: str) -> Record:
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         match = _TOML_ERROR_LINE.search(message)
-        where = _event_at_line(text, int(match.group(1))) if match else "file"
+        if match:
+            where = _event_at_line(text, int(match.group(1)))
+        elif "at end of document" in message:  # a truncated file: the last event is cut short
+            where = _event_at_line(text, len(text.splitlines()) + 1)
+        else:  # pragma: no cover - tomllib gives a position in every message
+            where = "file"
         raise GameFileError(f"{where}: not valid TOML: {message}") from None
     fmt = doc.get("format")
     if fmt is None:

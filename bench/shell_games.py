@@ -1,0 +1,76 @@
+"""Play whole random games through the installed `splendor` command, as a shell script would.
+
+    python bench/shell_games.py [--games 300] [--players 2] [--seed 1]
+
+Each turn: `moves --json`, then `play` of a uniformly chosen notation; every few turns it also
+tries a move the rules forbid (the same move for the wrong player, a take of gold, buying an
+unaffordable card) and checks it is refused with exit 3 and the file left byte for byte. At the
+end of each game `state --json` must say finished. Prints a line per game and the totals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    exe = Path(sys.executable).parent / "splendor"
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "splendor_cli"]
+    rng = random.Random(args.seed)
+    names = ["ann", "bob", "cy", "dee"][: args.players]
+    problems = turns = refusals = 0
+    began = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        env = {**os.environ, "SPLENDOR_CACHE": os.path.join(folder, "cache")}
+
+        def run(*argv: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run([*command, *argv], capture_output=True, text=True, env=env)
+
+        for number in range(1, args.games + 1):
+            path = os.path.join(folder, f"g{number}.toml")
+            run("new", "-g", path, "--players", ",".join(names), "--seed", str(rng.randrange(1 << 30)))
+            while True:
+                state = json.loads(run("state", "-g", path, "--json").stdout)
+                if state["finished"]:
+                    break
+                listed = json.loads(run("moves", "-g", path, "--json").stdout)
+                move = rng.choice(listed)["notation"]
+                if turns % 5 == 0:
+                    before = Path(path).read_bytes()
+                    other = next(n for n in names if n != state["to_move"])
+                    for bad in (["--as", other, move], ["take gold"]):
+                        result = run("play", "-g", path, *bad)
+                        refusals += 1
+                        if result.returncode != 3 or Path(path).read_bytes() != before:
+                            problems += 1
+                            print(f"problem: {bad} exited {result.returncode}: {result.stderr.strip()}")
+                result = run("play", "-g", path, move)
+                turns += 1
+                if result.returncode != 0:
+                    problems += 1
+                    print(f"problem: listed move {move!r} refused: {result.stderr.strip()}")
+                    break
+            print(f"game {number}: {state['turn']} turns, winners {state['winners']}", flush=True)
+    seconds = time.perf_counter() - began
+    print(
+        f"{args.games} games, {turns} turns through the shell in {seconds:.0f} s "
+        f"({turns / seconds:.1f} turns/s); {refusals} illegal moves tried; {problems} problems"
+    )
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
