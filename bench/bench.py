@@ -69,11 +69,15 @@ def cold_start(runs: int) -> list[str]:
             ("cache on ", {"SPLENDOR_CACHE": cache}),
         ):
             environ = {**os.environ, **env}
-            subprocess.run([*command, "state", "-g", str(SAMPLE), "--json"], env=environ, capture_output=True, check=True)
+            subprocess.run(
+                [*command, "state", "-g", str(SAMPLE), "--json"], env=environ, capture_output=True, check=True
+            )
             times = []
             for _ in range(runs):
                 began = time.perf_counter()
-                subprocess.run([*command, "state", "-g", str(SAMPLE), "--json"], env=environ, capture_output=True, check=True)
+                subprocess.run(
+                    [*command, "state", "-g", str(SAMPLE), "--json"], env=environ, capture_output=True, check=True
+                )
                 times.append(time.perf_counter() - began)
             lines.append(
                 f"cold `splendor state --json` ({label}): median {statistics.median(times) * 1e3:.0f} ms,"

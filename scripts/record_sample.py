@@ -29,9 +29,7 @@ def _value(state: GameState, seat: int) -> float:
     player = state.players[seat]
     targets = [c for row in state.board for c in row if c] + list(player.reserved)
     best = min((_shortfall(state, seat, c) - CARDS[c].points / 2 for c in targets), default=0)
-    nobles = sum(
-        max(0, NOBLES[n].requires[g] - player.bonuses[g]) for n in state.nobles for g in COLOURS
-    )
+    nobles = sum(max(0, NOBLES[n].requires[g] - player.bonuses[g]) for n in state.nobles for g in COLOURS)
     return 100 * player.points + 12 * len(player.cards) + 2 * player.tokens.total() - 6 * best - 0.5 * nobles
 
 
@@ -54,8 +52,10 @@ def main(path: Path) -> None:
             loaded = store.append(loaded, loaded.game.decide_undo(by="bob"))
             undone = True
     final = loaded.game.state
-    print(f"{path}: {loaded.game.seq} events, {final.turn} turns; winners {final.winners()};",
-          ", ".join(f"{p.name} {p.points}" for p in final.players))
+    print(
+        f"{path}: {loaded.game.seq} events, {final.turn} turns; winners {final.winners()};",
+        ", ".join(f"{p.name} {p.points}" for p in final.players),
+    )
 
 
 if __name__ == "__main__":

@@ -33,7 +33,9 @@ GameOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (the shapes of CONTRACT.md).")]
 AsOpt = Annotated[
     Optional[str],
-    typer.Option("--as", envvar="SPLENDOR_PLAYER", help="Act as this player ($SPLENDOR_PLAYER); refused if not to move."),
+    typer.Option(
+        "--as", envvar="SPLENDOR_PLAYER", help="Act as this player ($SPLENDOR_PLAYER); refused if not to move."
+    ),
 ]
 AtOpt = Annotated[Optional[int], typer.Option("--at", help="As it was just after event SEQ.", min=1)]
 ColorOpt = Annotated[str, typer.Option("--color", help="auto (a terminal and NO_COLOR unset), always or never.")]

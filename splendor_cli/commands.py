@@ -37,7 +37,9 @@ def run(command: Callable[..., None], kwargs: dict[str, Any]) -> int:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - no flush error at exit
         return 141
     except OSError as exc:
-        sys.stderr.write(f"splendor: {exc.filename or ''}: {exc.strerror or exc}\n".replace("splendor: : ", "splendor: "))
+        sys.stderr.write(
+            f"splendor: {exc.filename or ''}: {exc.strerror or exc}\n".replace("splendor: : ", "splendor: ")
+        )
         return 1
     except Exception as exc:  # a bug: one line, exit 1 (SPLENDOR_DEBUG=1 shows the traceback)
         if os.environ.get("SPLENDOR_DEBUG"):
@@ -74,7 +76,7 @@ def _width() -> int:
 def _now() -> str:
     import datetime
 
-    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def _load(game: Path | None) -> Loaded:
@@ -98,7 +100,9 @@ def _views(loaded: Loaded, at: int | None = None) -> tuple[str, str]:
     return state_text, moves_text
 
 
-def new(*, players: str, game: Path | None = None, seed: int | None = None, variant: str = "base", json: bool = False) -> None:
+def new(
+    *, players: str, game: Path | None = None, seed: int | None = None, variant: str = "base", json: bool = False
+) -> None:
     import random
 
     from . import store
@@ -235,7 +239,9 @@ def demo(*, game: Path | None = None, turns: int = 12, seed: int | None = None, 
     _out(f"\nThe demo game is {path}: try `splendor log -g {path}` or `splendor moves -g {path}`.")
 
 
-def simulate(*, players: int = 2, games: int = 10, seed: int | None = None, variant: str = "base", json: bool = False) -> None:
+def simulate(
+    *, players: int = 2, games: int = 10, seed: int | None = None, variant: str = "base", json: bool = False
+) -> None:
     from .simulate import run as simulate_games
 
     if variant != "base":

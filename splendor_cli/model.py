@@ -38,6 +38,8 @@ COLOURS: tuple[Gem, ...] = (Gem.WHITE, Gem.BLUE, Gem.GREEN, Gem.RED, Gem.BLACK)
 """The five gem colours that cards cost and give; gold is a wildcard, never a bonus."""
 GEMS: tuple[Gem, ...] = (*COLOURS, Gem.GOLD)
 _INDEX = {gem: i for i, gem in enumerate(GEMS)}
+_new = object.__new__
+_set = object.__setattr__
 
 
 @attrs.frozen(repr=False)
@@ -63,26 +65,30 @@ class Tokens:
     @classmethod
     def from_gems(cls, gems: Iterable[Gem]) -> Tokens:
         """Count a sequence of gems: `Tokens.from_gems([RED, RED])` holds two red."""
-        values = [0] * len(GEMS)
-        for gem in gems:
-            values[_INDEX[gem]] += 1
-        return cls(tuple(values))  # type: ignore[arg-type]
+        return _count(tuple(gems))
 
     @classmethod
     def _trusted(cls, counts: tuple[int, ...]) -> Tokens:
         """Build without validation, for counts already known to be fine (the hot path of games)."""
-        tokens = object.__new__(cls)
-        object.__setattr__(tokens, "counts", counts)
+        tokens = _new(cls)
+        _set(tokens, "counts", counts)
         return tokens
 
     def __getitem__(self, gem: Gem) -> int:
         return self.counts[_INDEX[gem]]
 
+    # Unrolled: token arithmetic is most of the work of applying a turn.
     def __add__(self, other: Tokens) -> Tokens:
-        return Tokens._trusted(tuple(map(operator.add, self.counts, other.counts)))
+        if other is EMPTY:
+            return self
+        a, b = self.counts, other.counts
+        return Tokens._trusted((a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5]))
 
     def __sub__(self, other: Tokens) -> Tokens:
-        left = tuple(map(operator.sub, self.counts, other.counts))
+        if other is EMPTY:
+            return self
+        a, b = self.counts, other.counts
+        left = (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4], a[5] - b[5])
         if min(left) < 0:
             raise ValueError(f"cannot remove {other} from {self}")
         return Tokens._trusted(left)
@@ -103,7 +109,7 @@ class Tokens:
 
     def gems(self) -> tuple[Gem, ...]:
         """The tokens as a sorted sequence of gems, each repeated by its count."""
-        return tuple(gem for gem, n in self.items() for _ in range(n))
+        return _spell(self.counts)
 
     def to_dict(self) -> dict[str, int]:
         """The contract's token count: colour name to positive integer, zeros left out."""
@@ -117,6 +123,21 @@ class Tokens:
 
 
 EMPTY = Tokens()
+
+
+@functools.lru_cache(maxsize=4096)
+def _count(gems: tuple[Gem, ...]) -> Tokens:
+    if not gems:
+        return EMPTY
+    values = [0] * len(GEMS)
+    for gem in gems:
+        values[_INDEX[Gem(gem)]] += 1
+    return Tokens(tuple(values))  # type: ignore[arg-type]
+
+
+@functools.lru_cache(maxsize=4096)
+def _spell(counts: tuple[int, ...]) -> tuple[Gem, ...]:
+    return tuple(gem for gem, n in zip(GEMS, counts) for _ in range(n))
 
 
 @attrs.frozen

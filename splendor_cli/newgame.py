@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from .cards import DECKS, NOBLES
-from .events import GameStarted
 from .errors import UsageError
+from .events import GameStarted
 
 
 def check_players(players: list[str]) -> tuple[str, ...]:
@@ -31,5 +31,12 @@ def deal(players: tuple[str, ...], rng: random.Random) -> GameStarted:
         decks.append(tuple(deck))
     nobles = tuple(rng.sample(sorted(NOBLES), len(players) + 1))
     return GameStarted(
-        seq=1, parent="", variant="base", players=players, deck_1=decks[0], deck_2=decks[1], deck_3=decks[2], nobles=nobles
+        seq=1,
+        parent="",
+        variant="base",
+        players=players,
+        deck_1=decks[0],
+        deck_2=decks[1],
+        deck_3=decks[2],
+        nobles=nobles,
     )

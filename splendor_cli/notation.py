@@ -109,7 +109,9 @@ def parse_move(text: str) -> Move:
         if len(args) == 2 and args[0] == "deck":
             args = ["d" + args[1]]
         if len(args) != 1:
-            raise InvalidMoveError(f"reserve one card or one deck, as in 'reserve 2-14' or 'reserve deck 2' (in {text!r})")
+            raise InvalidMoveError(
+                f"reserve one card or one deck, as in 'reserve 2-14' or 'reserve deck 2' (in {text!r})"
+            )
         deck = _DECK.match(args[0])
         if deck:
             return Move(action="reserve", deck=int(deck.group(1)), returned=returned, noble=noble)

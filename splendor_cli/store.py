@@ -14,9 +14,9 @@ from pathlib import Path
 import attrs
 
 from .errors import ConflictError, GameFileError, UsageError
-from .locate import find_game
 from .events import Event
 from .events.codec import Header, Record, format_event, format_header, parse, seal
+from .locate import find_game
 from .projection import Game, replay
 
 GAMES_DIR = Path("games")

@@ -47,8 +47,7 @@ def moves_json(state: GameState) -> list[dict[str, Any]]:
     """Every legal turn of the player to move, as CONTRACT.md's move items."""
     player = state.player
     return [
-        move_json(m, default_payment(player, m.card) if m.action == "buy" else None)
-        for m in choices(state).moves()
+        move_json(m, default_payment(player, m.card) if m.action == "buy" else None) for m in choices(state).moves()
     ]
 
 

@@ -19,7 +19,9 @@ def new_game(players: tuple[str, ...] = ("ann", "bob"), seed: int = 1) -> Game:
     return Game().apply(deal(players, random.Random(seed)))
 
 
-def started(players: tuple[str, ...], deck_1: list[str], deck_2: list[str], deck_3: list[str], nobles: list[str]) -> Game:
+def started(
+    players: tuple[str, ...], deck_1: list[str], deck_2: list[str], deck_3: list[str], nobles: list[str]
+) -> Game:
     """A game whose decks begin with the given cards (the rest of each level follows in id order)."""
     from splendor_cli.cards import DECKS
 
@@ -27,7 +29,14 @@ def started(players: tuple[str, ...], deck_1: list[str], deck_2: list[str], deck
     for first, level in ((deck_1, 1), (deck_2, 2), (deck_3, 3)):
         decks.append(tuple(first) + tuple(c for c in DECKS[level] if c not in first))
     event = GameStarted(
-        seq=1, parent="", variant="base", players=players, deck_1=decks[0], deck_2=decks[1], deck_3=decks[2], nobles=tuple(nobles)
+        seq=1,
+        parent="",
+        variant="base",
+        players=players,
+        deck_1=decks[0],
+        deck_2=decks[1],
+        deck_3=decks[2],
+        nobles=tuple(nobles),
     )
     return Game().apply(event)
 

@@ -8,9 +8,9 @@ then (when asked) the last turn is undone instead, so that undone turns are in t
 from __future__ import annotations
 
 import attrs
+from helpers import step, undo
 from hypothesis import strategies as st
 
-from helpers import step, undo
 from splendor_cli.cards import DECKS, NOBLES
 from splendor_cli.events import Event, GameStarted
 from splendor_cli.events.codec import Header, Record, seal

@@ -28,7 +28,7 @@ def cli(*args: object, env: dict[str, str] | None = None) -> tuple[int, str, str
 def game(tmp_path: Path) -> Path:
     """A new 2-player game of ann and bob, seed 1."""
     path = tmp_path / "g.toml"
-    code, out, err = cli("new", "-g", path, "--players", "ann,bob", "--seed", 1)
+    code, _, err = cli("new", "-g", path, "--players", "ann,bob", "--seed", 1)
     assert code == 0, err
     return path
 
@@ -50,7 +50,12 @@ def test_new_writes_a_game_and_never_overwrites(game: Path) -> None:
 
 @pytest.mark.parametrize(
     ("players", "message"),
-    [("ann", "2 to 4 players"), ("a,b,c,d,e", "2 to 4 players"), ("ann,ann", "must differ"), ("ann,b b", "bad player name")],
+    [
+        ("ann", "2 to 4 players"),
+        ("a,b,c,d,e", "2 to 4 players"),
+        ("ann,ann", "must differ"),
+        ("ann,b b", "bad player name"),
+    ],
 )
 def test_new_refuses_bad_player_lists(tmp_path: Path, players: str, message: str) -> None:
     """A game needs 2 to 4 distinct simple names; nothing is written otherwise."""
@@ -160,7 +165,7 @@ def test_damaged_files_are_refused_with_exit_4(game: Path, damage, needle: str) 
     game.write_bytes(damage(game.read_bytes()))
     damaged = game.read_bytes()
     for command in (("state", "--json"), ("show",), ("log",), ("moves",), ("play", "pass")):
-        code, out, err = cli(command[0], "-g", game, *command[1:])
+        code, _, err = cli(command[0], "-g", game, *command[1:])
         assert code == 4, (command, err)
         assert needle in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert game.read_bytes() == damaged

@@ -12,9 +12,9 @@ from typing import Any
 
 import attrs
 import pytest
-
 from helpers import started, step
 from strategies import sealed
+
 from splendor_cli.errors import CorruptLogError, GameFileError
 from splendor_cli.events import (
     EVENT_TYPES,
@@ -150,7 +150,7 @@ def test_every_event_is_flat() -> None:
     scalar = (str, int, bool)
     for event in _one_of_each():
         raw = event_to_dict(event)
-        assert list(raw)[0] == "type"
+        assert next(iter(raw)) == "type"
         for key, value in raw.items():
             if isinstance(value, list):
                 assert all(isinstance(v, scalar) for v in value), (event.TYPE, key)
@@ -170,7 +170,7 @@ def test_every_event_type_has_a_stable_tag() -> None:
         "turn_undone": "TurnUndone",
     }
     for tag, cls in EVENT_TYPES.items():
-        assert cls.TYPE == tag
+        assert tag == cls.TYPE
         assert "TYPE" not in {f.name for f in attrs.fields(cls)}
     assert [event_to_dict(e)["type"] for e in _one_of_each()] == [
         "game_started",
@@ -251,7 +251,7 @@ def test_a_missing_key_is_refused() -> None:
         ("seq = 8\n", "seq = 8.0\n", "event #8 (card_purchased)", "seq"),
         ('player = "bob"\ncard = "1-09"', 'player = 2\ncard = "1-09"', "event #7 (card_reserved)", "player"),
         ("blind = false", "blind = 0", "event #7 (card_reserved)", "blind"),
-        ("gold = true\ndrawn = \"1-31\"", "gold = 1\ndrawn = \"1-31\"", "event #7 (card_reserved)", "gold"),
+        ('gold = true\ndrawn = "1-31"', 'gold = 1\ndrawn = "1-31"', "event #7 (card_reserved)", "gold"),
         ("to = 4", 'to = "4"', "event #6 (turn_undone)", "to"),
     ],
 )
@@ -308,7 +308,7 @@ def test_a_newer_format_is_refused() -> None:
     assert "newer" in str(error) and "upgrade" in str(error)
 
 
-@pytest.mark.parametrize("text", ["", 'game = "x"\n', "[[events]]\ntype = \"turn_passed\"\n"])
+@pytest.mark.parametrize("text", ["", 'game = "x"\n', '[[events]]\ntype = "turn_passed"\n'])
 def test_a_file_without_format_is_refused(text: str) -> None:
     """A TOML file without `format` is not a game file."""
     assert "no 'format' key" in str(refused(text))

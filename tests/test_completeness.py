@@ -6,14 +6,13 @@ import itertools
 
 import attrs
 import pytest
+from helpers import random_game
 
 from splendor_cli.cards import NOBLES
 from splendor_cli.errors import AmbiguousMoveError, IllegalMoveError
 from splendor_cli.model import EMPTY, GEMS, Move, Tokens
 from splendor_cli.projection import GameState, decide, legal_moves
 from splendor_cli.projection.rules import return_choices
-
-from helpers import random_game
 
 _TAKES = [Tokens.from_gems(c) for n in (1, 2, 3) for c in itertools.combinations_with_replacement(GEMS, n)]
 

@@ -9,23 +9,27 @@ from __future__ import annotations
 import itertools
 
 import attrs
+from helpers import step, undo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from helpers import step, undo
 from strategies import games, header_for, histories, sealed
+
 from splendor_cli.cards import CARDS, NOBLES
+from splendor_cli.errors import AmbiguousMoveError, IllegalMoveError
 from splendor_cli.events import GameStarted, TurnPassed
 from splendor_cli.events.codec import event_digest, format_event, format_header, format_record, header_digest, parse
-from splendor_cli.errors import AmbiguousMoveError, IllegalMoveError
 from splendor_cli.model import COLOURS, GEMS, Move, Tokens
 from splendor_cli.notation import format_move, parse_move
 from splendor_cli.projection import Game, GameState, decide, evolve, legal_moves, replay
 from splendor_cli.projection.rules import choices
 from splendor_cli.projection.state import GEMS_PER_COLOUR, GOLD_TOKENS, MAX_TOKENS, WINNING_POINTS
 
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-SLOW = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FAST = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
+SLOW = settings(
+    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 
 
 def _setup(game: Game) -> GameStarted:
@@ -80,13 +84,15 @@ def test_points_and_bonuses_follow_the_cards_and_prestige_never_decreases(histor
     """A player's prestige is the points of their cards and nobles, bonuses are their cards'
     colours, and prestige never decreases from one effective turn to the next."""
     states = history[-1].states
-    for before, after in zip(states, states[1:]):
+    for before, after in itertools.pairwise(states):
         for old, new in zip(before.players, after.players, strict=True):
             assert new.points >= old.points
             assert len(new.cards) >= len(old.cards) and new.cards[: len(old.cards)] == old.cards
             assert new.nobles[: len(old.nobles)] == old.nobles
     for player in states[-1].players:
-        assert player.points == sum(CARDS[c].points for c in player.cards) + sum(NOBLES[n].points for n in player.nobles)
+        assert player.points == sum(CARDS[c].points for c in player.cards) + sum(
+            NOBLES[n].points for n in player.nobles
+        )
         assert player.bonuses == Tokens.from_gems(CARDS[c].bonus for c in player.cards)
 
 
@@ -133,9 +139,7 @@ def test_every_listed_move_is_accepted_and_listed_once(history: tuple[Game, ...]
             assert moves
 
 
-_TAKES = tuple(
-    Tokens.from_gems(combo) for n in (1, 2, 3) for combo in itertools.combinations_with_replacement(GEMS, n)
-)
+_TAKES = tuple(Tokens.from_gems(combo) for n in (1, 2, 3) for combo in itertools.combinations_with_replacement(GEMS, n))
 _CANDIDATES = (
     *(Move(action="take", gems=gems) for gems in _TAKES),
     *(Move(action="reserve", card=card) for card in CARDS),

@@ -11,9 +11,9 @@ import doctest
 
 import attrs
 import pytest
+from helpers import started
 
 import splendor_cli.notation
-from helpers import started
 from splendor_cli.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from splendor_cli.model import EMPTY, Gem, Move, Tokens
 from splendor_cli.notation import format_move, move_json, parse_card, parse_move

@@ -30,7 +30,16 @@ PURE_MODULES = (
 PURE_FILES = sorted(
     [*PACKAGE.glob("events/*.py"), *PACKAGE.glob("projection/*.py"), PACKAGE / "model.py", PACKAGE / "notation.py"]
 )
-NOT_LOADED_BY_CORE = ("typer", "rich", "click", "splendor_cli.store", "splendor_cli.cli", "subprocess", "tempfile", "random")
+NOT_LOADED_BY_CORE = (
+    "typer",
+    "rich",
+    "click",
+    "splendor_cli.store",
+    "splendor_cli.cli",
+    "subprocess",
+    "tempfile",
+    "random",
+)
 NOT_IMPORTED_BY_CORE = ("os", "pathlib", "io", "random", "time", "subprocess", "typer", "rich")
 NOT_LOADED_BY_CLI = ("rich", "cattrs", "tomli_w", "splendor_cli.projection")
 
@@ -97,8 +106,15 @@ def forbidden(tree: ast.AST) -> list[str]:
 
 def test_the_scanner_sees_what_it_looks_for() -> None:
     """The source scan below flags imports (plain, dotted, from-) and `open(` calls."""
-    sample = "import os.path\nfrom pathlib import Path\nimport attrs\nfrom . import io\nx = open('f')\nPath('f').open()\n"
-    assert forbidden(ast.parse(sample)) == ["line 1: import os.path", "line 2: import pathlib", "line 5: open(", "line 6: open("]
+    sample = (
+        "import os.path\nfrom pathlib import Path\nimport attrs\nfrom . import io\nx = open('f')\nPath('f').open()\n"
+    )
+    assert forbidden(ast.parse(sample)) == [
+        "line 1: import os.path",
+        "line 2: import pathlib",
+        "line 5: open(",
+        "line 6: open(",
+    ]
 
 
 @pytest.mark.parametrize("path", PURE_FILES, ids=lambda p: str(p.relative_to(PACKAGE)))
@@ -111,4 +127,11 @@ def test_the_core_source_imports_no_io(path: Path) -> None:
 def test_every_core_file_is_scanned() -> None:
     """The scan covers the files of events/ and projection/, model.py and notation.py."""
     names = {str(p.relative_to(PACKAGE)) for p in PURE_FILES}
-    assert {"events/__init__.py", "events/codec.py", "projection/rules.py", "projection/game.py", "model.py", "notation.py"} <= names
+    assert {
+        "events/__init__.py",
+        "events/codec.py",
+        "projection/rules.py",
+        "projection/game.py",
+        "model.py",
+        "notation.py",
+    } <= names

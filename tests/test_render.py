@@ -5,13 +5,12 @@ from __future__ import annotations
 import random
 
 import attrs
+from helpers import new_game, random_game, step, undo
 
 from splendor_cli.projection import Game
 from splendor_cli.projection.rules import choices
 from splendor_cli.render import board_text, log_text
 from splendor_cli.views import log_entries
-
-from helpers import new_game, random_game, step, undo
 
 
 def board(game: Game, width: int = 100) -> str:

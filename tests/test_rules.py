@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import attrs
 import pytest
-
 from helpers import new_game, started, step
+
 from splendor_cli.errors import AmbiguousMoveError, CorruptLogError, IllegalMoveError, InvalidMoveError
 from splendor_cli.events import CardPurchased, CardReserved, GameStarted, TokensTaken, TurnPassed
 from splendor_cli.model import COLOURS, EMPTY, Gem, Move, Tokens
 from splendor_cli.notation import parse_move
 from splendor_cli.projection import Game, GameState, decide, evolve, legal_moves
-from splendor_cli.projection.state import PlayerState
 
 R, U, G, W, K, GOLD = Gem.RED, Gem.BLUE, Gem.GREEN, Gem.WHITE, Gem.BLACK, Gem.GOLD
 
@@ -287,7 +286,9 @@ def test_buy_a_face_up_card() -> None:
     """Turn 4: buy a face-up card; the paid tokens go back to the bank; the card is replaced."""
     state = bank(seat(table(), tokens=tok("uuu")), white=4, blue=1, green=4, red=4, black=4, gold=5)
     event = play(state, "buy 1-06")
-    assert event == CardPurchased(seq=0, parent="", player="ann", card="1-06", payment=(U, U, U), drawn="1-31", noble="")
+    assert event == CardPurchased(
+        seq=0, parent="", player="ann", card="1-06", payment=(U, U, U), drawn="1-31", noble=""
+    )
     later = evolve(state, event)
     ann = later.players[0]
     assert (ann.cards, ann.tokens, ann.bonuses, ann.points) == (("1-06",), EMPTY, Tokens.of(white=1), 0)
@@ -408,7 +409,7 @@ def test_buying_and_reserving_cannot_be_combined() -> None:
 
 
 def test_slot_stays_empty_when_the_deck_is_empty() -> None:
-    """"when that deck is empty the slot stays empty": the slot keeps its position, as None."""
+    """ "when that deck is empty the slot stays empty": the slot keeps its position, as None."""
     state = table()
     state = attrs.evolve(state, decks=((), state.decks[1], state.decks[2]))
     state = seat(state, tokens=tok("kkk"))
@@ -422,7 +423,7 @@ def test_slot_stays_empty_when_the_deck_is_empty() -> None:
 
 
 def test_replacement_comes_from_the_same_level() -> None:
-    """"replaced at once from its level's deck": a level-2 slot is refilled from deck 2."""
+    """ "replaced at once from its level's deck": a level-2 slot is refilled from deck 2."""
     later = after(table(), "reserve 2-03")
     assert later.board[1] == ("2-01", "2-02", "2-05", "2-04")
     assert later.board[0] == table().board[0]

@@ -118,8 +118,7 @@ TurnEvent: TypeAlias = TokensTaken | CardReserved | CardPurchased | TurnPassed
 Event: TypeAlias = GameStarted | TokensTaken | CardReserved | CardPurchased | TurnPassed | TurnUndone
 
 EVENT_TYPES: dict[str, type[Event]] = {
-    cls.TYPE: cls
-    for cls in (GameStarted, TokensTaken, CardReserved, CardPurchased, TurnPassed, TurnUndone)
+    cls.TYPE: cls for cls in (GameStarted, TokensTaken, CardReserved, CardPurchased, TurnPassed, TurnUndone)
 }
 TURN_TYPES: tuple[type[TurnEvent], ...] = (TokensTaken, CardReserved, CardPurchased, TurnPassed)
 

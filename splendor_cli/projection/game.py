@@ -57,7 +57,9 @@ class Game:
         state = self.state
         if player is not None and player != state.player.name:
             if player not in self.players:
-                raise IllegalMoveError(f"{player!r} does not play in this game ({', '.join(self.players)})", rule="turn")
+                raise IllegalMoveError(
+                    f"{player!r} does not play in this game ({', '.join(self.players)})", rule="turn"
+                )
             if state.finished:
                 raise IllegalMoveError("the game is over", rule="game-over")
             raise IllegalMoveError(f"it is {state.player.name}'s turn, not {player}'s", rule="turn")
@@ -146,9 +148,17 @@ def _setup(event: GameStarted) -> GameState:
 
     for level, deck in enumerate((event.deck_1, event.deck_2, event.deck_3), start=1):
         if sorted(deck) != sorted(DECKS[level]):
-            raise CorruptLogError(f"deck_{level} is not a shuffle of the {len(DECKS[level])} level-{level} cards", seq=event.seq)
-    if len(event.nobles) != len(event.players) + 1 or len(set(event.nobles)) != len(event.nobles) or not set(event.nobles) <= set(NOBLES):
-        raise CorruptLogError(f"{len(event.players) + 1} distinct nobles are needed, not {event.nobles!r}", seq=event.seq)
+            raise CorruptLogError(
+                f"deck_{level} is not a shuffle of the {len(DECKS[level])} level-{level} cards", seq=event.seq
+            )
+    if (
+        len(event.nobles) != len(event.players) + 1
+        or len(set(event.nobles)) != len(event.nobles)
+        or not set(event.nobles) <= set(NOBLES)
+    ):
+        raise CorruptLogError(
+            f"{len(event.players) + 1} distinct nobles are needed, not {event.nobles!r}", seq=event.seq
+        )
     return start(event.players, (event.deck_1, event.deck_2, event.deck_3), event.nobles)
 
 
@@ -163,14 +173,15 @@ def _check_turn(state: GameState, event: TurnEvent) -> None:
         raise CorruptLogError(f"illegal {event.TYPE}: {exc}", seq=seq) from None
     except (ValueError, KeyError) as exc:
         raise CorruptLogError(f"bad {event.TYPE}: {exc}", seq=seq) from None
-    expected = attrs.evolve(expected, seq=event.seq, parent=event.parent)
-    if expected != event:
-        for field in attrs.fields(type(event)):
-            got, want = getattr(event, field.name), getattr(expected, field.name)
-            if got != want:
-                raise CorruptLogError(
-                    f"{event.TYPE}: {field.name} is {_show(got)}, the rules give {_show(want)}", seq=seq
-                )
+    if type(expected) is not type(event):  # pragma: no cover - move_of keeps the action
+        raise CorruptLogError(f"{event.TYPE}: the rules make a {expected.TYPE} of it", seq=seq)
+    for name in _PAYLOAD[type(event)]:  # the envelope (seq, parent) is the chain's business
+        got, want = getattr(event, name), getattr(expected, name)
+        if got != want:
+            raise CorruptLogError(f"{event.TYPE}: {name} is {_show(got)}, the rules give {_show(want)}", seq=seq)
+
+
+_PAYLOAD = {cls: [f.name for f in attrs.fields(cls) if f.name not in ("seq", "parent")] for cls in TURN_TYPES}
 
 
 def _show(value: object) -> str:

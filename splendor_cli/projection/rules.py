@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterator
+import operator
 
 import attrs
 
@@ -23,6 +23,12 @@ from .state import MAX_RESERVED, MAX_TOKENS, WINNING_POINTS, GameState, PlayerSt
 ONE_GOLD = Tokens.of(gold=1)
 _BONUS = {gem: Tokens.of({gem: 1}) for gem in GEMS}
 _TWO = {gem: Tokens.of({gem: 2}) for gem in GEMS}
+_NONE = ("",)
+_BONUS_OF = {card.id: _BONUS[card.bonus] for card in CARDS.values()}
+_COLOUR_OF = {card.id: COLOURS.index(card.bonus) for card in CARDS.values()}
+_PRICE = {card.id: card.cost.total() for card in CARDS.values()}
+_TAKEN = {Tokens.from_gems(c): n for n in (1, 2, 3) for c in itertools.combinations_with_replacement(COLOURS, n)}
+"""How many tokens each possible take holds."""
 _RETURN_CHOICES: dict[int, tuple[Tokens, ...]] = {
     k: tuple(Tokens.from_gems(c) for c in itertools.combinations_with_replacement(Gem, k)) for k in (1, 2, 3)
 }
@@ -31,12 +37,23 @@ _RETURN_CHOICES: dict[int, tuple[Tokens, ...]] = {
 # -- what a player can afford ----------------------------------------------------------------
 
 
+_COST = {card.id: card.cost.counts[:5] for card in CARDS.values()}
+
+
 def still_to_pay(player: PlayerState, card: str) -> Tokens:
     """The cost of `card` after the player's bonuses, per colour, never below zero."""
-    return Tokens._trusted(tuple(c - b if c > b else 0 for c, b in zip(CARDS[card].cost.counts, player.bonuses.counts)))
-
-
-_COST = {card.id: card.cost.counts[:5] for card in CARDS.values()}
+    c0, c1, c2, c3, c4 = _COST[card]
+    b0, b1, b2, b3, b4, _ = player.bonuses.counts
+    return Tokens._trusted(
+        (
+            c0 - b0 if c0 > b0 else 0,
+            c1 - b1 if c1 > b1 else 0,
+            c2 - b2 if c2 > b2 else 0,
+            c3 - b3 if c3 > b3 else 0,
+            c4 - b4 if c4 > b4 else 0,
+            0,
+        )
+    )
 
 
 def default_payment(player: PlayerState, card: str) -> Tokens | None:
@@ -48,33 +65,44 @@ def default_payment(player: PlayerState, card: str) -> Tokens | None:
     b0, b1, b2, b3, b4, _ = player.bonuses.counts
     h0, h1, h2, h3, h4, gold = player.tokens.counts
     n0, n1, n2, n3, n4 = c0 - b0, c1 - b1, c2 - b2, c3 - b3, c4 - b4
-    p0 = 0 if n0 <= 0 else n0 if n0 <= h0 else h0
-    p1 = 0 if n1 <= 0 else n1 if n1 <= h1 else h1
-    p2 = 0 if n2 <= 0 else n2 if n2 <= h2 else h2
-    p3 = 0 if n3 <= 0 else n3 if n3 <= h3 else h3
-    p4 = 0 if n4 <= 0 else n4 if n4 <= h4 else h4
-    short = max(n0, 0) + max(n1, 0) + max(n2, 0) + max(n3, 0) + max(n4, 0) - (p0 + p1 + p2 + p3 + p4)
+    short = (
+        (n0 - h0 if n0 > h0 else 0)
+        + (n1 - h1 if n1 > h1 else 0)
+        + (n2 - h2 if n2 > h2 else 0)
+        + (n3 - h3 if n3 > h3 else 0)
+        + (n4 - h4 if n4 > h4 else 0)
+    )
     if short > gold:
         return None
-    return Tokens._trusted((p0, p1, p2, p3, p4, short))
+    return Tokens._trusted(
+        (
+            0 if n0 <= 0 else n0 if n0 <= h0 else h0,
+            0 if n1 <= 0 else n1 if n1 <= h1 else h1,
+            0 if n2 <= 0 else n2 if n2 <= h2 else h2,
+            0 if n3 <= 0 else n3 if n3 <= h3 else h3,
+            0 if n4 <= 0 else n4 if n4 <= h4 else h4,
+            short,
+        )
+    )
 
 
 def _check_payment(player: PlayerState, card: str, payment: Tokens) -> None:
+    """rulebook: pay the cost after bonuses exactly, gold standing in for any colour; no change."""
     if not payment <= player.tokens:
         raise IllegalMoveError(f"{player.name} cannot pay {payment}: holds {player.tokens}", rule="payment")
-    need = still_to_pay(player, card)
-    short = 0
-    for gem in COLOURS:
-        if payment[gem] > need[gem]:
+    need = still_to_pay(player, card).counts
+    paid = payment.counts
+    if all(map(operator.le, paid[:5], need[:5])) and sum(need) - sum(paid[:5]) == paid[5]:
+        return
+    for gem, owed, given in zip(COLOURS, need, paid):
+        if given > owed:
             raise IllegalMoveError(
-                f"{card} needs {need[gem]} {gem} after bonuses, not {payment[gem]} (no change is given)",
-                rule="payment",
+                f"{card} needs {owed} {gem} after bonuses, not {given} (no change is given)", rule="payment"
             )
-        short += need[gem] - payment[gem]
-    if short != payment[Gem.GOLD]:
-        raise IllegalMoveError(
-            f"{card} costs {need or 'nothing'} after bonuses; {payment} does not pay it exactly", rule="payment"
-        )
+    raise IllegalMoveError(
+        f"{card} costs {Tokens._trusted(need) or 'nothing'} after bonuses; {payment} does not pay it exactly",
+        rule="payment",
+    )
 
 
 # -- deciding a turn -------------------------------------------------------------------------
@@ -93,7 +121,7 @@ def _take(state: GameState, gems: Tokens) -> None:
         raise IllegalMoveError("gold cannot be taken, only received by reserving a card", rule="take")
     if not gems <= state.bank:
         raise IllegalMoveError(f"the bank does not have {gems} (it has {state.bank})", rule="take")
-    counts = [gems[g] for g in COLOURS if gems[g]]
+    counts = [n for n in gems.counts[:5] if n]
     if counts == [2]:
         colour = next(g for g in COLOURS if gems[g])
         if state.bank[colour] < 4:
@@ -102,10 +130,10 @@ def _take(state: GameState, gems: Tokens) -> None:
                 rule="take-two",
             )
         return
-    if any(n > 1 for n in counts):
+    if max(counts, default=0) > 1:
         raise IllegalMoveError(f"take {gems}: take 3 different colours or 2 of one colour", rule="take")
     # rulebook: fewer than 3 colours may be taken only when fewer than 3 are left in the bank.
-    available = sum(1 for g in COLOURS if state.bank[g])
+    available = 5 - state.bank.counts[:5].count(0)
     if not counts or len(counts) > 3 or (len(counts) < 3 <= available):
         raise IllegalMoveError(
             f"take {gems or 'nothing'}: take 3 gems of different colours, or 2 of one colour",
@@ -113,12 +141,13 @@ def _take(state: GameState, gems: Tokens) -> None:
         )
 
 
-def _after_action(state: GameState, move: Move) -> tuple[PlayerState, str, bool]:
-    """Check the action alone; return the player after it, the card concerned, and its gold flag."""
+def _after_action(state: GameState, move: Move) -> tuple[Tokens, Tokens, str, bool]:
+    """Check the action alone; return the player's tokens and bonuses after it, the card
+    concerned, and whether a gold came with it."""
     player = state.player
     if move.action == "take":
         _take(state, move.gems)
-        return attrs.evolve(player, tokens=player.tokens + move.gems), "", False
+        return player.tokens + move.gems, player.bonuses, "", False
     if move.action == "reserve":
         if len(player.reserved) >= MAX_RESERVED:
             raise IllegalMoveError(f"{player.name} already holds {MAX_RESERVED} reserved cards", rule="reserve")
@@ -132,9 +161,8 @@ def _after_action(state: GameState, move: Move) -> tuple[PlayerState, str, bool]
             card = move.card
             if _find_on_board(state, card) is None:
                 raise IllegalMoveError(f"card {card} is not face up on the board", rule="reserve")
-        gold = state.bank[Gem.GOLD] > 0
-        tokens = player.tokens + ONE_GOLD if gold else player.tokens
-        return attrs.evolve(player, tokens=tokens), card, gold
+        gold = state.bank.counts[5] > 0
+        return (player.tokens + ONE_GOLD if gold else player.tokens), player.bonuses, card, gold
     if move.action == "buy":
         card = move.card
         if card not in player.reserved and _find_on_board(state, card) is None:
@@ -150,51 +178,50 @@ def _after_action(state: GameState, move: Move) -> tuple[PlayerState, str, bool]
                 )
         else:
             _check_payment(player, card, payment)
-        bought = CARDS[card]
-        after = attrs.evolve(
-            player,
-            tokens=player.tokens - payment,
-            bonuses=player.bonuses + _BONUS[bought.bonus],
-        )
-        return after, card, False
+        return player.tokens - payment, player.bonuses + _BONUS[CARDS[card].bonus], card, False
     if move.action == "pass":
-        if any(True for _ in _actions(state)):
+        if has_action(state):
             raise IllegalMoveError(f"{player.name} may not pass: a legal action exists", rule="pass")
-        return player, "", False
+        return player.tokens, player.bonuses, "", False
     raise IllegalMoveError(f"unknown action {move.action!r}", rule="action")
 
 
-def _returns(player: PlayerState, returned: Tokens | None) -> Tokens:
+def _returns(name: str, tokens: Tokens, returned: Tokens | None) -> Tokens:
     """rulebook: a player over 10 tokens returns tokens of their choice until exactly 10 remain."""
-    excess = player.tokens.total() - MAX_TOKENS
+    held = sum(tokens.counts)
+    excess = held - MAX_TOKENS
     if returned is None:
         if excess <= 0:
             return EMPTY
-        choices = return_choices(player.tokens)
+        choices = return_choices(tokens)
         if len(choices) == 1:
             return choices[0]
         raise AmbiguousMoveError(
-            f"{player.name} would hold {player.tokens.total()} tokens: say which {excess} to return,"
+            f"{name} would hold {held} tokens: say which {excess} to return,"
             f" e.g. '... return {' '.join(choices[0].gems())}'"
         )
     if returned.total() != max(0, excess):
         raise IllegalMoveError(
-            f"{player.name} would hold {player.tokens.total()} tokens and must return {max(0, excess)},"
-            f" not {returned.total()}",
+            f"{name} would hold {held} tokens and must return {max(0, excess)}, not {returned.total()}",
             rule="ten-tokens",
         )
-    if not returned <= player.tokens:
-        raise IllegalMoveError(f"{player.name} cannot return {returned}: holds {player.tokens}", rule="ten-tokens")
+    if not returned <= tokens:
+        raise IllegalMoveError(f"{name} cannot return {returned}: holds {tokens}", rule="ten-tokens")
     return returned
 
 
+_REQUIRES = {noble.id: noble.requires.counts for noble in NOBLES.values()}
+
+
 def qualifying_nobles(state: GameState, bonuses: Tokens) -> tuple[str, ...]:
-    return tuple(n for n in state.nobles if NOBLES[n].requires <= bonuses)
+    """The nobles on the table whose requirements the bonuses meet."""
+    have = bonuses.counts
+    return tuple(n for n in state.nobles if all(map(operator.le, _REQUIRES[n], have)))
 
 
-def _noble(state: GameState, player: PlayerState, noble: str | None) -> str:
+def _noble(state: GameState, bonuses: Tokens, noble: str | None) -> str:
     """rulebook: a noble whose requirement the bonuses meet must visit; the player picks one."""
-    choices = qualifying_nobles(state, player.bonuses)
+    choices = qualifying_nobles(state, bonuses)
     if noble is None:
         if len(choices) > 1:
             raise AmbiguousMoveError(f"nobles {', '.join(choices)} may visit: name one with '... noble {choices[0]}'")
@@ -203,7 +230,7 @@ def _noble(state: GameState, player: PlayerState, noble: str | None) -> str:
         raise IllegalMoveError(f"noble {choices[0]} must visit: a visit is not optional", rule="noble")
     if noble and noble not in choices:
         why = "is not on the table" if noble not in state.nobles else f"asks for {NOBLES[noble].requires} in bonuses"
-        raise IllegalMoveError(f"noble {noble} cannot visit {player.name}: it {why}", rule="noble")
+        raise IllegalMoveError(f"noble {noble} cannot visit {state.player.name}: it {why}", rule="noble")
     return noble
 
 
@@ -216,12 +243,10 @@ def decide(state: GameState, move: Move) -> TurnEvent:
     """
     if state.finished:
         raise IllegalMoveError("the game is over", rule="game-over")
-    player, card, gold = _after_action(state, move)
-    returned = _returns(player, move.returned)
-    if returned and move.action not in ("take", "reserve"):  # pragma: no cover - buy/pass never add tokens
-        raise IllegalMoveError("only taking or reserving can bring a player over 10 tokens", rule="ten-tokens")
-    noble = _noble(state, player, move.noble)
     name = state.player.name
+    tokens, bonuses, card, gold = _after_action(state, move)
+    returned = _returns(name, tokens, move.returned)
+    noble = _noble(state, bonuses, move.noble)
     drawn = ""
     if card and not move.deck and card not in state.player.reserved:
         level = CARDS[card].level
@@ -244,7 +269,7 @@ def decide(state: GameState, move: Move) -> TurnEvent:
                 noble=noble,
             )
         case "buy":
-            payment = state.player.tokens - player.tokens
+            payment = state.player.tokens - tokens
             return CardPurchased(
                 seq=0, parent="", player=name, card=card, payment=payment.gems(), drawn=drawn, noble=noble
             )
@@ -297,91 +322,112 @@ def _takes_from(available: tuple[Gem, ...]) -> tuple[Tokens, ...]:
     return tuple(Tokens.from_gems(combo) for n in sizes for combo in itertools.combinations(available, n))
 
 
-def _takes(state: GameState) -> Iterator[Tokens]:
-    bank = state.bank
-    yield from _takes_from(tuple(g for g in COLOURS if bank[g]))
-    for gem in COLOURS:
-        if bank[gem] >= 4:
-            yield _TWO[gem]
+def _takes(state: GameState) -> tuple[Tokens, ...]:
+    return _takes_for(state.bank.counts[:5])
 
 
-_Action = tuple[str, Tokens, str, int, Tokens, Tokens]
+@functools.lru_cache(maxsize=1024)
+def _takes_for(bank: tuple[int, ...]) -> tuple[Tokens, ...]:
+    """Every legal take from a bank with these gem counts (gold aside)."""
+    twos = tuple(_TWO[gem] for gem, n in zip(COLOURS, bank) if n >= 4)
+    return _takes_from(tuple(gem for gem, n in zip(COLOURS, bank) if n)) + twos
 
 
-def _actions(state: GameState) -> Iterator[_Action]:
-    """Every legal action of the player to move, before returns and nobles: the action, gems,
-    card, deck, and the player's tokens and bonuses after it."""
+def has_action(state: GameState) -> bool:
+    """Whether the player to move has any action at all (else the turn is a pass)."""
     player = state.player
-    tokens, bonuses = player.tokens, player.bonuses
-    for gems in _takes(state):
-        yield "take", gems, "", 0, tokens + gems, bonuses
-    if len(player.reserved) < MAX_RESERVED:
-        after = tokens + ONE_GOLD if state.bank.counts[5] else tokens
-        for row in state.board:
-            for card in row:
-                if card is not None:
-                    yield "reserve", EMPTY, card, 0, after, bonuses
-        for level, deck in enumerate(state.decks, start=1):
-            if deck:
-                yield "reserve", EMPTY, "", level, after, bonuses
-    for row in (*state.board, player.reserved):
-        for card in row:
-            if card is None:
-                continue
-            payment = default_payment(player, card)
-            if payment is not None:
-                yield "buy", EMPTY, card, 0, tokens - payment, bonuses + _BONUS[CARDS[card].bonus]
+    if any(state.bank.counts[:5]):
+        return True
+    if len(player.reserved) < MAX_RESERVED and (any(c for row in state.board for c in row) or any(state.decks)):
+        return True
+    return any(
+        default_payment(player, card) is not None for row in (*state.board, player.reserved) for card in row if card
+    )
+
+
+_Key = tuple[str, Tokens, str, int]
+"""An action before returns and nobles: the action word, gems, card and deck of a Move."""
 
 
 @attrs.frozen
 class Choices:
-    """The legal turns of a position, grouped: each action with its return and noble options.
+    """The legal turns of a position, grouped: actions that share their return and noble options.
 
+    Each group is (actions, returns, nobles) and stands for every combination of the three.
     Flattened in order, the groups are `legal_moves`; `move(i)` picks the i-th turn without
     building the others (random play needs only one).
     """
 
-    groups: tuple[tuple[_Action, tuple[Tokens, ...], tuple[str, ...]], ...]
+    groups: tuple[tuple[tuple[_Key, ...], tuple[Tokens, ...], tuple[str, ...]], ...]
 
     def __len__(self) -> int:
-        return sum(len(returns) * len(nobles) for _, returns, nobles in self.groups)
+        return sum(len(keys) * len(returns) * len(nobles) for keys, returns, nobles in self.groups)
 
     def move(self, index: int) -> Move:
-        for (action, gems, card, deck, _, _), returns, nobles in self.groups:
-            size = len(returns) * len(nobles)
+        if index < 0:
+            raise IndexError("no such move")
+        for keys, returns, nobles in self.groups:
+            per_key = len(returns) * len(nobles)
+            size = len(keys) * per_key
             if index < size:
-                returned, noble = returns[index // len(nobles)], nobles[index % len(nobles)]
-                return cached_move(action, gems, card, deck, returned, noble)
+                action, gems, card, deck = keys[index // per_key]
+                index %= per_key
+                return cached_move(action, gems, card, deck, returns[index // len(nobles)], nobles[index % len(nobles)])
             index -= size
         raise IndexError("no such move")
 
     def moves(self) -> list[Move]:
         return [
             cached_move(action, gems, card, deck, returned, noble)
-            for (action, gems, card, deck, _, _), returns, nobles in self.groups
+            for keys, returns, nobles in self.groups
+            for action, gems, card, deck in keys
             for returned in returns
             for noble in nobles
         ]
 
 
+_KEEP = (EMPTY,)
+
+
 def choices(state: GameState) -> Choices:
-    """The legal turns of the player to move, grouped (see Choices)."""
+    """The legal turns of the player to move, grouped (see Choices).
+
+    This is the inner loop of random play and of every bot: written flat, for speed.
+    """
     if state.finished:
         return Choices(())
     player = state.player
-    actions = list(_actions(state)) or [("pass", EMPTY, "", 0, player.tokens, player.bonuses)]
-    same = qualifying_nobles(state, player.bonuses) or ("",)
-    keep = (EMPTY,)
-    return Choices(
-        tuple(
-            (
-                action,
-                keep if sum(action[4].counts) <= MAX_TOKENS else return_choices(action[4]),
-                same if action[5] is player.bonuses else qualifying_nobles(state, action[5]) or ("",),
-            )
-            for action in actions
-        )
-    )
+    tokens, bonuses = player.tokens, player.bonuses
+    total = sum(tokens.counts)
+    same = qualifying_nobles(state, bonuses) or _NONE
+    groups: list[tuple[tuple[_Key, ...], tuple[Tokens, ...], tuple[str, ...]]] = []
+    kept: list[_Key] = []  # takes that need no return
+    for gems in _takes(state):
+        if total + _TAKEN[gems] <= MAX_TOKENS:
+            kept.append(("take", gems, "", 0))
+        else:
+            groups.append(((("take", gems, "", 0),), return_choices(tokens + gems), same))
+    if kept:
+        groups.append((tuple(kept), _KEEP, same))
+    if len(player.reserved) < MAX_RESERVED:
+        gold = state.bank.counts[5] > 0
+        reserves = [("reserve", EMPTY, card, 0) for row in state.board for card in row if card is not None]
+        reserves += [("reserve", EMPTY, "", level) for level, deck in enumerate(state.decks, start=1) if deck]
+        if reserves:
+            returns = _KEEP if total + gold <= MAX_TOKENS else return_choices(tokens + ONE_GOLD)
+            groups.append((tuple(reserves), returns, same))
+    nobles_with: dict[int, tuple[str, ...]] = {}  # by the colour of the bonus a buy adds
+    purse = total + sum(bonuses.counts)  # no card costing more than this can be afforded
+    for row in (*state.board, player.reserved):
+        for card in row:
+            if card is not None and _PRICE[card] <= purse and default_payment(player, card) is not None:
+                colour = _COLOUR_OF[card]
+                if colour not in nobles_with:
+                    nobles_with[colour] = qualifying_nobles(state, bonuses + _BONUS_OF[card]) or _NONE
+                groups.append(((("buy", EMPTY, card, 0),), _KEEP, nobles_with[colour]))
+    if not groups:
+        groups.append(((("pass", EMPTY, "", 0),), _KEEP, same))
+    return Choices(tuple(groups))
 
 
 def legal_moves(state: GameState) -> list[Move]:
@@ -392,7 +438,7 @@ def legal_moves(state: GameState) -> list[Move]:
 def has_turn_but_pass(state: GameState, index: int) -> bool:
     """Whether player `index` could do anything but a plain pass, were it their turn."""
     seat = attrs.evolve(state, to_move=index)
-    return any(True for _ in _actions(seat)) or bool(qualifying_nobles(seat, seat.player.bonuses))
+    return has_action(seat) or bool(qualifying_nobles(seat, seat.player.bonuses))
 
 
 # -- applying an event -----------------------------------------------------------------------
@@ -416,15 +462,17 @@ def _draw(decks: tuple[tuple[str, ...], ...], card: str) -> tuple[tuple[str, ...
 
 def evolve(state: GameState, event: TurnEvent) -> GameState:
     """The state after a turn event that `decide` accepted. Raise ValueError if it cannot apply."""
-    if event.player != state.player.name:
-        raise ValueError(f"it is {state.player.name}'s turn, not {event.player}'s")
     player = state.player
+    if event.player != player.name:
+        raise ValueError(f"it is {player.name}'s turn, not {event.player}'s")
     bank, board, decks = state.bank, state.board, state.decks
+    tokens, reserved, cards = player.tokens, player.reserved, player.cards
+    bonuses, points = player.bonuses, player.points
     match event:
         case TokensTaken():
             gems, returned = Tokens.from_gems(event.gems), Tokens.from_gems(event.returned)
             bank = bank - gems + returned
-            player = attrs.evolve(player, tokens=player.tokens + gems - returned)
+            tokens = tokens + gems - returned
         case CardReserved():
             if event.blind:
                 decks = _draw(decks, event.card)
@@ -435,37 +483,32 @@ def evolve(state: GameState, event: TurnEvent) -> GameState:
             returned = Tokens.from_gems(event.returned)
             gold = ONE_GOLD if event.gold else EMPTY
             bank = bank - gold + returned
-            player = attrs.evolve(
-                player, tokens=player.tokens + gold - returned, reserved=(*player.reserved, event.card)
-            )
+            tokens = tokens + gold - returned
+            reserved = (*reserved, event.card)
         case CardPurchased():
-            if event.card in player.reserved:
-                reserved = tuple(c for c in player.reserved if c != event.card)
+            if event.card in reserved:
+                reserved = tuple(c for c in reserved if c != event.card)
             else:
-                reserved = player.reserved
                 board = _replace(board, event.card, event.drawn)
                 if event.drawn:
                     decks = _draw(decks, event.drawn)
             payment = Tokens.from_gems(event.payment)
             card = CARDS[event.card]
             bank = bank + payment
-            player = attrs.evolve(
-                player,
-                tokens=player.tokens - payment,
-                reserved=reserved,
-                cards=(*player.cards, event.card),
-                bonuses=player.bonuses + _BONUS[card.bonus],
-                points=player.points + card.points,
-            )
+            tokens = tokens - payment
+            cards = (*cards, event.card)
+            bonuses = bonuses + _BONUS[card.bonus]
+            points += card.points
         case TurnPassed():
             pass
+    nobles, won = state.nobles, player.nobles
     if event.noble:
-        player = attrs.evolve(
-            player, nobles=(*player.nobles, event.noble), points=player.points + NOBLES[event.noble].points
-        )
-        nobles = tuple(n for n in state.nobles if n != event.noble)
-    else:
-        nobles = state.nobles
+        nobles = tuple(n for n in nobles if n != event.noble)
+        won = (*won, event.noble)
+        points += NOBLES[event.noble].points
+    player = PlayerState(
+        name=player.name, tokens=tokens, cards=cards, reserved=reserved, nobles=won, bonuses=bonuses, points=points
+    )
     players = (*state.players[: state.to_move], player, *state.players[state.to_move + 1 :])
     # rulebook: reaching 15 points finishes the round, so that everyone has had as many turns.
     last_round = state.last_round or player.points >= WINNING_POINTS
@@ -481,8 +524,11 @@ def evolve(state: GameState, event: TurnEvent) -> GameState:
         last_round=last_round,
         finished=last_round and to_move == 0,
     )
-    if isinstance(event, TurnPassed) and not after.finished:
-        # Decision (splendor_rules.md): a pass after which nobody can ever do anything else ends the game.
-        if not any(has_turn_but_pass(after, i) for i in range(len(players))):
-            after = attrs.evolve(after, finished=True)
+    # Decision (splendor_rules.md): a pass after which nobody can ever do anything else ends the game.
+    if (
+        isinstance(event, TurnPassed)
+        and not after.finished
+        and not any(has_turn_but_pass(after, i) for i in range(len(players)))
+    ):
+        after = attrs.evolve(after, finished=True)
     return after
