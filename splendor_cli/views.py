@@ -7,7 +7,7 @@ from typing import Any
 import attrs
 
 from .events import TURN_TYPES, CardPurchased, CardReserved, Event, GameStarted, TurnEvent, TurnUndone
-from .model import Move
+from .model import Gem, Move
 from .notation import format_move, move_json
 from .projection import Game, GameState
 from .projection.rules import choices, default_payment, move_of
@@ -81,16 +81,14 @@ def event_notation(event: Event) -> str:
 
 
 def _shown_move(event: TurnEvent) -> Move:
-    """The move as its player would write it: a default payment and a blind card left unsaid."""
+    """The move as its player would write it: a default payment left unsaid.
+
+    A payment without gold is the default one (the only exact payment that spends no gold).
+    """
     move = move_of(event)
-    if isinstance(event, CardPurchased):
-        move = attrs.evolve(move, payment=None) if _is_default_payment(event) else move
+    if isinstance(event, CardPurchased) and Gem.GOLD not in event.payment:
+        move = attrs.evolve(move, payment=None)
     return move
-
-
-def _is_default_payment(event: CardPurchased) -> bool:
-    # The default spends no gold where a coloured token could pay; so does any payment with no gold.
-    return "gold" not in event.payment
 
 
 def log_entries(game: Game) -> list[LogEntry]:

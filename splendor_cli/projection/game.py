@@ -1,7 +1,7 @@
 """The fold: events -> the game's history of states, with undo.
 
 A `Game` keeps the state after the setup and after each effective turn, so that undoing is
-popping and `state_at` is a replay of a prefix. Every turn event is judged again by `decide`
+popping and `at(seq)` is a replay of a prefix. Every turn event is judged again by `decide`
 as it is folded: a file edited by hand so that it breaks a rule is refused, naming the event.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from ..errors import CorruptLogError, IllegalMoveError, SplendorError
+from ..errors import CorruptLogError, IllegalMoveError, SplendorError, UsageError
 from ..events import TURN_TYPES, Event, GameStarted, TurnEvent, TurnUndone
 from ..model import Move
 from .rules import decide, evolve, move_of
@@ -135,7 +135,7 @@ class Game:
     def at(self, seq: int) -> Game:
         """The game as it was just after event `seq` (1 = the setup)."""
         if not 1 <= seq <= self.seq:
-            raise IllegalMoveError(f"there is no event #{seq} (the log has {self.seq})", rule="at")
+            raise UsageError(f"there is no event #{seq}: the log has events #1 to #{self.seq}")
         return replay(self.events[:seq], check=False)
 
 
