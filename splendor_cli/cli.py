@@ -14,7 +14,6 @@ import typer
 
 app = typer.Typer(
     name="splendor",
-    help="Play Splendor asynchronously: one game is one TOML event log, shared over git or e-mail.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
@@ -43,6 +42,32 @@ SeedOpt = Annotated[Optional[int], typer.Option(help="Seed of the shuffle (defau
 MoveArg = Annotated[list[str], typer.Argument(help="The move, e.g. take white blue green (quotes optional).")]
 
 
+def _version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        typer.echo(f"splendor-cli {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Play Splendor asynchronously: one game is one TOML event log, shared over git or e-mail.
+
+    Start: splendor new --players ann,bob
+
+    Look: splendor show
+
+    Play: splendor take white blue green (every legal turn: splendor moves)
+
+    Exit codes: 0 done, 2 usage, 3 illegal move, 4 bad game file, 5 conflict.
+    """
+
+
 def _run(name: str, **kwargs: Any) -> None:
     from . import commands
 
@@ -61,7 +86,9 @@ def new(
 ) -> None:
     """Start a new game: shuffle, deal, and write the game file (never over an existing one).
 
-    Example: splendor new -g games/friday.toml --players alice,bob,carol
+    Example:
+
+    splendor new -g games/friday.toml --players alice,bob,carol
     """
     _run("new", players=players, game=game, seed=seed, variant=variant, json=json)
 
@@ -70,7 +97,9 @@ def new(
 def show(game: GameOpt = None, json: JsonOpt = False, at: AtOpt = None, color: ColorOpt = "auto") -> None:
     """Show the board: bank, cards, nobles, each player's holdings, whose turn or the result.
 
-    Example: splendor show -g games/friday.toml --at 12
+    Example:
+
+    splendor show -g games/friday.toml --at 12
     """
     _run("show", game=game, json=json, at=at, color=color)
 
@@ -79,7 +108,9 @@ def show(game: GameOpt = None, json: JsonOpt = False, at: AtOpt = None, color: C
 def state(game: GameOpt = None, json: JsonOpt = False, at: AtOpt = None, color: ColorOpt = "auto") -> None:
     """Print the state after the last event (or after event SEQ with --at): JSON, or the board.
 
-    Example: splendor state -g games/friday.toml --json --at 12
+    Example:
+
+    splendor state -g games/friday.toml --json --at 12
     """
     _run("state", game=game, json=json, at=at, color=color)
 
@@ -88,7 +119,9 @@ def state(game: GameOpt = None, json: JsonOpt = False, at: AtOpt = None, color: 
 def moves(game: GameOpt = None, json: JsonOpt = False) -> None:
     """List every legal turn of the player to move, one notation a line (what `play` accepts).
 
-    Example: splendor moves -g games/friday.toml --json
+    Example:
+
+    splendor moves -g games/friday.toml --json
     """
     _run("moves", game=game, json=json)
 
@@ -97,8 +130,15 @@ def moves(game: GameOpt = None, json: JsonOpt = False) -> None:
 def play(move: MoveArg, game: GameOpt = None, as_: AsOpt = None, json: JsonOpt = False) -> None:
     """Play a turn written in the move notation (see `splendor moves`) and append it to the file.
 
-    Examples: splendor play take white blue green; splendor play "buy 1-30 pay red gold";
-    splendor play reserve deck 3 return black; splendor play buy 2-14 noble N04
+    Examples:
+
+    splendor play take white blue green
+
+    splendor play "buy 1-30 pay red gold"
+
+    splendor play reserve deck 3 return black
+
+    splendor play buy 2-14 noble N04
     """
     _run("play", move=move, game=game, as_=as_, json=json)
 
@@ -112,7 +152,9 @@ def take(
 ) -> None:
     """Take 3 gems of different colours, or 2 of one colour (add 'return ...' past 10 tokens).
 
-    Example: splendor take white blue green
+    Example:
+
+    splendor take white blue green
     """
     _run("play", move=["take", *colours], game=game, as_=as_, json=json)
 
@@ -126,7 +168,11 @@ def reserve(
 ) -> None:
     """Reserve a face-up card or the top card of a deck, and take a gold if there is one.
 
-    Example: splendor reserve 2-14; splendor reserve deck 3 return white
+    Examples:
+
+    splendor reserve 2-14
+
+    splendor reserve deck 3 return white
     """
     _run("play", move=["reserve", *card], game=game, as_=as_, json=json)
 
@@ -140,7 +186,11 @@ def buy(
 ) -> None:
     """Buy a face-up or reserved card (default payment: coloured tokens before gold).
 
-    Example: splendor buy 2-14; splendor buy 1-30 pay red gold
+    Examples:
+
+    splendor buy 2-14
+
+    splendor buy 1-30 pay red gold
     """
     _run("play", move=["buy", *card], game=game, as_=as_, json=json)
 
@@ -154,7 +204,11 @@ def undo(
 ) -> None:
     """Take back the last turn (or every turn after event SEQ) by appending an undo event.
 
-    Example: splendor undo; splendor undo --to 12
+    Examples:
+
+    splendor undo
+
+    splendor undo --to 12
     """
     _run("undo", game=game, to=to, as_=as_, json=json)
 
@@ -163,7 +217,9 @@ def undo(
 def log(game: GameOpt = None, json: JsonOpt = False, color: ColorOpt = "auto") -> None:
     """List the events, one a line: turns in move notation, undone ones marked.
 
-    Example: splendor log -g games/friday.toml
+    Example:
+
+    splendor log -g games/friday.toml
     """
     _run("log", game=game, json=json, color=color)
 
@@ -177,8 +233,11 @@ def demo(
 ) -> None:
     """Start a demo game for ann, bob and cy, play some random turns, and show the board.
 
-    The game is written like any other (default: in a new temporary folder), so that every
-    command can be tried on it afterwards. Example: splendor demo --turns 20 --seed 7
+    The game is written like any other (default: in a new temporary folder): try every command on it.
+
+    Example:
+
+    splendor demo --turns 20 --seed 7
     """
     _run("demo", game=game, turns=turns, seed=seed, color=color)
 
@@ -193,7 +252,9 @@ def simulate(
 ) -> None:
     """Play random games (uniform among the legal moves) in memory and report the results.
 
-    Example: splendor simulate --players 3 --games 100 --seed 1 --json
+    Example:
+
+    splendor simulate --players 3 --games 100 --seed 1 --json
     """
     _run("simulate", players=players, games=games, seed=seed, variant=variant, json=json)
 

@@ -230,3 +230,21 @@ def test_installed_executable_and_its_shortcuts_agree_with_typer(tmp_path: Path)
     assert run("state", "-g", path, "--json", "--at", "1").stdout == cli("state", "-g", path, "--json", "--at", 1)[1]
     assert run("undo", "-g", path).returncode == 0
     assert json.loads(run("state", "-g", path, "--json").stdout)["turn"] == 0
+
+
+@pytest.mark.parametrize(
+    "command", ["new", "show", "state", "moves", "play", "take", "reserve", "buy", "undo", "log", "demo", "simulate"]
+)
+def test_every_command_has_help_with_an_example(command: str) -> None:
+    """`splendor COMMAND -h` explains the command and shows at least one example."""
+    code, out, _ = cli(command, "-h")
+    assert code == 0 and "Example" in out and "splendor " + command in out
+
+
+def test_version_and_bare_command() -> None:
+    """`--version` names the version; `splendor` alone shows the commands."""
+    from splendor_cli import __version__
+
+    assert cli("--version")[1].strip() == f"splendor-cli {__version__}"
+    code, out, _ = cli()
+    assert code in (0, 2) and "new" in out and "moves" in out
