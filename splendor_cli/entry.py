@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than this whole path
+if TYPE_CHECKING:
+    from typing import Any
 
 # option -> (parameter name, takes a value); per command
 _OPTIONS: dict[str, dict[str, tuple[str, bool]]] = {

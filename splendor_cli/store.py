@@ -8,7 +8,6 @@ changed since it was loaded, and re-parses the new text before it replaces the o
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import attrs
@@ -67,6 +66,8 @@ def read(path: Path) -> Loaded:
 
 
 def _write_atomic(path: Path, data: bytes, *, exclusive: bool) -> None:
+    import tempfile
+
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
