@@ -260,9 +260,24 @@ def simulate(
 
 
 def main() -> None:
-    """The full command line (entry.py calls it for everything its shortcuts do not take)."""
+    """The full command line (entry.py calls it for everything its shortcuts do not take).
+
+    Usage errors (an unknown option, a missing argument) are reported like every other error:
+    one line on stderr, exit 2; `splendor` alone prints the help.
+    """
     try:
-        app()
-    except KeyboardInterrupt:
+        code = app(standalone_mode=False)
+    except (KeyboardInterrupt, typer.Abort):
         sys.stderr.write("splendor: interrupted\n")
         sys.exit(130)
+    except Exception as exc:
+        if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):  # not click's usage error
+            raise
+        ctx = getattr(exc, "ctx", None)
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            sys.stdout.write(exc.format_message() + "\n")
+            sys.exit(0)
+        hint = f" (see '{ctx.command_path} -h')" if ctx is not None else ""
+        sys.stderr.write(f"splendor: {' '.join(exc.format_message().split())}{hint}\n")
+        sys.exit(exc.exit_code)
+    sys.exit(code if isinstance(code, int) else 0)

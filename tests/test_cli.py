@@ -230,6 +230,10 @@ def test_installed_executable_and_its_shortcuts_agree_with_typer(tmp_path: Path)
     assert run("state", "-g", path, "--json", "--at", "1").stdout == cli("state", "-g", path, "--json", "--at", 1)[1]
     assert run("undo", "-g", path).returncode == 0
     assert json.loads(run("state", "-g", path, "--json").stdout)["turn"] == 0
+    for usage in (("play",), ("bogus",), ("state", "--at", "0"), ("new", "--nope")):
+        result = run(*usage)
+        assert result.returncode == 2 and result.stderr.count("\n") == 1, (usage, result.stderr)
+        assert result.stderr.startswith("splendor: ") and "Traceback" not in result.stderr
 
 
 @pytest.mark.parametrize(
