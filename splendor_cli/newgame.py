@@ -30,13 +30,4 @@ def deal(players: tuple[str, ...], rng: random.Random) -> GameStarted:
         rng.shuffle(deck)
         decks.append(tuple(deck))
     nobles = tuple(rng.sample(sorted(NOBLES), len(players) + 1))
-    return GameStarted(
-        seq=1,
-        parent="",
-        variant="base",
-        players=players,
-        deck_1=decks[0],
-        deck_2=decks[1],
-        deck_3=decks[2],
-        nobles=nobles,
-    )
+    return GameStarted.of(players, tuple(decks), nobles)

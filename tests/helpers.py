@@ -28,16 +28,7 @@ def started(
     decks = []
     for first, level in ((deck_1, 1), (deck_2, 2), (deck_3, 3)):
         decks.append(tuple(first) + tuple(c for c in DECKS[level] if c not in first))
-    event = GameStarted(
-        seq=1,
-        parent="",
-        variant="base",
-        players=players,
-        deck_1=decks[0],
-        deck_2=decks[1],
-        deck_3=decks[2],
-        nobles=tuple(nobles),
-    )
+    event = GameStarted.of(players, tuple(decks), tuple(nobles))
     return Game().apply(event)
 
 

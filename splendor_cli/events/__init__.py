@@ -34,6 +34,21 @@ class GameStarted:
     deck_3: tuple[str, ...]
     nobles: tuple[str, ...]
 
+    @classmethod
+    def of(cls, players: tuple[str, ...], decks: tuple[tuple[str, ...], ...], nobles: tuple[str, ...]) -> GameStarted:
+        """The setup of a base game with these players, deck orders (levels 1 to 3) and nobles."""
+        deck_1, deck_2, deck_3 = decks
+        return cls(
+            seq=1,
+            parent="",
+            variant="base",
+            players=players,
+            deck_1=deck_1,
+            deck_2=deck_2,
+            deck_3=deck_3,
+            nobles=nobles,
+        )
+
 
 @attrs.frozen(kw_only=True)
 class TokensTaken:
