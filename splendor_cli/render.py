@@ -169,7 +169,7 @@ def _players(state: GameState, frame: box.Box, *, one_line: bool) -> Table:
         holdings = Text.assemble(
             _gem_row("tokens", player.tokens, GEMS, slot), "\n", _gem_row("cards", player.bonuses, COLOURS, slot)
         )
-        reserved = Text("\n").join((_reserved_line if one_line else _card_cell)(c) for c in player.reserved)
+        reserved = Text("\n").join(_reserved(c, c in player.blind, one_line) for c in player.reserved)
         table.add_row(
             name,
             Text(str(player.points), style=style),
@@ -188,6 +188,15 @@ def _gem_row(label: str, tokens: Tokens, gems: tuple[Gem, ...], slot: int) -> Te
         row.append(" ")
         row.append(f"{gem.letter}{count}".ljust(slot) if count else " " * slot, style=GEM_STYLE[gem])
     return row
+
+
+def _reserved(card_id: str, blind: bool, one_line: bool) -> Text:
+    """A reserved card, marked `(blind)` when it came face down from a deck: the other players
+    at a real table would not know it (the file, an open record, does say it)."""
+    mark = Text("  (blind)" if blind else "", style="dim italic")
+    if one_line:
+        return Text.assemble(_reserved_line(card_id), mark)
+    return Text.assemble(_card_head(card_id), mark, "\n", _gem_counts(CARDS[card_id].cost))
 
 
 def _reserved_line(card_id: str) -> Text:

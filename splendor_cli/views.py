@@ -36,6 +36,7 @@ def state_json(game: Game) -> dict[str, Any]:
                 "points": p.points,
                 "cards": list(p.cards),
                 "reserved": list(p.reserved),
+                "reserved_blind": list(p.blind),
                 "nobles": list(p.nobles),
             }
             for p in state.players

@@ -228,6 +228,21 @@ def test_reserve_blind_takes_the_top_of_a_deck() -> None:
     assert later.board == state.board
     assert later.decks[0] == state.decks[0][1:]
     assert later.players[0].reserved == ("1-31",)
+    assert later.players[0].blind == ("1-31",)  # shown as reserved blind: unknown at a real table
+
+
+def test_a_blind_reserve_stays_marked_until_bought() -> None:
+    """Turn 3-4: a card reserved blind stays marked blind among the reserved until it is bought;
+    a face-up reserve is never marked."""
+    state = table()
+    state = evolve(state, play(state, "reserve deck 1"))
+    state = evolve(state, play(state, "take white blue green"))
+    state = evolve(state, play(state, "reserve 1-06"))
+    assert state.players[0].reserved == ("1-31", "1-06") and state.players[0].blind == ("1-31",)
+    rich = attrs.evolve(state.players[0], tokens=Tokens.of(gold=5, white=1, blue=1, green=1, red=1, black=1))
+    state = attrs.evolve(state, players=(rich, state.players[1]), to_move=0)
+    state = evolve(state, play(state, "buy 1-31"))
+    assert state.players[0].reserved == ("1-06",) and state.players[0].blind == ()
 
 
 def test_reserve_blind_from_an_empty_deck_refused() -> None:

@@ -467,7 +467,7 @@ def evolve(state: GameState, event: TurnEvent) -> GameState:
         raise ValueError(f"it is {player.name}'s turn, not {event.player}'s")
     bank, board, decks = state.bank, state.board, state.decks
     tokens, reserved, cards = player.tokens, player.reserved, player.cards
-    bonuses, points = player.bonuses, player.points
+    bonuses, points, blind = player.bonuses, player.points, player.blind
     match event:
         case TokensTaken():
             gems, returned = Tokens.from_gems(event.gems), Tokens.from_gems(event.returned)
@@ -485,9 +485,12 @@ def evolve(state: GameState, event: TurnEvent) -> GameState:
             bank = bank - gold + returned
             tokens = tokens + gold - returned
             reserved = (*reserved, event.card)
+            if event.blind:
+                blind = (*blind, event.card)
         case CardPurchased():
             if event.card in reserved:
                 reserved = tuple(c for c in reserved if c != event.card)
+                blind = tuple(c for c in blind if c != event.card)
             else:
                 board = _replace(board, event.card, event.drawn)
                 if event.drawn:
@@ -507,7 +510,14 @@ def evolve(state: GameState, event: TurnEvent) -> GameState:
         won = (*won, event.noble)
         points += NOBLES[event.noble].points
     player = PlayerState(
-        name=player.name, tokens=tokens, cards=cards, reserved=reserved, nobles=won, bonuses=bonuses, points=points
+        name=player.name,
+        tokens=tokens,
+        cards=cards,
+        reserved=reserved,
+        blind=blind,
+        nobles=won,
+        bonuses=bonuses,
+        points=points,
     )
     players = (*state.players[: state.to_move], player, *state.players[state.to_move + 1 :])
     # rulebook: reaching 15 points finishes the round, so that everyone has had as many turns.

@@ -27,6 +27,8 @@ class PlayerState:
     tokens: Tokens = EMPTY
     cards: tuple[str, ...] = ()
     reserved: tuple[str, ...] = ()
+    blind: tuple[str, ...] = ()
+    """The reserved cards taken blind from a deck: at the table, only their owner knows them."""
     nobles: tuple[str, ...] = ()
     bonuses: Tokens = EMPTY
     points: int = 0
