@@ -36,10 +36,9 @@ def run(command: Callable[..., None], kwargs: dict[str, Any]) -> int:
     except BrokenPipeError:  # `splendor moves | head`: the reader left; say nothing more
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - no flush error at exit
         return 141
-    except OSError as exc:
-        sys.stderr.write(
-            f"splendor: {exc.filename or ''}: {exc.strerror or exc}\n".replace("splendor: : ", "splendor: ")
-        )
+    except OSError as exc:  # e.g. no permission to write beside the game file
+        where = f"{exc.filename}: " if exc.filename else ""
+        sys.stderr.write(f"splendor: {where}{exc.strerror or exc}\n")
         return 1
     except Exception as exc:  # a bug: one line, exit 1 (SPLENDOR_DEBUG=1 shows the traceback)
         if os.environ.get("SPLENDOR_DEBUG"):
