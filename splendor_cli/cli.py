@@ -248,15 +248,18 @@ def simulate(
     games: Annotated[int, typer.Option(help="How many games.", min=1)] = 10,
     seed: SeedOpt = None,
     variant: Annotated[str, typer.Option(help="base.")] = "base",
+    bots: Annotated[
+        Optional[str], typer.Option(help="Bots, one per seat or one for all (rotated through the seats): random.")
+    ] = None,
     json: JsonOpt = False,
 ) -> None:
-    """Play random games (uniform among the legal moves) in memory and report the results.
+    """Play games in memory (uniform random moves, or the named bots) and report the results.
 
     Example:
 
     splendor simulate --players 3 --games 100 --seed 1 --json
     """
-    _run("simulate", players=players, games=games, seed=seed, variant=variant, json=json)
+    _run("simulate", players=players, games=games, seed=seed, variant=variant, bots=bots, json=json)
 
 
 def main() -> None:

@@ -239,13 +239,20 @@ def demo(*, game: Path | None = None, turns: int = 12, seed: int | None = None, 
 
 
 def simulate(
-    *, players: int = 2, games: int = 10, seed: int | None = None, variant: str = "base", json: bool = False
+    *,
+    players: int = 2,
+    games: int = 10,
+    seed: int | None = None,
+    variant: str = "base",
+    bots: str | None = None,
+    json: bool = False,
 ) -> None:
     from .simulate import run as simulate_games
 
     if variant != "base":
         raise UsageError(f"unknown variant {variant!r}: this version plays 'base'")
-    report = simulate_games(players=players, games=games, seed=seed)
+    names = [b.strip() for b in bots.split(",")] if bots else None
+    report = simulate_games(players=players, games=games, seed=seed, bots=names)
     if json:
         _out(_json_text(report))
         return

@@ -1,30 +1,73 @@
-"""Random games in memory, uniform among the legal moves: for `splendor simulate` and the bench."""
+"""Games played in memory by bots, for `splendor simulate` and the bench.
+
+A bot is a function of the state and a seeded random source that returns one legal move. This
+version has one: `random`, a uniform choice among the legal moves (the engine's own list).
+"""
 
 from __future__ import annotations
 
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
+from .errors import UsageError
+from .model import Move
 from .newgame import deal
+from .projection import GameState
 from .projection.rules import choices, decide, evolve
 from .projection.state import start
 
+Bot = Callable[[GameState, random.Random], Move]
 
-def run(*, players: int, games: int, seed: int | None) -> dict[str, Any]:
-    """Play `games` games between `players` random seats; count turns, wins and shared wins."""
+
+def random_bot(state: GameState, rng: random.Random) -> Move:
+    """A uniform choice among every legal turn."""
+    options = choices(state)
+    return options.move(rng.randrange(len(options)))
+
+
+BOTS: dict[str, Bot] = {"random": random_bot}
+
+
+def labels(bots: list[str], players: int) -> list[str]:
+    """Check the bot names (one per seat, or one for all) and name each seat's player uniquely."""
+    if len(bots) == 1:
+        bots = bots * players
+    if len(bots) != players:
+        raise UsageError(f"--bots names {len(bots)} bots for {players} players: name one, or one per seat")
+    for name in bots:
+        if name not in BOTS:
+            raise UsageError(f"unknown bot {name!r}: this version has {', '.join(sorted(BOTS))}")
+    seen: Counter[str] = Counter()
+    out = []
+    for name in bots:
+        seen[name] += 1
+        out.append(name if seen[name] == 1 and bots.count(name) == 1 else f"{name}#{seen[name]}")
+    return out
+
+
+def run(*, players: int, games: int, seed: int | None, bots: list[str] | None = None) -> dict[str, Any]:
+    """Play `games` games; report turns, wins per seat (or per bot) and shared victories.
+
+    Without `bots`, every seat plays `random` and wins are counted per seat (p1, p2, ...). With
+    bots, the bots rotate through the seats from one game to the next and wins are counted per bot.
+    """
     rng = random.Random(seed)
-    seats = tuple(f"p{i}" for i in range(1, players + 1))
-    wins: Counter[str] = Counter({seat: 0 for seat in seats})
+    names = labels(bots, players) if bots else [f"p{i}" for i in range(1, players + 1)]
+    kinds = [BOTS[label.split("#")[0]] for label in names] if bots else [random_bot] * players
+    wins: Counter[str] = Counter({name: 0 for name in names})
     shared = turns = 0
     began = time.perf_counter()
-    for _ in range(games):
-        setup = deal(seats, rng)
+    for number in range(games):
+        shift = number % players if bots else 0
+        seated = names[shift:] + names[:shift]
+        play = dict(zip(seated, kinds[shift:] + kinds[:shift], strict=True))
+        setup = deal(tuple(seated), rng)
         state = start(setup.players, (setup.deck_1, setup.deck_2, setup.deck_3), setup.nobles)
         while not state.finished:
-            options = choices(state)
-            state = evolve(state, decide(state, options.move(rng.randrange(len(options)))))
+            state = evolve(state, decide(state, play[state.player.name](state, rng)))
             turns += 1
         winners = state.winners()
         shared += len(winners) > 1

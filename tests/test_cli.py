@@ -252,3 +252,15 @@ def test_version_and_bare_command() -> None:
     assert cli("--version")[1].strip() == f"splendor-cli {__version__}"
     code, out, _ = cli()
     assert code in (0, 2) and "new" in out and "moves" in out
+
+
+def test_simulate_with_bots_rotates_seats_and_counts_per_bot() -> None:
+    """--bots: wins are counted per bot (same bots numbered); unknown bots or a wrong count: exit 2."""
+    code, out, _ = cli("simulate", "--players", 2, "--games", 4, "--seed", 2, "--bots", "random", "--json")
+    report = json.loads(out)
+    assert code == 0 and set(report["wins"]) == {"random#1", "random#2"}
+    assert sum(report["wins"].values()) == 4 + report["shared"]
+    code, _, err = cli("simulate", "--bots", "mcts")
+    assert code == 2 and "unknown bot 'mcts'" in err
+    code, _, err = cli("simulate", "--players", 3, "--bots", "random,random")
+    assert code == 2 and "2 bots for 3 players" in err
