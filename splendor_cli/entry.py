@@ -1,14 +1,14 @@
 """The `splendor` console entry point, with two shortcuts for the commands scripts call most.
 
-Bots call `state --json` and `moves --json` between turns and `play` for each turn. Typer's
-start-up (its pydantic-based parameter handling) costs more than the work of these commands,
-so when their arguments are plain (known options only, no --help), this module reads them
-itself:
+Bots call `state --json` and `moves --json` between turns and `play` for each turn, and people
+call `show` and `log` all the time. Typer's start-up (its pydantic-based parameter handling)
+costs more than the work of these commands, so when their arguments are plain (known options
+only, no --help), this module reads them itself:
 
 1. `state --json` / `moves --json` are answered from the cache (cache.py) when the exact bytes
    of the game file were seen before, with nothing but the standard library loaded;
-2. otherwise `state`, `moves`, `play` and `undo` call their command functions in
-   commands.py directly, without importing typer.
+2. otherwise `state`, `show`, `log`, `moves`, `play` and `undo` call their command functions
+   in commands.py directly, without importing typer.
 
 Anything else goes to the full typer app, which gives the same results (a test checks it).
 """
@@ -24,7 +24,9 @@ if TYPE_CHECKING:
 
 # option -> (parameter name, takes a value); per command
 _OPTIONS: dict[str, dict[str, tuple[str, bool]]] = {
-    "state": {"--json": ("json", False), "--at": ("at", True)},
+    "state": {"--json": ("json", False), "--at": ("at", True), "--color": ("color", True)},
+    "show": {"--json": ("json", False), "--at": ("at", True), "--color": ("color", True)},
+    "log": {"--json": ("json", False), "--color": ("color", True)},
     "moves": {"--json": ("json", False)},
     "play": {"--json": ("json", False), "--as": ("as_", True)},
     "undo": {"--json": ("json", False), "--as": ("as_", True), "--to": ("to", True)},
@@ -79,7 +81,7 @@ def parse(argv: list[str]) -> tuple[str, dict[str, Any]] | None:
 
 
 def _cached(command: str, kwargs: dict[str, Any]) -> str | None:
-    if command not in ("state", "moves") or not kwargs.get("json"):
+    if command not in ("state", "show", "moves") or not kwargs.get("json"):
         return None
     from . import cache
     from .locate import find_game
@@ -89,7 +91,7 @@ def _cached(command: str, kwargs: dict[str, Any]) -> str | None:
             data = fh.read()
     except Exception:  # the command itself reports it properly
         return None
-    return cache.get(data, cache.view_name(command, kwargs.get("at")))
+    return cache.get(data, cache.view_name("moves" if command == "moves" else "state", kwargs.get("at")))
 
 
 def main() -> None:

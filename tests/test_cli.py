@@ -219,10 +219,13 @@ def test_installed_executable_and_its_shortcuts_agree_with_typer(tmp_path: Path)
     env = {**os.environ, "SPLENDOR_CACHE": str(tmp_path / "cache")}
     run = lambda *a: subprocess.run([*_exe(), *map(str, a)], capture_output=True, text=True, env=env)  # noqa: E731
     assert run("new", "-g", path, "--players", "ann,bob", "--seed", 4).returncode == 0
-    for argv in (("state", "-g", path, "--json"), ("moves", "-g", path, "--json")):
+    for argv in (("state", "-g", path, "--json"), ("moves", "-g", path, "--json"), ("show", "-g", path, "--json")):
         first, second = run(*argv), run(*argv)  # a miss, then a hit
         assert first.returncode == second.returncode == 0
         assert first.stdout == second.stdout == cli(*argv)[1]
+    for argv in (("show", "-g", path, "--color", "never"), ("log", "-g", path), ("moves", "-g", path)):
+        direct = run(*argv)
+        assert direct.returncode == 0 and direct.stdout == cli(*argv)[1], argv
     played = run("play", f"--game={path}", "take", "white", "blue", "green")
     assert played.returncode == 0 and "#2 ann: take white blue green" in played.stdout
     refused = run("play", "-g", path, "--as", "ann", "take red red")
