@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 
 def main() -> int:
@@ -37,16 +38,22 @@ def main() -> int:
         env = {**os.environ, "SPLENDOR_CACHE": os.path.join(folder, "cache")}
 
         def run(*argv: str) -> subprocess.CompletedProcess[str]:
-            return subprocess.run([*command, *argv], capture_output=True, text=True, env=env)
+            return subprocess.run([*command, *argv], capture_output=True, text=True, env=env, check=False)
+
+        def read(*argv: str) -> Any:
+            result = run(*argv)
+            if result.returncode != 0:
+                raise SystemExit(f"problem: {' '.join(argv)} exited {result.returncode}: {result.stderr.strip()}")
+            return json.loads(result.stdout)
 
         for number in range(1, args.games + 1):
             path = os.path.join(folder, f"g{number}.toml")
             run("new", "-g", path, "--players", ",".join(names), "--seed", str(rng.randrange(1 << 30)))
             while True:
-                state = json.loads(run("state", "-g", path, "--json").stdout)
+                state = read("state", "-g", path, "--json")
                 if state["finished"]:
                     break
-                listed = json.loads(run("moves", "-g", path, "--json").stdout)
+                listed = read("moves", "-g", path, "--json")
                 move = rng.choice(listed)["notation"]
                 if turns % 5 == 0:
                     before = Path(path).read_bytes()
