@@ -113,7 +113,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
     print(games_per_second(args.games))
-    for line in (*fold(args.runs), *cold_start(args.runs)):
+    for line in (*fold(4 * args.runs), *cold_start(args.runs)):
         print(line)
 
 
