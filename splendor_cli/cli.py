@@ -78,7 +78,14 @@ def _run(name: str, **kwargs: Any) -> None:
 
 @app.command()
 def new(
-    players: Annotated[str, typer.Option("--players", "-p", help="Comma-separated names, in turn order: ann,bob,cy.")],
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            "-p",
+            help="Comma-separated names in turn order (ann,bob,cy); name=e-mail ties a player to a git author.",
+        ),
+    ],
     game: GameOpt = None,
     seed: SeedOpt = None,
     variant: Annotated[str, typer.Option(help="base (Splendor, 2-4 players).")] = "base",

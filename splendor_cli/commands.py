@@ -106,16 +106,16 @@ def new(
 
     from . import store
     from .events.codec import Header
-    from .newgame import check_players, deal
+    from .newgame import deal, parse_players
 
     if variant != "base":
         raise UsageError(f"unknown variant {variant!r}: this version plays 'base'")
-    names = check_players(players.split(","))
+    names, emails = parse_players(players)
     created = _now()
     suffix = f"{random.Random(seed).getrandbits(16) if seed is not None else random.getrandbits(16):04x}"
     game_id = f"{created[:10]}-{'-'.join(names)}-{suffix}"
     path = game if game is not None else store.GAMES_DIR / f"{game_id}.toml"
-    header = Header(game=game_id, variant=variant, players=names, created=created)
+    header = Header(game=game_id, variant=variant, players=names, created=created, emails=emails)
     store.create(path, header, deal(names, random.Random(seed)))
     if json:
         _out(_json_text({"game": game_id, "path": str(path), "players": list(names)}))

@@ -9,6 +9,23 @@ from .errors import UsageError
 from .events import GameStarted
 
 
+def parse_players(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`alice=alice@example.org,bob`: the names, and the e-mails (empty when none is given).
+
+    Raises:
+        UsageError: a bad name, a bad address, or not 2 to 4 distinct players.
+    """
+    names, emails = [], []
+    for item in text.split(","):
+        name, _, email = item.partition("=")
+        email = email.strip()
+        if email and ("@" not in email or any(c.isspace() or c in ",;\"'<>" for c in email)):
+            raise UsageError(f"bad e-mail address {email!r} for {name.strip()!r}")
+        names.append(name)
+        emails.append(email)
+    return check_players(names), tuple(emails) if any(emails) else ()
+
+
 def check_players(players: list[str]) -> tuple[str, ...]:
     """Refuse a player list the game cannot have: 2 to 4 distinct, non-empty, simple names."""
     names = tuple(p.strip() for p in players)

@@ -60,6 +60,8 @@ def read(path: Path) -> Loaded:
         game = replay(record.events)
         if game.players != record.header.players:
             raise GameFileError("header: players do not match the game_started event")
+        if record.header.emails and len(record.header.emails) != len(record.header.players):
+            raise GameFileError("header: 'emails' must give one address (or \"\") per player")
     except GameFileError as exc:
         raise GameFileError(f"{path}: {exc}") from None
     return Loaded(path=path, data=data, record=record, game=game)

@@ -267,3 +267,13 @@ def test_simulate_with_bots_rotates_seats_and_counts_per_bot() -> None:
     assert code == 2 and "unknown bot 'mcts'" in err
     code, _, err = cli("simulate", "--players", 3, "--bots", "random,random")
     assert code == 2 and "2 bots for 3 players" in err
+
+
+def test_new_records_emails_when_given(tmp_path: Path) -> None:
+    """`--players name=e-mail,...` keeps each address in the header (for verify --git); bad ones: exit 2."""
+    path = tmp_path / "e.toml"
+    assert cli("new", "-g", path, "--players", "alice=alice@example.org,bob")[0] == 0
+    assert 'emails = ["alice@example.org", ""]' in path.read_text()
+    assert state(path)["players"][0]["name"] == "alice"
+    code, _, err = cli("new", "-g", tmp_path / "f.toml", "--players", "alice=nope,bob")
+    assert code == 2 and "bad e-mail address 'nope'" in err

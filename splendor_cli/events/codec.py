@@ -40,6 +40,9 @@ class Header:
     variant: str
     players: tuple[str, ...]
     created: str
+    emails: tuple[str, ...] = ()
+    """Each player's e-mail address ("" for none), in the order of `players`; written only when
+    one is given, so that `splendor verify --git` can match a turn to the author of its commit."""
 
 
 @attrs.frozen(kw_only=True)
@@ -62,7 +65,10 @@ def digest(raw: dict[str, Any]) -> str:
 
 
 def header_to_dict(header: Header) -> dict[str, Any]:
-    return dict(_converter.unstructure(header))
+    raw = dict(_converter.unstructure(header))
+    if not header.emails:
+        del raw["emails"]  # absent, not empty: the header of a game without e-mails stays as it was
+    return raw
 
 
 def header_digest(header: Header) -> str:
@@ -126,7 +132,7 @@ def _event_at_line(text: str, line: int) -> str:
 
 def _structure(raw: dict[str, Any], cls: type[Any], where: str) -> Any:
     fields = [f.name for f in attrs.fields(cls)]
-    missing = [name for name in fields if name not in raw and name != "format"]
+    missing = [f.name for f in attrs.fields(cls) if f.name not in raw and f.default is attrs.NOTHING]
     if missing:
         raise GameFileError(f"{where}: missing {', '.join(repr(m) for m in missing)}")
     extra = sorted(set(raw) - set(fields) - {"type"})
