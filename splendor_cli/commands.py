@@ -153,14 +153,14 @@ def play(*, move: list[str], game: Path | None = None, as_: str | None = None, j
     from .notation import format_move, parse_move
     from .views import event_notation
 
-    loaded = _load(game)
     parsed = parse_move(" ".join(move))
-    try:
-        event = loaded.game.decide(parsed, player=as_)
-    except SplendorError as exc:
-        exc.args = (f"{format_move(parsed)!r}: {exc}",)
-        raise
-    after = store.append(loaded, event)
+    with store.writing(game) as loaded:
+        try:
+            event = loaded.game.decide(parsed, player=as_)
+        except SplendorError as exc:
+            exc.args = (f"{format_move(parsed)!r}: {exc}",)
+            raise
+        after = store.append(loaded, event)
     _views(after)  # bots ask for these next: answer them from the cache
     sealed = after.record.events[-1]
     now = after.game.state
@@ -192,9 +192,9 @@ def play(*, move: list[str], game: Path | None = None, as_: str | None = None, j
 def undo(*, game: Path | None = None, to: int | None = None, as_: str | None = None, json: bool = False) -> None:
     from . import store
 
-    loaded = _load(game)
-    event = loaded.game.decide_undo(to=to, by=as_ or "")
-    after = store.append(loaded, event)
+    with store.writing(game) as loaded:
+        event = loaded.game.decide_undo(to=to, by=as_ or "")
+        after = store.append(loaded, event)
     state_text, _ = _views(after)
     if json:
         _out(state_text)

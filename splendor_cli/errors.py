@@ -65,3 +65,11 @@ class ConflictError(SplendorError):
 
     exit_code = 5
     code = "conflict"
+
+
+class ForkError(ConflictError):
+    """The log holds two events with one parent: two players appended from the same copy."""
+
+    def __init__(self, message: str, *, seq: int) -> None:
+        super().__init__(message)
+        self.seq = seq

@@ -7,12 +7,14 @@ changed since it was loaded, and re-parses the new text before it replaces the o
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import attrs
 
-from .errors import ConflictError, GameFileError, UsageError
+from .errors import ConflictError, ForkError, GameFileError, UsageError
 from .events import Event
 from .events.codec import Header, Record, format_event, format_header, parse, seal
 from .locate import find_game
@@ -30,6 +32,34 @@ class Loaded:
     data: bytes
     record: Record
     game: Game
+
+
+@contextlib.contextmanager
+def writing(game: Path | None) -> Iterator[Loaded]:
+    """Hold the game's write lock, and read it: for read-validate-append as one step.
+
+    The lock is an advisory `flock` on a file in the temporary folder named after the game's
+    real path (none is left beside the game, in the repository). A second writer does not wait:
+    it gets ConflictError (exit 5) at once, since the move it was about to make was decided on
+    a table that is about to change.
+    """
+    path = Path(find_game(str(game) if game is not None else None))
+    import fcntl
+    import hashlib
+    import tempfile
+
+    folder = Path(tempfile.gettempdir()) / "splendor-cli-locks"
+    folder.mkdir(exist_ok=True)
+    key = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:24]
+    with open(folder / f"{key}.lock", "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ConflictError(f"{path}: another splendor is writing this game right now: try again") from None
+        try:
+            yield read(path)
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def load(game: Path | None) -> Loaded:
@@ -54,7 +84,7 @@ def read(path: Path) -> Loaded:
     except UnicodeDecodeError as exc:
         raise GameFileError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     try:
-        record = parse(text)
+        record = parse(text)  # a forked file raises ForkError (a ConflictError, exit 5): let it through
         if not record.events:
             raise GameFileError("the file has no events: it does not start with game_started")
         game = replay(record.events)
@@ -64,6 +94,8 @@ def read(path: Path) -> Loaded:
             raise GameFileError("header: 'emails' must give one address (or \"\") per player")
     except GameFileError as exc:
         raise GameFileError(f"{path}: {exc}") from None
+    except ForkError as exc:
+        raise ForkError(f"{path}: {exc}", seq=exc.seq) from None
     return Loaded(path=path, data=data, record=record, game=game)
 
 

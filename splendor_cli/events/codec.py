@@ -22,7 +22,7 @@ import cattrs
 import tomli_w
 from cattrs.preconf.tomllib import make_converter
 
-from ..errors import GameFileError
+from ..errors import ForkError, GameFileError
 from . import EVENT_TYPES, Event
 
 FORMAT = 1
@@ -200,6 +200,7 @@ def parse(text: str) -> Record:
         raise GameFileError("header: unknown keys")
     events: list[Event] = []
     parent = header_digest(header)
+    parents = [parent]  # parents[i]: the digest an event #i+1 must name as its parent
     for index, raw in enumerate(raw_events, start=1):
         where = f"event #{index}"
         if not isinstance(raw, dict):
@@ -208,6 +209,15 @@ def parse(text: str) -> Record:
         if cls is None:
             raise GameFileError(f"{where}: unknown event type {raw.get('type')!r}")
         event: Event = _structure(raw, cls, f"{where} ({cls.TYPE})")
+        if 1 <= event.seq < index and event.parent == parents[event.seq - 1]:
+            if digest(raw) == parents[event.seq]:
+                raise GameFileError(f"{where}: a copy of event #{event.seq} (the file was edited or merged by hand)")
+            # Two different events with one parent: two players appended from the same copy.
+            raise ForkError(
+                f"the game forked: two events #{event.seq} follow event #{event.seq - 1}"
+                " (two players moved from the same copy): keep one with `splendor resolve --keep ours|theirs`",
+                seq=event.seq,
+            )
         if event.seq != index:
             raise GameFileError(f"{where}: seq is {event.seq}, expected {index} (events removed or reordered?)")
         if event.parent != parent:
@@ -216,5 +226,6 @@ def parse(text: str) -> Record:
                 " (the file was edited or merged by hand)"
             )
         parent = digest(raw)
+        parents.append(parent)
         events.append(event)
     return Record(header=header, events=tuple(events))
