@@ -207,9 +207,16 @@ def undo(
     game: GameOpt = None,
     to: Annotated[Optional[int], typer.Option("--to", help="Go back to just after event SEQ.", min=1)] = None,
     as_: AsOpt = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="An agreed rewind over other players' turns (recorded in the event).")
+    ] = False,
     json: JsonOpt = False,
 ) -> None:
     """Take back the last turn (or every turn after event SEQ) by appending an undo event.
+
+    With --as (or $SPLENDOR_PLAYER) a player may take back only their own turns, while nobody has moved since.
+
+    Taking back other players' turns needs --force: an agreed rewind, recorded in the event.
 
     Examples:
 
@@ -217,7 +224,7 @@ def undo(
 
     splendor undo --to 12
     """
-    _run("undo", game=game, to=to, as_=as_, json=json)
+    _run("undo", game=game, to=to, as_=as_, force=force, json=json)
 
 
 @app.command()

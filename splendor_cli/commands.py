@@ -189,11 +189,13 @@ def play(*, move: list[str], game: Path | None = None, as_: str | None = None, j
     _out("\n".join(lines))
 
 
-def undo(*, game: Path | None = None, to: int | None = None, as_: str | None = None, json: bool = False) -> None:
+def undo(
+    *, game: Path | None = None, to: int | None = None, as_: str | None = None, force: bool = False, json: bool = False
+) -> None:
     from . import store
 
     with store.writing(game) as loaded:
-        event = loaded.game.decide_undo(to=to, by=as_ or "")
+        event = loaded.game.decide_undo(to=to, by=as_ or "", forced=force)
         after = store.append(loaded, event)
     state_text, _ = _views(after)
     if json:

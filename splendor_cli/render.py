@@ -245,6 +245,8 @@ def log_text(entries: list[LogEntry], *, color: bool = False) -> str:
         body = Text.assemble((f"{e.player or '':<{name_w}}", "bold"), "  ", e.notation)
         if e.drawn:
             body.append(f"  (drew {e.drawn})", style="dim")
+        if e.revealed:
+            body.append(f"  (already seen: {', '.join(e.revealed)})", style="bold")
         if e.undone:
             body.stylize("strike dim")
         line.append_text(body)

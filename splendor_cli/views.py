@@ -63,11 +63,18 @@ class LogEntry:
     turn: int | None
     undone: bool
     drawn: str = ""
+    revealed: tuple[str, ...] = ()
+    """For an undo: the cards its undone turns showed (dealt to the board, or reserved blind).
+    Everyone has seen them, and taking the turns back does not hide them again."""
 
     def to_json(self) -> dict[str, Any]:
         out = attrs.asdict(self)
         if not self.drawn:
             del out["drawn"]
+        if self.revealed:
+            out["revealed"] = list(self.revealed)
+        else:
+            del out["revealed"]
         return out
 
 
@@ -77,7 +84,9 @@ def event_notation(event: Event) -> str:
         case GameStarted():
             return f"new game: {', '.join(event.players)}; nobles {' '.join(event.nobles)}"
         case TurnUndone():
-            return f"undo: back to just after #{event.to}" + (f" (asked by {event.by})" if event.by else "")
+            notes = [f"asked by {event.by}"] if event.by else []
+            notes += ["an agreed rewind"] if event.forced else []
+            return f"undo: back to just after #{event.to}" + (f" ({', '.join(notes)})" if notes else "")
     return format_move(_shown_move(event))
 
 
@@ -97,12 +106,18 @@ def log_entries(game: Game) -> list[LogEntry]:
     entries = []
     turn = 0
     turn_of: dict[int, int] = {}
+    effective: list[TurnEvent] = []
     for event in game.events:
+        revealed: tuple[str, ...] = ()
         if isinstance(event, TurnUndone):
             turn = turn_of.get(event.to, 0)
+            taken_back = [e for e in effective if e.seq > event.to]
+            effective = [e for e in effective if e.seq <= event.to]
+            revealed = tuple(card for e in taken_back for card in _shown(e))
         elif isinstance(event, TURN_TYPES):
             turn += 1
             turn_of[event.seq] = turn
+            effective.append(event)
         player = event.player if isinstance(event, TURN_TYPES) else (getattr(event, "by", "") or None)
         entries.append(
             LogEntry(
@@ -113,6 +128,15 @@ def log_entries(game: Game) -> list[LogEntry]:
                 turn=turn_of.get(event.seq),
                 undone=event.seq in game.undone,
                 drawn=event.drawn if isinstance(event, CardPurchased | CardReserved) else "",
+                revealed=revealed,
             )
         )
     return entries
+
+
+def _shown(event: TurnEvent) -> tuple[str, ...]:
+    """The hidden cards a turn showed its player or the table: a card dealt, a blind reserve."""
+    cards = [event.drawn] if isinstance(event, CardPurchased | CardReserved) and event.drawn else []
+    if isinstance(event, CardReserved) and event.blind:
+        cards.append(event.card)
+    return tuple(cards)

@@ -119,7 +119,8 @@ class TurnPassed:
 class TurnUndone:
     """The game goes back to how it was just after event `to`; the turns after it are undone.
 
-    `by` names who asked for it ("" when not said). Nothing is removed from the file.
+    `by` names who asked for it ("" when not said); `forced` marks an agreed rewind over other
+    players' turns (written only when true). Nothing is removed from the file.
     """
 
     TYPE: ClassVar[str] = "turn_undone"
@@ -127,6 +128,7 @@ class TurnUndone:
     parent: str
     by: str
     to: int
+    forced: bool = False
 
 
 TurnEvent: TypeAlias = TokensTaken | CardReserved | CardPurchased | TurnPassed

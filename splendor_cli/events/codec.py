@@ -76,8 +76,16 @@ def header_digest(header: Header) -> str:
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
-    """The event as written to the file: `type` first, then the fields in declaration order."""
-    return {"type": event.TYPE, **_converter.unstructure(event)}
+    """The event as written to the file: `type` first, then the fields in declaration order.
+
+    A field added to an event after files were written has a default, and is left out while it
+    holds it: old events keep their bytes, and so their digests.
+    """
+    raw = {"type": event.TYPE, **_converter.unstructure(event)}
+    for field in _DEFAULTED[type(event)]:
+        if getattr(event, field.name) == field.default:
+            del raw[field.name]
+    return raw
 
 
 def event_digest(event: Event) -> str:
@@ -122,6 +130,7 @@ def format_record(record: Record) -> str:
 # -- reading ---------------------------------------------------------------------------------
 
 _HEADER_KEYS = {f.name for f in attrs.fields(Header)}
+_DEFAULTED = {cls: [f for f in attrs.fields(cls) if f.default is not attrs.NOTHING] for cls in EVENT_TYPES.values()}
 _TOML_ERROR_LINE = re.compile(r"\(at line (\d+), column \d+\)")
 
 
@@ -205,7 +214,8 @@ def parse(text: str) -> Record:
         where = f"event #{index}"
         if not isinstance(raw, dict):
             raise GameFileError(f"{where}: not a table")
-        cls = EVENT_TYPES.get(raw.get("type"))  # type: ignore[arg-type]
+        kind = raw.get("type")
+        cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None  # `type = []` is not hashable
         if cls is None:
             raise GameFileError(f"{where}: unknown event type {raw.get('type')!r}")
         event: Event = _structure(raw, cls, f"{where} ({cls.TYPE})")

@@ -65,11 +65,17 @@ class Game:
             raise IllegalMoveError(f"it is {state.player.name}'s turn, not {player}'s", rule="turn")
         return decide(state, move)
 
-    def decide_undo(self, *, to: int | None = None, by: str = "") -> TurnUndone:
+    def decide_undo(self, *, to: int | None = None, by: str = "", forced: bool = False) -> TurnUndone:
         """The event that takes the game back to just after event `to` (default: undo the last turn).
 
+        The policy of asynchronous play: a player who says who they are (`by`) may take back only
+        their own turns, and only while nobody has moved since; taking back other players' turns
+        is an agreed rewind, `forced`, and the event records it. Without `by` (one person at the
+        keyboard for everyone), any turn may be taken back.
+
         Raises:
-            IllegalMoveError: nothing to undo, or `to` is not an effective event before the last.
+            IllegalMoveError: nothing to undo, `to` is not an effective event before the last, or
+                the policy forbids it.
         """
         if len(self.after) < 2:
             raise IllegalMoveError("there is no turn to undo", rule="undo")
@@ -87,7 +93,17 @@ class Game:
             else:
                 why = "does not exist"
             raise IllegalMoveError(f"cannot undo to event #{to}: it {why}", rule="undo")
-        return TurnUndone(seq=0, parent="", by=by, to=to)
+        if by and not forced:
+            others = sorted(
+                {p for seq in self.after[self.after.index(to) + 1 :] if (p := _player_of(self.events[seq - 1])) != by}
+            )
+            if others:
+                raise IllegalMoveError(
+                    f"{by} may take back only their own turns while nobody has moved since;"
+                    f" this would take back {' and '.join(others)}'s: agree on it and use --force",
+                    rule="undo",
+                )
+        return TurnUndone(seq=0, parent="", by=by, to=to, forced=forced)
 
     def apply(self, event: Event, *, check: bool = True) -> Game:
         """The game after `event`. With `check`, the event is judged by the rules again first.
@@ -106,7 +122,7 @@ class Game:
                 return Game(events=events, states=(_setup(event),), after=(seq,))
             case TurnUndone():
                 try:
-                    self.decide_undo(to=event.to, by=event.by)
+                    self.decide_undo(to=event.to, by=event.by, forced=event.forced)
                 except IllegalMoveError as exc:
                     raise CorruptLogError(str(exc), seq=seq) from None
                 keep = self.after.index(event.to) + 1
@@ -137,6 +153,10 @@ class Game:
         if not 1 <= seq <= self.seq:
             raise UsageError(f"there is no event #{seq}: the log has events #1 to #{self.seq}")
         return replay(self.events[:seq], check=False)
+
+
+def _player_of(event: Event) -> str:
+    return event.player if isinstance(event, TURN_TYPES) else ""
 
 
 def _setup(event: GameStarted) -> GameState:
@@ -170,9 +190,9 @@ def _check_turn(state: GameState, event: TurnEvent) -> None:
     try:
         expected = decide(state, move_of(event))
     except SplendorError as exc:
-        raise CorruptLogError(f"illegal {event.TYPE}: {exc}", seq=seq) from None
+        raise CorruptLogError(f"illegal {event.TYPE}: {_one_line(exc)}", seq=seq) from None
     except (ValueError, KeyError) as exc:
-        raise CorruptLogError(f"bad {event.TYPE}: {exc}", seq=seq) from None
+        raise CorruptLogError(f"bad {event.TYPE}: {_one_line(exc)}", seq=seq) from None
     if type(expected) is not type(event):  # pragma: no cover - move_of keeps the action
         raise CorruptLogError(f"{event.TYPE}: the rules make a {expected.TYPE} of it", seq=seq)
     for name in _PAYLOAD[type(event)]:  # the envelope (seq, parent) is the chain's business
@@ -182,6 +202,12 @@ def _check_turn(state: GameState, event: TurnEvent) -> None:
 
 
 _PAYLOAD = {cls: [f.name for f in attrs.fields(cls) if f.name not in ("seq", "parent")] for cls in TURN_TYPES}
+
+
+def _one_line(exc: Exception) -> str:
+    """The message of a rule broken by a turn read from a file, on one line: the rules quote the
+    file's strings as they are (a card, a noble), and an edited file may put a line break in one."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(exc))
 
 
 def _show(value: object) -> str:
