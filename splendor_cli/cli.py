@@ -276,6 +276,57 @@ def simulate(
     _run("simulate", players=players, games=games, seed=seed, variant=variant, bots=bots, json=json)
 
 
+git_app = typer.Typer(help="Git integration: a merge driver that understands game files.", no_args_is_help=True)
+app.add_typer(git_app, name="git")
+
+
+@git_app.command("install")
+def git_install(
+    pattern: Annotated[str, typer.Option(help="Which files are games (a .gitattributes pattern).")] = "games/**/*.toml",
+) -> None:
+    """Set up this repository: a .gitattributes line and the `splendor` merge driver in .git/config.
+
+    Every player runs it once in their clone (the driver lives in .git/config); commit .gitattributes.
+
+    Example:
+
+    splendor git install
+    """
+    _run("git_install", pattern=pattern)
+
+
+@app.command("merge-driver")
+def merge_driver(
+    base: Annotated[Path, typer.Argument(help="git's %O: the common ancestor.")],
+    ours: Annotated[Path, typer.Argument(help="git's %A: our version, where the result goes.")],
+    theirs: Annotated[Path, typer.Argument(help="git's %B: their version.")],
+) -> None:
+    """Merge two versions of a game file (git calls it; see `splendor git install`).
+
+    Identical appends and fast-forwards merge cleanly; a side that breaks the rules is dropped;
+    two legal turns from one parent leave a forked file and exit 5 (see `splendor resolve`).
+
+    Example:
+
+    splendor merge-driver base.toml ours.toml theirs.toml
+    """
+    _run("merge_driver", base=base, ours=ours, theirs=theirs)
+
+
+@app.command()
+def resolve(
+    keep: Annotated[str, typer.Option("--keep", help="ours or theirs: which of the two forked turns stays.")],
+    game: GameOpt = None,
+) -> None:
+    """Settle a forked game (two turns after one event, left by a merge): keep one side.
+
+    Example:
+
+    splendor resolve -g games/friday.toml --keep theirs
+    """
+    _run("resolve", keep=keep, game=game)
+
+
 def main() -> None:
     """The full command line (entry.py calls it for everything its shortcuts do not take).
 

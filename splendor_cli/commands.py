@@ -263,3 +263,43 @@ def simulate(
         f"{report['games']} games, {report['turns']} turns in {report['seconds']:.2f} s;"
         f" wins: {wins}; shared: {report['shared']}"
     )
+
+
+def merge_driver(*, base: Path, ours: Path, theirs: Path) -> None:
+    from .errors import ConflictError
+    from .gitmerge import run_driver
+
+    result = run_driver(base, ours, theirs)
+    if result.conflict:
+        raise ConflictError(result.message)
+    if result.message:
+        sys.stderr.write(f"splendor: {result.message}\n")
+
+
+def git_install(*, pattern: str) -> None:
+    import shlex
+
+    from .gitmerge import install
+
+    # The driver runs this very installation: its Python, not whichever `splendor` is on PATH.
+    for line in install(Path.cwd(), shlex.join([sys.executable, "-m", "splendor_cli"]), pattern=pattern):
+        _out(line)
+
+
+def resolve(*, keep: str, game: Path | None = None) -> None:
+    from . import gitmerge, store
+    from .locate import find_game
+
+    path = Path(find_game(str(game) if game is not None else None))
+    with store.locked(path):
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
+        kept = gitmerge.resolve(data, keep)
+        store.write_atomic(path, kept, exclusive=False)
+    loaded = store.read(path)
+    _out(
+        f"kept {keep}: {path} is a valid game again ({loaded.game.seq} events,"
+        f" {loaded.game.state.player.name} to move); now `git add {path}` and commit"
+    )

@@ -351,11 +351,11 @@ def merge(base: bytes, ours: bytes, theirs: bytes) -> MergeResult:
 
 def run_driver(base: Path, ours: Path, theirs: Path) -> MergeResult:
     """Git's `%O %A %B`: merge the three files and write the result over `ours` (%A)."""
-    from .store import _write_atomic
+    from .store import write_atomic
 
     result = merge(base.read_bytes(), ours.read_bytes(), theirs.read_bytes())
     if result.data != ours.read_bytes():
-        _write_atomic(ours, result.data, exclusive=False)
+        write_atomic(ours, result.data, exclusive=False)
     return result
 
 

@@ -44,6 +44,13 @@ def writing(game: Path | None) -> Iterator[Loaded]:
     a table that is about to change.
     """
     path = Path(find_game(str(game) if game is not None else None))
+    with locked(path):
+        yield read(path)
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold the write lock of the game at `path` (see `writing`), or raise ConflictError."""
     import fcntl
     import hashlib
     import tempfile
@@ -57,7 +64,7 @@ def writing(game: Path | None) -> Iterator[Loaded]:
         except BlockingIOError:
             raise ConflictError(f"{path}: another splendor is writing this game right now: try again") from None
         try:
-            yield read(path)
+            yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
@@ -95,11 +102,17 @@ def read(path: Path) -> Loaded:
     except GameFileError as exc:
         raise GameFileError(f"{path}: {exc}") from None
     except ForkError as exc:
-        raise ForkError(f"{path}: {exc}", seq=exc.seq) from None
+        from .gitmerge import describe_fork, split_fork
+
+        try:
+            fork = split_fork(data)
+        except GameFileError as broken:
+            raise GameFileError(f"{path}: {broken}") from None
+        raise ForkError(f"{path}: {describe_fork(fork) if fork else exc}", seq=exc.seq) from None
     return Loaded(path=path, data=data, record=record, game=game)
 
 
-def _write_atomic(path: Path, data: bytes, *, exclusive: bool) -> None:
+def write_atomic(path: Path, data: bytes, *, exclusive: bool) -> None:
     import tempfile
 
     folder = path.parent if str(path.parent) else Path(".")
@@ -140,7 +153,7 @@ def create(path: Path, header: Header, started: Event) -> Loaded:
     replay([started])  # the setup must be valid before anything is written
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        _write_atomic(path, text.encode("utf-8"), exclusive=True)
+        write_atomic(path, text.encode("utf-8"), exclusive=True)
     except FileExistsError:
         raise UsageError(f"{path} exists already: choose another name, or remove it first") from None
     return read(path)
@@ -167,5 +180,5 @@ def append(loaded: Loaded, event: Event) -> Loaded:
         raise ConflictError(f"{loaded.path}: cannot re-read before writing: {exc.strerror}") from None
     if current != loaded.data:
         raise ConflictError(f"{loaded.path} changed while this move was being made: run the command again")
-    _write_atomic(loaded.path, data, exclusive=False)
+    write_atomic(loaded.path, data, exclusive=False)
     return Loaded(path=loaded.path, data=data, record=reread, game=game)
