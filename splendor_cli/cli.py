@@ -276,6 +276,41 @@ def simulate(
     _run("simulate", players=players, games=games, seed=seed, variant=variant, bots=bots, json=json)
 
 
+@app.command()
+def export(
+    game: GameOpt = None,
+    last: Annotated[int, typer.Option("--last", help="How many of the last events to put in the block.", min=1)] = 1,
+) -> None:
+    """Print the last move(s) as a plain-text block to paste into a mail (see `splendor apply`).
+
+    The block survives quoting (> ), line-end changes and re-wrapping of blank lines; a damaged one is refused.
+
+    Example:
+
+    splendor export -g games/friday.toml --last 2
+    """
+    _run("export", game=game, last=last)
+
+
+@app.command()
+def apply(
+    mail: Annotated[
+        Optional[str], typer.Argument(help="A mail (text or a whole .eml file) holding move blocks; - or none: stdin.")
+    ] = None,
+    game: GameOpt = None,
+) -> None:
+    """Append the moves of `splendor export` blocks found in a mail, after checking game, chain and rules.
+
+    A block already applied is a no-op; a block for another game is refused (exit 2); a stale one,
+    after a turn this file lacks, is a conflict (exit 5) naming the missing turns.
+
+    Example:
+
+    splendor apply -g games/friday.toml ~/mail/bob-move.eml
+    """
+    _run("apply", mail=mail, game=game)
+
+
 git_app = typer.Typer(help="Git integration: a merge driver that understands game files.", no_args_is_help=True)
 app.add_typer(git_app, name="git")
 

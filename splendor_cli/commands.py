@@ -303,3 +303,27 @@ def resolve(*, keep: str, game: Path | None = None) -> None:
         f"kept {keep}: {path} is a valid game again ({loaded.game.seq} events,"
         f" {loaded.game.state.player.name} to move); now `git add {path}` and commit"
     )
+
+
+def export(*, game: Path | None = None, last: int = 1) -> None:
+    from .mail import export_text
+
+    _out(export_text(_load(game).record, last))
+
+
+def apply(*, mail: str | None = None, game: Path | None = None) -> None:
+    from . import store
+    from .mail import apply_blocks, find_blocks
+
+    try:
+        data = sys.stdin.buffer.read() if mail is None or mail == "-" else Path(mail).read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{mail}: cannot read: {exc.strerror}") from None
+    blocks = find_blocks(data)
+    with store.writing(game) as loaded:
+        outcome = apply_blocks(loaded.record, loaded.game, blocks)
+        for event in outcome.events:
+            loaded = store.append(loaded, event)
+    if outcome.events:
+        _views(loaded)
+    _out(outcome.message)

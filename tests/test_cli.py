@@ -19,8 +19,8 @@ SAMPLE = ROOT / "games" / "sample-3p.toml"
 runner = CliRunner()
 
 
-def cli(*args: object, env: dict[str, str] | None = None) -> tuple[int, str, str]:
-    result = runner.invoke(app, [str(a) for a in args], env=env)
+def cli(*args: object, env: dict[str, str] | None = None, input: str | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, [str(a) for a in args], env=env, input=input)
     return result.exit_code, result.stdout, result.stderr
 
 
@@ -240,7 +240,25 @@ def test_installed_executable_and_its_shortcuts_agree_with_typer(tmp_path: Path)
 
 
 @pytest.mark.parametrize(
-    "command", ["new", "show", "state", "moves", "play", "take", "reserve", "buy", "undo", "log", "demo", "simulate"]
+    "command",
+    [
+        "new",
+        "show",
+        "state",
+        "moves",
+        "play",
+        "take",
+        "reserve",
+        "buy",
+        "undo",
+        "log",
+        "demo",
+        "simulate",
+        "export",
+        "apply",
+        "resolve",
+        "merge-driver",
+    ],
 )
 def test_every_command_has_help_with_an_example(command: str) -> None:
     """`splendor COMMAND -h` explains the command and shows at least one example."""
@@ -277,3 +295,23 @@ def test_new_records_emails_when_given(tmp_path: Path) -> None:
     assert state(path)["players"][0]["name"] == "alice"
     code, _, err = cli("new", "-g", tmp_path / "f.toml", "--players", "alice=nope,bob")
     assert code == 2 and "bad e-mail address 'nope'" in err
+
+
+def test_export_then_apply_carries_a_move_by_mail(game: Path, tmp_path: Path) -> None:
+    """`export` prints a block; `apply` on another copy appends it (quoted in a mail), once only."""
+    other = tmp_path / "other.toml"
+    other.write_bytes(game.read_bytes())
+    cli("take", "-g", game, "red", "red")
+    code, block, _ = cli("export", "-g", game)
+    assert code == 0 and "-----BEGIN SPLENDOR MOVE-----" in block and "move: take red red" in block
+    mail = tmp_path / "mail.txt"
+    mail.write_text("Hi bob, my move:\n\n" + "".join("> " + line for line in block.splitlines(keepends=True)))
+    code, out, _ = cli("apply", "-g", other, mail)
+    assert code == 0 and "applied #2 ann: take red red" in out
+    assert other.read_bytes() == game.read_bytes()
+    code, out, _ = cli("apply", "-g", other, mail)
+    assert code == 0 and "already applied" in out
+    cli("take", "-g", game, "blue", "blue")
+    cli("take", "-g", game, "green", "green")
+    code, _, err = cli("apply", "-g", other, "-", input=cli("export", "-g", game)[1])
+    assert code == 5 and "turn #3 is missing" in err

@@ -139,7 +139,8 @@ def _event_at_line(text: str, line: int) -> str:
     return f"event #{blocks}" if blocks else "header"
 
 
-def _structure(raw: dict[str, Any], cls: type[Any], where: str) -> Any:
+def structure(raw: dict[str, Any], cls: type[Any], where: str) -> Any:
+    """Build `cls` from a raw TOML table, strictly: no missing, unknown or mistyped key (GameFileError)."""
     fields = [f.name for f in attrs.fields(cls)]
     missing = [f.name for f in attrs.fields(cls) if f.name not in raw and f.default is attrs.NOTHING]
     if missing:
@@ -204,7 +205,7 @@ def parse(text: str) -> Record:
     raw_events = doc.pop("events", [])
     if not isinstance(raw_events, list):
         raise GameFileError("'events' must be an array of [[events]] tables")
-    header: Header = _structure({k: v for k, v in doc.items()}, Header, "header")
+    header: Header = structure({k: v for k, v in doc.items()}, Header, "header")
     if not set(doc) <= _HEADER_KEYS:  # pragma: no cover - _structure already refuses
         raise GameFileError("header: unknown keys")
     events: list[Event] = []
@@ -218,7 +219,7 @@ def parse(text: str) -> Record:
         cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None  # `type = []` is not hashable
         if cls is None:
             raise GameFileError(f"{where}: unknown event type {raw.get('type')!r}")
-        event: Event = _structure(raw, cls, f"{where} ({cls.TYPE})")
+        event: Event = structure(raw, cls, f"{where} ({cls.TYPE})")
         if 1 <= event.seq < index and event.parent == parents[event.seq - 1]:
             if digest(raw) == parents[event.seq]:
                 raise GameFileError(f"{where}: a copy of event #{event.seq} (the file was edited or merged by hand)")
