@@ -311,6 +311,32 @@ def apply(
     _run("apply", mail=mail, game=game)
 
 
+@app.command()
+def verify(
+    rev_range: Annotated[
+        Optional[str], typer.Argument(help="With --git: the commits to check (main..feature, HEAD~5..HEAD).")
+    ] = None,
+    game: GameOpt = None,
+    git: Annotated[bool, typer.Option("--git", help="Check the git history of the file instead.")] = False,
+    staged: Annotated[
+        bool, typer.Option("--staged", help="With --git: check the staged change (a pre-commit hook).")
+    ] = False,
+    json: JsonOpt = False,
+) -> None:
+    """Replay and check everything, and print a short report; exit 0, or 4 when something is wrong.
+
+    With --git: every commit that touched the file only appended events, at most one turn each, and
+    (when the header maps players to e-mails) the turn's player is the commit's author.
+
+    Examples:
+
+    splendor verify -g games/friday.toml
+
+    splendor verify --git -g games/friday.toml '@{upstream}..HEAD'
+    """
+    _run("verify", game=game, git=git, rev_range=rev_range, staged=staged, json=json)
+
+
 git_app = typer.Typer(help="Git integration: a merge driver that understands game files.", no_args_is_help=True)
 app.add_typer(git_app, name="git")
 

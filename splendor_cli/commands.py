@@ -327,3 +327,29 @@ def apply(*, mail: str | None = None, game: Path | None = None) -> None:
     if outcome.events:
         _views(loaded)
     _out(outcome.message)
+
+
+def verify(
+    *,
+    game: Path | None = None,
+    git: bool = False,
+    rev_range: str | None = None,
+    staged: bool = False,
+    json: bool = False,
+) -> None:
+    from . import verify as checks
+    from .errors import GameFileError
+    from .locate import find_game
+
+    if (rev_range or staged) and not git:
+        raise UsageError("a revision range and --staged go with --git")
+    if git:
+        path = Path(find_game(str(game) if game is not None else None))
+        report = checks.staged_report(path) if staged else checks.git_report(path, rev_range)
+        text = checks.git_report_text(report)
+    else:
+        report = checks.file_report(_load(game))
+        text = checks.report_text(report)
+    _out(_json_text(report) if json else text)
+    if not report["ok"]:
+        raise GameFileError(f"verify found a problem: {report['bad']['reason'] if report.get('bad') else 'see above'}")

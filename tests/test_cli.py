@@ -258,6 +258,7 @@ def test_installed_executable_and_its_shortcuts_agree_with_typer(tmp_path: Path)
         "apply",
         "resolve",
         "merge-driver",
+        "verify",
     ],
 )
 def test_every_command_has_help_with_an_example(command: str) -> None:
@@ -315,3 +316,18 @@ def test_export_then_apply_carries_a_move_by_mail(game: Path, tmp_path: Path) ->
     cli("take", "-g", game, "green", "green")
     code, _, err = cli("apply", "-g", other, "-", input=cli("export", "-g", game)[1])
     assert code == 5 and "turn #3 is missing" in err
+
+
+def test_verify_reports_a_good_file_and_refuses_a_bad_one(game: Path) -> None:
+    """verify: a short report and exit 0 for a sound file; exit 4 for a tampered one; JSON on request."""
+    cli("take", "-g", game, "red", "red")
+    code, out, _ = cli("verify", "-g", game)
+    assert code == 0 and "ok (format 1)" in out and "2 events: 1 turn" in out
+    code, out, _ = cli("verify", "-g", SAMPLE, "--json")
+    report = json.loads(out)
+    assert code == 0 and report["turns"] == 78 and report["undos"] == 1 and report["winners"] == ["cy"]
+    game.write_bytes(game.read_bytes().replace(b'gems = ["red", "red"]', b'gems = ["red", "red", "red"]'))
+    code, _, err = cli("verify", "-g", game)
+    assert code == 4 and "event #2" in err
+    code, _, err = cli("verify", "-g", game, "HEAD~1..HEAD")
+    assert code == 2 and "go with --git" in err

@@ -220,6 +220,10 @@ def parse(text: str) -> Record:
         if cls is None:
             raise GameFileError(f"{where}: unknown event type {raw.get('type')!r}")
         event: Event = structure(raw, cls, f"{where} ({cls.TYPE})")
+        for field in _DEFAULTED[cls]:
+            if field.name in raw and raw[field.name] == field.default:
+                # event_to_dict leaves it out, so the chain would hash this event two ways.
+                raise GameFileError(f"{where} ({cls.TYPE}): {field.name!r} is written only when it is not the default")
         if 1 <= event.seq < index and event.parent == parents[event.seq - 1]:
             if digest(raw) == parents[event.seq]:
                 raise GameFileError(f"{where}: a copy of event #{event.seq} (the file was edited or merged by hand)")
