@@ -17,9 +17,11 @@ file follows that side) and holds every one of them to these rules:
   undo that names nobody, or a player with no address, is not checked).
 
 A merge that changed the file is compared with the longest of its parents' versions, and every
-other parent's version must be a prefix too. Renames are not followed: the file's history starts
-at the commit that created it under its present path. `staged_report` applies the same rules to
-the change staged for the next commit, for a pre-commit hook.
+other parent's version must be a prefix too, unless it is the side of a forked game that
+`splendor resolve` left out (it forked from the same event as the kept side). Renames are not
+followed: the file's history starts at the commit that created it under its present path.
+`staged_report` applies the same rules to the change staged for the next commit, for a
+pre-commit hook.
 
 Git runs as a subprocess; this module prints nothing and knows nothing of typer.
 """
@@ -348,15 +350,23 @@ class _Checker:
             self.read[blob.oid] = _read(blob.data)
         return self.read[blob.oid]
 
+    def resolved_fork(self, dropped: _Blob, new: _Blob) -> bool:
+        """A merge may leave out one side of a forked game (see `_resolved_fork`)."""
+        try:
+            return _resolved_fork(self.version(dropped), self.version(new))
+        except (GameFileError, ConflictError):
+            return False
+
     def check(self, new: _Blob | None, parents: list[_Blob | None], email: str) -> str | None:
         """The reason the change from `parents` to `new` breaks a rule, or None when it keeps them."""
         if new is None:
             return "deletes the game file (renames are not followed)"
         olds = [blob for blob in parents if blob is not None]
+        kept = [old for old in olds if new.data.startswith(old.data)]
         for old in olds:
-            if not new.data.startswith(old.data):
+            if old not in kept and not (kept and self.resolved_fork(old, new)):
                 return _rewrite_reason(old.data, new.data)
-        base = max(olds, key=lambda blob: len(blob.data), default=None)
+        base = max(kept, key=lambda blob: len(blob.data), default=None)
         if base is None:
             try:
                 version = self.version(new)
@@ -379,6 +389,22 @@ class _Checker:
         if reason is None:
             self.last = version
         return reason
+
+
+def _resolved_fork(dropped: _Version, kept: _Version) -> bool:
+    """Whether `dropped` is a branch that forked from `kept`'s history and was left out by
+    `splendor resolve`: both logs agree up to an event after which each has its own, different
+    event with the same seq and parent."""
+    ours, theirs = dropped.record.events, kept.record.events
+    common = 0
+    while common < min(len(ours), len(theirs)) and ours[common] == theirs[common]:
+        common += 1
+    return (
+        common < len(ours)
+        and common < len(theirs)
+        and ours[common].seq == theirs[common].seq
+        and ours[common].parent == theirs[common].parent
+    )
 
 
 def _moves_reason(version: _Version, known: int, *, created: bool, email: str) -> str | None:
