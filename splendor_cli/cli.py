@@ -89,6 +89,12 @@ def new(
     game: GameOpt = None,
     seed: SeedOpt = None,
     variant: Annotated[str, typer.Option(help="base (Splendor, 2-4 players).")] = "base",
+    commit_seed: Annotated[
+        bool,
+        typer.Option(
+            "--commit-seed", help="Deal by commit-then-reveal of every player's secret (see `splendor seed`)."
+        ),
+    ] = False,
     json: JsonOpt = False,
 ) -> None:
     """Start a new game: shuffle, deal, and write the game file (never over an existing one).
@@ -97,7 +103,21 @@ def new(
 
     splendor new -g games/friday.toml --players alice,bob,carol
     """
-    _run("new", players=players, game=game, seed=seed, variant=variant, json=json)
+    _run("new", players=players, game=game, seed=seed, variant=variant, commit_seed=commit_seed, json=json)
+
+
+@app.command()
+def seed(game: GameOpt = None, as_: AsOpt = None) -> None:
+    """Take your next step of a commit-then-reveal deal (`new --commit-seed`): commit, then reveal.
+
+    The first call commits to a fresh secret (kept on this machine); once everyone has committed,
+    the second reveals it; the last reveal deals the cards. Nobody alone chooses the shuffle.
+
+    Example:
+
+    splendor seed -g games/friday.toml --as alice
+    """
+    _run("seed", game=game, as_=as_)
 
 
 @app.command()

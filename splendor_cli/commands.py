@@ -100,7 +100,13 @@ def _views(loaded: Loaded, at: int | None = None) -> tuple[str, str]:
 
 
 def new(
-    *, players: str, game: Path | None = None, seed: int | None = None, variant: str = "base", json: bool = False
+    *,
+    players: str,
+    game: Path | None = None,
+    seed: int | None = None,
+    variant: str = "base",
+    commit_seed: bool = False,
+    json: bool = False,
 ) -> None:
     import random
 
@@ -116,11 +122,20 @@ def new(
     game_id = f"{created[:10]}-{'-'.join(names)}-{suffix}"
     path = game if game is not None else store.GAMES_DIR / f"{game_id}.toml"
     header = Header(game=game_id, variant=variant, players=names, created=created, emails=emails)
-    store.create(path, header, deal(names, random.Random(seed)))
+    if commit_seed:
+        if seed is not None:
+            raise UsageError("--seed and --commit-seed exclude each other: the players' secrets make the shuffle")
+        from .events import SeedsAsked
+
+        store.create(path, header, SeedsAsked(seq=1, parent="", variant=variant, players=names))
+        after = f"each player now runs `splendor seed -g {path} --as NAME` twice: to commit, then to reveal"
+    else:
+        store.create(path, header, deal(names, random.Random(seed)))
+        after = f"{names[0]} to move"
     if json:
         _out(_json_text({"game": game_id, "path": str(path), "players": list(names)}))
     else:
-        _out(f"new game {game_id} in {path}: {', '.join(names)}; {names[0]} to move")
+        _out(f"new game {game_id} in {path}: {', '.join(names)}; {after}")
 
 
 def state(*, game: Path | None = None, json: bool = False, at: int | None = None, color: str = "auto") -> None:
@@ -353,3 +368,58 @@ def verify(
     _out(_json_text(report) if json else text)
     if not report["ok"]:
         raise GameFileError(f"verify found a problem: {report['bad']['reason'] if report.get('bad') else 'see above'}")
+
+
+def _secret_path(game_id: str, player: str) -> Path:
+    base = os.environ.get("SPLENDOR_SECRETS") or os.path.join(
+        os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share"),
+        "splendor-cli",
+        "secrets",
+    )
+    return Path(base) / f"{game_id}.{player}.secret"
+
+
+def seed(*, game: Path | None = None, as_: str | None = None) -> None:
+    import secrets
+
+    from . import store
+    from .errors import IllegalMoveError
+    from .events import SeedCommitted, SeedRevealed
+    from .projection.seeding import commitment
+
+    if not as_:
+        raise UsageError("say who you are: --as NAME (or $SPLENDOR_PLAYER)")
+    with store.writing(game) as loaded:
+        seeding = loaded.game.seeding
+        if seeding is None or loaded.game.states:
+            raise IllegalMoveError("the cards of this game are dealt already", rule="seed")
+        if as_ not in seeding.players:
+            raise IllegalMoveError(f"{as_!r} does not play in this game", rule="seed")
+        keep = _secret_path(loaded.record.header.game, as_)
+        step = seeding.next_step(as_)
+        if step == "commit":
+            secret = secrets.token_hex(32)
+            keep.parent.mkdir(parents=True, exist_ok=True)
+            # Kept before the commitment is written: a commitment without its secret could never be revealed.
+            fd = os.open(keep, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as handle:
+                handle.write(secret + "\n")
+            loaded = store.append(
+                loaded, SeedCommitted(seq=0, parent="", player=as_, commitment=commitment(as_, secret))
+            )
+            done = f"{as_} committed to a secret seed (kept in {keep})"
+        elif step == "reveal":
+            try:
+                secret = keep.read_text().strip()
+            except OSError:
+                raise UsageError(f"{as_}'s secret is not on this machine ({keep}): it cannot be revealed") from None
+            loaded = store.append(loaded, SeedRevealed(seq=0, parent="", player=as_, secret=secret))
+            done = f"{as_} revealed their seed"
+            finished = loaded.game.seeding
+            if finished is not None and len(finished.secrets) == len(finished.players):
+                loaded = store.append(loaded, finished.setup())
+                done += f"; the cards are dealt: {loaded.game.state.player.name} to move"
+        else:
+            raise IllegalMoveError(f"{as_} has nothing to do now: {seeding.waiting()}", rule="seed")
+    after = loaded.game.seeding
+    _out(f"#{loaded.game.seq} {done}" + ("" if loaded.game.states or after is None else f"; {after.waiting()}"))

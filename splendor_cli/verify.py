@@ -421,7 +421,7 @@ def _moves_reason(version: _Version, known: int, *, created: bool, email: str) -
     if not moves or not header.emails:
         return None
     move = moves[0]
-    who = move.by if isinstance(move, TurnUndone) else move.player
+    who = move.by if isinstance(move, TurnUndone) else getattr(move, "player", "")
     address = dict(zip(header.players, header.emails)).get(who, "")
     if address and address.casefold() != email.casefold():
         what = (

@@ -6,7 +6,18 @@ from typing import Any
 
 import attrs
 
-from .events import TURN_TYPES, CardPurchased, CardReserved, Event, GameStarted, TurnEvent, TurnUndone
+from .events import (
+    TURN_TYPES,
+    CardPurchased,
+    CardReserved,
+    Event,
+    GameStarted,
+    SeedCommitted,
+    SeedRevealed,
+    SeedsAsked,
+    TurnEvent,
+    TurnUndone,
+)
 from .model import Gem, Move
 from .notation import format_move, move_json
 from .projection import Game, GameState
@@ -82,11 +93,19 @@ def event_notation(event: Event) -> str:
     """How the log writes an event: a turn in move notation, the others in words."""
     match event:
         case GameStarted():
+            if event.seq > 1:  # after a commit-then-reveal
+                return f"the cards are dealt from the revealed seeds; nobles {' '.join(event.nobles)}"
             return f"new game: {', '.join(event.players)}; nobles {' '.join(event.nobles)}"
         case TurnUndone():
             notes = [f"asked by {event.by}"] if event.by else []
             notes += ["an agreed rewind"] if event.forced else []
             return f"undo: back to just after #{event.to}" + (f" ({', '.join(notes)})" if notes else "")
+        case SeedsAsked():
+            return f"new game: {', '.join(event.players)}; the cards are dealt by commit-then-reveal"
+        case SeedCommitted():
+            return f"commits to a seed ({event.commitment[:16]}...)"
+        case SeedRevealed():
+            return f"reveals the seed ({event.secret[:16]}...)"
     return format_move(_shown_move(event))
 
 
@@ -118,7 +137,7 @@ def log_entries(game: Game) -> list[LogEntry]:
             turn += 1
             turn_of[event.seq] = turn
             effective.append(event)
-        player = event.player if isinstance(event, TURN_TYPES) else (getattr(event, "by", "") or None)
+        player = getattr(event, "player", "") or getattr(event, "by", "") or None
         entries.append(
             LogEntry(
                 seq=event.seq,

@@ -22,6 +22,9 @@ from splendor_cli.events import (
     CardReserved,
     Event,
     GameStarted,
+    SeedCommitted,
+    SeedRevealed,
+    SeedsAsked,
     TokensTaken,
     TurnPassed,
     TurnUndone,
@@ -137,6 +140,9 @@ def test_the_chain_links_every_event_to_the_one_before() -> None:
 def _one_of_each() -> list[Event]:
     events = list(short_game().events)
     events.append(TurnPassed(seq=9, parent="", player="bob", noble="N01"))
+    events.append(SeedsAsked(seq=10, parent="", variant="base", players=("ann", "bob")))
+    events.append(SeedCommitted(seq=11, parent="", player="ann", commitment="0" * 64))
+    events.append(SeedRevealed(seq=12, parent="", player="ann", secret="1" * 64))
     return events
 
 
@@ -168,6 +174,9 @@ def test_every_event_type_has_a_stable_tag() -> None:
         "card_purchased": "CardPurchased",
         "turn_passed": "TurnPassed",
         "turn_undone": "TurnUndone",
+        "seeds_asked": "SeedsAsked",
+        "seed_committed": "SeedCommitted",
+        "seed_revealed": "SeedRevealed",
     }
     for tag, cls in EVENT_TYPES.items():
         assert tag == cls.TYPE
@@ -182,6 +191,9 @@ def test_every_event_type_has_a_stable_tag() -> None:
         "card_reserved",
         "card_purchased",
         "turn_passed",
+        "seeds_asked",
+        "seed_committed",
+        "seed_revealed",
     ]
 
 

@@ -131,11 +131,67 @@ class TurnUndone:
     forced: bool = False
 
 
+@attrs.frozen(kw_only=True)
+class SeedsAsked:
+    """The players deal by commit-then-reveal: each commits to a secret, then reveals it, and the
+    shuffle follows from all the secrets together, so that nobody alone chooses it."""
+
+    TYPE: ClassVar[str] = "seeds_asked"
+    seq: int
+    parent: str
+    variant: str
+    players: tuple[str, ...]
+
+
+@attrs.frozen(kw_only=True)
+class SeedCommitted:
+    """A player's commitment: the SHA-256 of their name and their secret, which stays hidden."""
+
+    TYPE: ClassVar[str] = "seed_committed"
+    seq: int
+    parent: str
+    player: str
+    commitment: str
+
+
+@attrs.frozen(kw_only=True)
+class SeedRevealed:
+    """A player's secret, revealed once every player has committed; it must match the commitment."""
+
+    TYPE: ClassVar[str] = "seed_revealed"
+    seq: int
+    parent: str
+    player: str
+    secret: str
+
+
 TurnEvent: TypeAlias = TokensTaken | CardReserved | CardPurchased | TurnPassed
-Event: TypeAlias = GameStarted | TokensTaken | CardReserved | CardPurchased | TurnPassed | TurnUndone
+SeedEvent: TypeAlias = SeedsAsked | SeedCommitted | SeedRevealed
+Event: TypeAlias = (
+    GameStarted
+    | TokensTaken
+    | CardReserved
+    | CardPurchased
+    | TurnPassed
+    | TurnUndone
+    | SeedsAsked
+    | SeedCommitted
+    | SeedRevealed
+)
 
 EVENT_TYPES: dict[str, type[Event]] = {
-    cls.TYPE: cls for cls in (GameStarted, TokensTaken, CardReserved, CardPurchased, TurnPassed, TurnUndone)
+    cls.TYPE: cls
+    for cls in (
+        GameStarted,
+        TokensTaken,
+        CardReserved,
+        CardPurchased,
+        TurnPassed,
+        TurnUndone,
+        SeedsAsked,
+        SeedCommitted,
+        SeedRevealed,
+    )
 }
 TURN_TYPES: tuple[type[TurnEvent], ...] = (TokensTaken, CardReserved, CardPurchased, TurnPassed)
 
@@ -146,6 +202,10 @@ __all__ = [
     "CardReserved",
     "Event",
     "GameStarted",
+    "SeedCommitted",
+    "SeedEvent",
+    "SeedRevealed",
+    "SeedsAsked",
     "TokensTaken",
     "TurnEvent",
     "TurnPassed",

@@ -193,6 +193,10 @@ def parse(text: str) -> Record:
         else:  # pragma: no cover - tomllib gives a position in every message
             where = "file"
         raise GameFileError(f"{where}: not valid TOML: {message}") from None
+    except ValueError:  # tomllib lets int()'s limit through: an integer of more than 4300 digits
+        raise GameFileError("file: not valid TOML: an integer of too many digits") from None
+    except RecursionError:  # arrays or inline tables nested some hundred deep
+        raise GameFileError("file: not valid TOML: arrays or tables nested too deep") from None
     fmt = doc.get("format")
     if fmt is None:
         raise GameFileError("not a splendor-cli game file: no 'format' key")

@@ -12,9 +12,10 @@ from collections.abc import Iterable
 import attrs
 
 from ..errors import CorruptLogError, IllegalMoveError, SplendorError, UsageError
-from ..events import TURN_TYPES, Event, GameStarted, TurnEvent, TurnUndone
+from ..events import TURN_TYPES, Event, GameStarted, SeedCommitted, SeedRevealed, SeedsAsked, TurnEvent, TurnUndone
 from ..model import Move
 from .rules import decide, evolve, move_of
+from .seeding import Seeding
 from .state import GameState, start
 
 VARIANTS = ("base",)
@@ -32,6 +33,8 @@ class Game:
     states: tuple[GameState, ...] = ()
     after: tuple[int, ...] = ()
     undone: frozenset[int] = frozenset()
+    seeding: Seeding | None = None
+    """While a commit-then-reveal deal is under way (see seeding.py); None once dealt or without one."""
 
     @property
     def seq(self) -> int:
@@ -41,12 +44,14 @@ class Game:
     @property
     def state(self) -> GameState:
         if not self.states:
+            if self.seeding is not None:
+                raise IllegalMoveError(f"the cards are not dealt yet: {self.seeding.waiting()}", rule="seed")
             raise CorruptLogError("the log does not start with a game_started event", seq=1)
         return self.states[-1]
 
     @property
     def players(self) -> tuple[str, ...]:
-        return self.state.names()
+        return self.seeding.players if self.seeding is not None and not self.states else self.state.names()
 
     def decide(self, move: Move, *, player: str | None = None) -> TurnEvent:
         """The event for `move`, played by `player` (default: whoever is to move).
@@ -117,9 +122,31 @@ class Game:
         events = (*self.events, event)
         match event:
             case GameStarted():
-                if self.events:
+                if self.states or (self.events and self.seeding is None):
                     raise CorruptLogError("a second game_started event", seq=seq)
+                if self.seeding is not None:
+                    try:
+                        dealt = self.seeding.setup()
+                    except IllegalMoveError as exc:
+                        raise CorruptLogError(str(exc), seq=seq) from None
+                    if attrs.evolve(dealt, seq=event.seq, parent=event.parent) != event:
+                        raise CorruptLogError("the deal is not the one the revealed seeds give", seq=seq)
                 return Game(events=events, states=(_setup(event),), after=(seq,))
+            case SeedsAsked():
+                if self.events:
+                    raise CorruptLogError("seeds_asked must be the first event", seq=seq)
+                _check_players(event.players, event.variant, seq)
+                return Game(events=events, seeding=Seeding(players=event.players))
+            case SeedCommitted() | SeedRevealed():
+                if self.seeding is None or self.states:
+                    raise CorruptLogError(f"{event.TYPE} outside a commit-then-reveal deal", seq=seq)
+                try:
+                    seeding = (
+                        self.seeding.commit(event) if isinstance(event, SeedCommitted) else self.seeding.reveal(event)
+                    )
+                except IllegalMoveError as exc:
+                    raise CorruptLogError(str(exc), seq=seq) from None
+                return Game(events=events, seeding=seeding)
             case TurnUndone():
                 try:
                     self.decide_undo(to=event.to, by=event.by, forced=event.forced)
@@ -133,6 +160,8 @@ class Game:
                     undone=self.undone | set(self.after[keep:]),
                 )
             case _ if isinstance(event, TURN_TYPES):
+                if not self.states:
+                    raise CorruptLogError(f"{event.TYPE} before the cards are dealt", seq=seq)
                 state = self.state
                 if check:
                     _check_turn(state, event)
@@ -159,11 +188,15 @@ def _player_of(event: Event) -> str:
     return event.player if isinstance(event, TURN_TYPES) else ""
 
 
+def _check_players(players: tuple[str, ...], variant: str, seq: int) -> None:
+    if variant not in VARIANTS:
+        raise CorruptLogError(f"unknown variant {variant!r}", seq=seq)
+    if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
+        raise CorruptLogError(f"2 to 4 players with distinct names are needed, not {players!r}", seq=seq)
+
+
 def _setup(event: GameStarted) -> GameState:
-    if event.variant not in VARIANTS:
-        raise CorruptLogError(f"unknown variant {event.variant!r}", seq=event.seq)
-    if not 2 <= len(event.players) <= 4 or len(set(event.players)) != len(event.players):
-        raise CorruptLogError(f"2 to 4 players with distinct names are needed, not {event.players!r}", seq=event.seq)
+    _check_players(event.players, event.variant, event.seq)
     from ..cards import DECKS, NOBLES
 
     for level, deck in enumerate((event.deck_1, event.deck_2, event.deck_3), start=1):
