@@ -740,3 +740,19 @@ def test_question_fifteen_does_not_win_at_once() -> None:
     state = after(state, "take w u g")
     assert state.last_round and not state.finished and state.winners() == ()
     assert {m.action for m in legal_moves(state)} >= {"take", "reserve"}
+
+
+def test_a_draw_is_applied_by_name_and_judged_against_the_deck() -> None:
+    """Refilling a slot: the event names the card drawn. Applying it takes that card out of its deck
+    (a dealer could tell the draws); judging it on load insists on the top card of the open deck."""
+    from splendor_cli.errors import CorruptLogError
+    from splendor_cli.projection.game import _check_turn
+
+    state = table()
+    event = play(state, f"reserve {state.board[0][0]}")
+    other = state.decks[0][3]
+    forged = attrs.evolve(event, drawn=other)
+    after = evolve(state, forged)
+    assert after.board[0][0] == other and other not in after.decks[0] and len(after.decks[0]) == len(state.decks[0]) - 1
+    with pytest.raises(CorruptLogError, match="drawn"):
+        _check_turn(state, attrs.evolve(forged, seq=2))

@@ -453,11 +453,19 @@ def _replace(board: tuple[tuple[str | None, ...], ...], card: str, drawn: str) -
 
 
 def _draw(decks: tuple[tuple[str, ...], ...], card: str) -> tuple[tuple[str, ...], ...]:
-    """Take `card` off the top of its deck."""
+    """Take the card the event says was drawn out of its deck.
+
+    The event names the card; `decide` (and re-judging on load) checks that it was the top one,
+    as the deck order is known in an open record. Applying it needs no more than the name, so a
+    future dealer mode, where nobody knows the order and a dealer tells the draws, needs no
+    change here.
+    """
     level = CARDS[card].level - 1
-    if not decks[level] or decks[level][0] != card:
-        raise ValueError(f"{card} is not the top card of deck {level + 1}")
-    return (*decks[:level], decks[level][1:], *decks[level + 1 :])
+    deck = decks[level]
+    if card not in deck:
+        raise ValueError(f"{card} is not in deck {level + 1}")
+    slot = deck.index(card)
+    return (*decks[:level], deck[:slot] + deck[slot + 1 :], *decks[level + 1 :])
 
 
 def evolve(state: GameState, event: TurnEvent) -> GameState:
