@@ -259,6 +259,7 @@ def test_installed_executable_and_its_shortcuts_agree_with_typer(tmp_path: Path)
         "resolve",
         "merge-driver",
         "verify",
+        "seed",
     ],
 )
 def test_every_command_has_help_with_an_example(command: str) -> None:
