@@ -110,8 +110,9 @@ def new(
 def seed(game: GameOpt = None, as_: AsOpt = None) -> None:
     """Take your next step of a commit-then-reveal deal (`new --commit-seed`): commit, then reveal.
 
-    The first call commits to a fresh secret (kept on this machine); once everyone has committed,
-    the second reveals it; the last reveal deals the cards. Nobody alone chooses the shuffle.
+    The first call commits to a fresh secret (kept on this machine); the second, once all have committed, reveals it.
+
+    The last reveal deals the cards: nobody alone chooses the shuffle.
 
     Example:
 
@@ -321,8 +322,9 @@ def apply(
 ) -> None:
     """Append the moves of `splendor export` blocks found in a mail, after checking game, chain and rules.
 
-    A block already applied is a no-op; a block for another game is refused (exit 2); a stale one,
-    after a turn this file lacks, is a conflict (exit 5) naming the missing turns.
+    A block already applied is a no-op; a block for another game is refused (exit 2).
+
+    A stale block, after a turn this file lacks, is a conflict (exit 5) naming the missing turns.
 
     Example:
 
@@ -345,8 +347,9 @@ def verify(
 ) -> None:
     """Replay and check everything, and print a short report; exit 0, or 4 when something is wrong.
 
-    With --git: every commit that touched the file only appended events, at most one turn each, and
-    (when the header maps players to e-mails) the turn's player is the commit's author.
+    With --git: every commit that touched the file only appended events, at most one turn each.
+
+    When the header maps players to e-mails, each turn's player must also be its commit's author.
 
     Examples:
 
@@ -384,8 +387,9 @@ def merge_driver(
 ) -> None:
     """Merge two versions of a game file (git calls it; see `splendor git install`).
 
-    Identical appends and fast-forwards merge cleanly; a side that breaks the rules is dropped;
-    two legal turns from one parent leave a forked file and exit 5 (see `splendor resolve`).
+    Identical appends and fast-forwards merge cleanly; a side that breaks the rules is dropped.
+
+    Two legal turns from one parent leave a forked file and exit 5 (see `splendor resolve`).
 
     Example:
 
