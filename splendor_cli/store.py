@@ -55,7 +55,7 @@ def locked(path: Path) -> Iterator[None]:
     import hashlib
     import tempfile
 
-    folder = Path(tempfile.gettempdir()) / "splendor-cli-locks"
+    folder = Path(tempfile.gettempdir()) / f"splendor-cli-locks-{os.getuid()}"  # one folder per user
     folder.mkdir(exist_ok=True)
     key = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:24]
     with open(folder / f"{key}.lock", "w") as handle:
