@@ -30,7 +30,7 @@ from pathlib import Path
 import attrs
 
 from .errors import GameFileError, SplendorError, UsageError
-from .events import TURN_TYPES, Event, GameStarted, TurnUndone
+from .events import Event, GameStarted, actor
 from .events.codec import Record, parse
 from .projection import Game, replay
 
@@ -172,11 +172,7 @@ def _common(a: tuple[Event, ...], b: tuple[Event, ...]) -> int:
 
 
 def _who(event: Event) -> str:
-    if isinstance(event, TURN_TYPES):
-        return event.player
-    if isinstance(event, TurnUndone):
-        return event.by or "someone"
-    return "the setup" if isinstance(event, GameStarted) else "someone"
+    return actor(event) or ("the setup" if isinstance(event, GameStarted) else "someone")
 
 
 def _turn(event: Event) -> str:

@@ -50,12 +50,14 @@ from typing import NoReturn
 import attrs
 
 from .errors import ConflictError, CorruptLogError, GameFileError, IllegalMoveError, UsageError
-from .events import EVENT_TYPES, TURN_TYPES, Event, TurnUndone
-from .events.codec import Record, event_digest, format_event, header_digest, seal, structure
+from .events import TURN_TYPES, Event, actor
+from .events.codec import Record, event_digest, format_event, header_digest, read_events, seal
 from .projection import Game
 from .views import event_notation
 
 BEGIN = "-----BEGIN SPLENDOR MOVE-----"
+_MAX_SEQ = 1_000_000
+"""No game comes near this many events: a block claiming more is damaged."""
 END = "-----END SPLENDOR MOVE-----"
 
 _QUOTING = re.compile(r"^[\s>]*")
@@ -157,11 +159,7 @@ def _body(game: str, events: tuple[Event, ...]) -> list[str]:
 
 
 def _who(event: Event) -> str:
-    if isinstance(event, TURN_TYPES):
-        return event.player
-    if isinstance(event, TurnUndone) and event.by:
-        return event.by
-    return "-"
+    return actor(event) or "-"
 
 
 def _canonical(lines: Sequence[str]) -> list[str]:
@@ -324,23 +322,20 @@ def _contents(lines: list[str], where: str) -> tuple[str, tuple[Event, ...]]:
     raw_events = doc.pop("events", [])
     if doc or not isinstance(raw_events, list) or not raw_events:
         raise GameFileError(f"{where}: it must hold [[events]] tables and nothing else")
-    events: list[Event] = []
-    for raw in raw_events:
-        if not isinstance(raw, dict):
-            raise GameFileError(f"{where}: an event is not a table")
-        kind = raw.get("type")
-        cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
-        if cls is None:
-            raise GameFileError(f"{where}: unknown event type {kind!r}")
-        event: Event = structure(raw, cls, f"{where}: event #{raw.get('seq')} ({cls.TYPE})")
-        if events and (event.seq != events[-1].seq + 1 or event.parent != event_digest(events[-1])):
-            raise GameFileError(f"{where}: event #{event.seq} does not follow event #{events[-1].seq}")
-        events.append(event)
+    first = raw_events[0]
+    seq = first.get("seq") if isinstance(first, dict) else None
+    parent = first.get("parent") if isinstance(first, dict) else None
+    if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= _MAX_SEQ or not isinstance(parent, str):
+        raise GameFileError(f"{where}: its first event has no usable seq and parent")
+    try:  # the block's own chain, from the parent its first event names
+        events = read_events(raw_events, [""] * (seq - 1) + [parent])
+    except (GameFileError, ConflictError) as exc:
+        raise GameFileError(f"{where}: {exc}") from None
     try:
-        _body(game, tuple(events))
+        _body(game, events)
     except (ValueError, KeyError) as exc:  # move_of cannot read the event back into a move
         raise GameFileError(f"{where}: an event cannot be read as a move: {exc}") from None
-    return game, tuple(events)
+    return game, events
 
 
 def _suspect(lines: list[str]) -> str:

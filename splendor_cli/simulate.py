@@ -31,8 +31,11 @@ def random_bot(state: GameState, rng: random.Random) -> Move:
 BOTS: dict[str, Bot] = {"random": random_bot}
 
 
-def labels(bots: list[str], players: int) -> list[str]:
-    """Check the bot names (one per seat, or one for all) and name each seat's player uniquely."""
+def seats(bots: list[str] | None, players: int) -> dict[str, Bot]:
+    """Each seat's name and bot: p1, p2, ... all random without `bots`; else the bots named (one
+    per seat, or one for all), each seat named after its bot, numbered when a bot plays twice."""
+    if not bots:
+        return {f"p{i}": random_bot for i in range(1, players + 1)}
     if len(bots) == 1:
         bots = bots * players
     if len(bots) != players:
@@ -41,10 +44,10 @@ def labels(bots: list[str], players: int) -> list[str]:
         if name not in BOTS:
             raise UsageError(f"unknown bot {name!r}: this version has {', '.join(sorted(BOTS))}")
     seen: Counter[str] = Counter()
-    out = []
+    out = {}
     for name in bots:
         seen[name] += 1
-        out.append(name if seen[name] == 1 and bots.count(name) == 1 else f"{name}#{seen[name]}")
+        out[name if bots.count(name) == 1 else f"{name}#{seen[name]}"] = BOTS[name]
     return out
 
 
@@ -55,15 +58,14 @@ def run(*, players: int, games: int, seed: int | None, bots: list[str] | None = 
     bots, the bots rotate through the seats from one game to the next and wins are counted per bot.
     """
     rng = random.Random(seed)
-    names = labels(bots, players) if bots else [f"p{i}" for i in range(1, players + 1)]
-    kinds = [BOTS[label.split("#")[0]] for label in names] if bots else [random_bot] * players
+    play = seats(bots, players)
+    names = list(play)
     wins: Counter[str] = Counter({name: 0 for name in names})
     shared = turns = 0
     began = time.perf_counter()
     for number in range(games):
         shift = number % players if bots else 0
         seated = names[shift:] + names[:shift]
-        play = dict(zip(seated, kinds[shift:] + kinds[:shift], strict=True))
         setup = deal(tuple(seated), rng)
         state = start(setup.players, (setup.deck_1, setup.deck_2, setup.deck_3), setup.nobles)
         while not state.finished:

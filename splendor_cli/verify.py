@@ -37,8 +37,8 @@ from typing import Any
 import attrs
 
 from .errors import ConflictError, GameFileError, UsageError
-from .events import EVENT_TYPES, TURN_TYPES, Event, GameStarted, TurnUndone
-from .events.codec import FORMAT, Record, digest, parse, structure
+from .events import TURN_TYPES, Event, GameStarted, TurnUndone, actor
+from .events.codec import FORMAT, Record, parse, read_events
 from .projection import Game, replay
 from .store import Loaded
 
@@ -194,22 +194,10 @@ def _appended(before: Record, tail: str) -> tuple[Event, ...] | None:
     raws = doc.pop("events", [])
     if doc or not isinstance(raws, list):
         return None
-    events: list[Event] = []
-    parent = before.head
-    for seq, raw in enumerate(raws, start=len(before.events) + 1):
-        kind = raw.get("type") if isinstance(raw, dict) else None
-        cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
-        if cls is None:
-            return None
-        try:
-            event: Event = structure(raw, cls, f"event #{seq}")
-        except GameFileError:
-            return None
-        if event.seq != seq or event.parent != parent:
-            return None
-        parent = digest(raw)
-        events.append(event)
-    return tuple(events)
+    try:
+        return read_events(raws, [""] * len(before.events) + [before.head])
+    except (GameFileError, ConflictError):
+        return None
 
 
 # -- git -------------------------------------------------------------------------------------
@@ -421,7 +409,7 @@ def _moves_reason(version: _Version, known: int, *, created: bool, email: str) -
     if not moves or not header.emails:
         return None
     move = moves[0]
-    who = move.by if isinstance(move, TurnUndone) else getattr(move, "player", "")
+    who = actor(move)
     address = dict(zip(header.players, header.emails)).get(who, "")
     if address and address.casefold() != email.casefold():
         what = (

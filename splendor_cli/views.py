@@ -17,6 +17,7 @@ from .events import (
     SeedsAsked,
     TurnEvent,
     TurnUndone,
+    actor,
 )
 from .model import Gem, Move
 from .notation import format_move, move_json
@@ -137,7 +138,7 @@ def log_entries(game: Game) -> list[LogEntry]:
             turn += 1
             turn_of[event.seq] = turn
             effective.append(event)
-        player = getattr(event, "player", "") or getattr(event, "by", "") or None
+        player = actor(event) or None
         entries.append(
             LogEntry(
                 seq=event.seq,

@@ -195,6 +195,17 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 TURN_TYPES: tuple[type[TurnEvent], ...] = (TokensTaken, CardReserved, CardPurchased, TurnPassed)
 
+
+def actor(event: Event) -> str:
+    """Who made the event: the player of a turn or a seed step, who asked for an undo; "" for the
+    setup and for an undo nobody signed."""
+    if isinstance(event, TurnUndone):
+        return event.by
+    if isinstance(event, GameStarted | SeedsAsked):
+        return ""
+    return event.player
+
+
 __all__ = [
     "EVENT_TYPES",
     "TURN_TYPES",
@@ -210,4 +221,5 @@ __all__ = [
     "TurnEvent",
     "TurnPassed",
     "TurnUndone",
+    "actor",
 ]

@@ -129,7 +129,6 @@ def format_record(record: Record) -> str:
 
 # -- reading ---------------------------------------------------------------------------------
 
-_HEADER_KEYS = {f.name for f in attrs.fields(Header)}
 _DEFAULTED = {cls: [f for f in attrs.fields(cls) if f.default is not attrs.NOTHING] for cls in EVENT_TYPES.values()}
 _TOML_ERROR_LINE = re.compile(r"\(at line (\d+), column \d+\)")
 
@@ -210,12 +209,23 @@ def parse(text: str) -> Record:
     if not isinstance(raw_events, list):
         raise GameFileError("'events' must be an array of [[events]] tables")
     header: Header = structure({k: v for k, v in doc.items()}, Header, "header")
-    if not set(doc) <= _HEADER_KEYS:  # pragma: no cover - _structure already refuses
-        raise GameFileError("header: unknown keys")
+    return Record(header=header, events=read_events(raw_events, [header_digest(header)]))
+
+
+def read_events(raw_events: list[Any], parents: list[str]) -> tuple[Event, ...]:
+    """Build the events of raw `[[events]]` tables that continue a chain, checking every link.
+
+    `parents[i]` is the digest that event #i+1 must name as its parent: the header's digest
+    alone for a whole file, or, for events appended to a known log, its head at the end (the
+    digests before it may be left "" when unknown: they only serve to tell a fork from a gap).
+    The list grows as events are read.
+
+    Raises:
+        ForkError: two different events with one parent (two players moved from the same copy).
+        GameFileError: anything else that breaks the format or the chain, naming the event.
+    """
     events: list[Event] = []
-    parent = header_digest(header)
-    parents = [parent]  # parents[i]: the digest an event #i+1 must name as its parent
-    for index, raw in enumerate(raw_events, start=1):
+    for index, raw in enumerate(raw_events, start=len(parents)):
         where = f"event #{index}"
         if not isinstance(raw, dict):
             raise GameFileError(f"{where}: not a table")
@@ -239,12 +249,11 @@ def parse(text: str) -> Record:
             )
         if event.seq != index:
             raise GameFileError(f"{where}: seq is {event.seq}, expected {index} (events removed or reordered?)")
-        if event.parent != parent:
+        if event.parent != parents[-1]:
             raise GameFileError(
-                f"{where}: parent is {event.parent!r}, but the event before it hashes to {parent!r}"
+                f"{where}: parent is {event.parent!r}, but the event before it hashes to {parents[-1]!r}"
                 " (the file was edited or merged by hand)"
             )
-        parent = digest(raw)
-        parents.append(parent)
+        parents.append(digest(raw))
         events.append(event)
-    return Record(header=header, events=tuple(events))
+    return tuple(events)

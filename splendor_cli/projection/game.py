@@ -12,7 +12,17 @@ from collections.abc import Iterable
 import attrs
 
 from ..errors import CorruptLogError, IllegalMoveError, SplendorError, UsageError
-from ..events import TURN_TYPES, Event, GameStarted, SeedCommitted, SeedRevealed, SeedsAsked, TurnEvent, TurnUndone
+from ..events import (
+    TURN_TYPES,
+    Event,
+    GameStarted,
+    SeedCommitted,
+    SeedRevealed,
+    SeedsAsked,
+    TurnEvent,
+    TurnUndone,
+    actor,
+)
 from ..model import Move
 from .rules import decide, evolve, move_of
 from .seeding import Seeding
@@ -100,7 +110,7 @@ class Game:
             raise IllegalMoveError(f"cannot undo to event #{to}: it {why}", rule="undo")
         if by and not forced:
             others = sorted(
-                {p for seq in self.after[self.after.index(to) + 1 :] if (p := _player_of(self.events[seq - 1])) != by}
+                {p for seq in self.after[self.after.index(to) + 1 :] if (p := actor(self.events[seq - 1])) != by}
             )
             if others:
                 raise IllegalMoveError(
@@ -182,10 +192,6 @@ class Game:
         if not 1 <= seq <= self.seq:
             raise UsageError(f"there is no event #{seq}: the log has events #1 to #{self.seq}")
         return replay(self.events[:seq], check=False)
-
-
-def _player_of(event: Event) -> str:
-    return event.player if isinstance(event, TURN_TYPES) else ""
 
 
 def _check_players(players: tuple[str, ...], variant: str, seq: int) -> None:
