@@ -19,6 +19,8 @@ class Gem(enum.StrEnum):
     RED = "red"
     BLACK = "black"
     GOLD = "gold"
+    PEARL = "pearl"
+    """Splendor Duel only: two pearls, which no bonus ever discounts."""
 
     @property
     def letter(self) -> str:
@@ -33,29 +35,35 @@ _LETTERS = {
     Gem.RED: "r",
     Gem.BLACK: "k",
     Gem.GOLD: "*",
+    Gem.PEARL: "p",
 }
 COLOURS: tuple[Gem, ...] = (Gem.WHITE, Gem.BLUE, Gem.GREEN, Gem.RED, Gem.BLACK)
 """The five gem colours that cards cost and give; gold is a wildcard, never a bonus."""
 GEMS: tuple[Gem, ...] = (*COLOURS, Gem.GOLD)
-_INDEX = {gem: i for i, gem in enumerate(GEMS)}
+"""The tokens of base Splendor."""
+DUEL_GEMS: tuple[Gem, ...] = (*COLOURS, Gem.PEARL, Gem.GOLD)
+"""The tokens of Splendor Duel, in the order they are shown."""
+KINDS: tuple[Gem, ...] = (*GEMS, Gem.PEARL)
+"""Every kind of token, in the order of `Tokens.counts`."""
+_INDEX = {gem: i for i, gem in enumerate(KINDS)}
 _new = object.__new__
 _set = object.__setattr__
 
 
 @attrs.frozen(repr=False)
 class Tokens:
-    """A multiset of tokens, one count per gem in `GEMS` order. No count is ever negative."""
+    """A multiset of tokens, one count per kind in `KINDS` order (pearl last). No count is ever negative."""
 
-    counts: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0)
+    counts: tuple[int, int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0, 0)
 
     def __attrs_post_init__(self) -> None:
-        if len(self.counts) != len(GEMS) or min(self.counts) < 0:
+        if len(self.counts) != len(KINDS) or min(self.counts) < 0:
             raise ValueError(f"bad token counts {self.counts!r}")
 
     @classmethod
     def of(cls, counts: Mapping[Gem, int] | None = None, /, **named: int) -> Tokens:
         """Build from a mapping or keywords: `Tokens.of(red=2, gold=1)`."""
-        values = [0] * len(GEMS)
+        values = [0] * len(KINDS)
         for gem, n in (counts or {}).items():
             values[_INDEX[Gem(gem)]] += n
         for name, n in named.items():
@@ -82,13 +90,15 @@ class Tokens:
         if other is EMPTY:
             return self
         a, b = self.counts, other.counts
-        return Tokens._trusted((a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5]))
+        return Tokens._trusted(
+            (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5], a[6] + b[6])
+        )
 
     def __sub__(self, other: Tokens) -> Tokens:
         if other is EMPTY:
             return self
         a, b = self.counts, other.counts
-        left = (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4], a[5] - b[5])
+        left = (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4], a[5] - b[5], a[6] - b[6])
         if min(left) < 0:
             raise ValueError(f"cannot remove {other} from {self}")
         return Tokens._trusted(left)
@@ -104,8 +114,8 @@ class Tokens:
         return sum(self.counts)
 
     def items(self) -> Iterable[tuple[Gem, int]]:
-        """The (gem, count) pairs with a positive count, in `GEMS` order."""
-        return ((gem, n) for gem, n in zip(GEMS, self.counts) if n)
+        """The (gem, count) pairs with a positive count, in `KINDS` order."""
+        return ((gem, n) for gem, n in zip(KINDS, self.counts) if n)
 
     def gems(self) -> tuple[Gem, ...]:
         """The tokens as a sorted sequence of gems, each repeated by its count."""
@@ -129,7 +139,7 @@ EMPTY = Tokens()
 def _count(gems: tuple[Gem, ...]) -> Tokens:
     if not gems:
         return EMPTY
-    values = [0] * len(GEMS)
+    values = [0] * len(KINDS)
     for gem in gems:
         values[_INDEX[Gem(gem)]] += 1
     return Tokens(tuple(values))  # type: ignore[arg-type]
@@ -137,21 +147,45 @@ def _count(gems: tuple[Gem, ...]) -> Tokens:
 
 @functools.lru_cache(maxsize=4096)
 def _spell(counts: tuple[int, ...]) -> tuple[Gem, ...]:
-    return tuple(gem for gem, n in zip(GEMS, counts) for _ in range(n))
+    return tuple(gem for gem, n in zip(KINDS, counts) for _ in range(n))
 
 
 @attrs.frozen
 class Card:
-    """A development card: `2-14` is tier 2, card 14 of the reference table."""
+    """A card of either game: `2-14` is tier 2, card 14 of its reference table.
+
+    `bonus` is the colour it gives, `bonus_count` times (Duel has double bonuses), or None for a
+    card without a bonus, or with a wild one (`wild`, Duel: its colour is chosen when it is
+    bought). `gives` is that bonus as tokens. `crowns` and `ability` are Duel's (0 and "" in the
+    base game); a cost may include pearls in Duel.
+    """
 
     id: str
     level: int
-    bonus: Gem
+    bonus: Gem | None
     points: int
     cost: Tokens
+    bonus_count: int = 1
+    crowns: int = 0
+    ability: str = ""
+    wild: bool = False
+    gives: Tokens = attrs.field(init=False, eq=False)
+
+    @gives.default
+    def _gives(self) -> Tokens:
+        return Tokens.of({self.bonus: self.bonus_count}) if self.bonus else EMPTY
 
     def __repr__(self) -> str:
         return f"Card({self.id!r})"
+
+
+@attrs.frozen
+class Royal:
+    """A royal card of Splendor Duel: points and perhaps an ability, taken at 3 and 6 crowns."""
+
+    id: str
+    points: int
+    ability: str
 
 
 @attrs.frozen
@@ -193,3 +227,28 @@ def cached_move(
 ) -> Move:
     """A fully specified move, shared: moves are values, and listing them is the hot path of play."""
     return Move(action=action, gems=gems, card=card, deck=deck, returned=returned, noble=noble)
+
+
+STEPS = ("privilege", "replenish", "take", "reserve", "buy", "token", "steal", "royal", "return", "pass")
+"""The steps of a Splendor Duel turn (see CONTRACT.md): optional, mandatory, then what follows."""
+
+
+@attrs.frozen(kw_only=True)
+class Step:
+    """One step of a Splendor Duel turn, as a player says it.
+
+    `cells` are board cells as flat indexes (0 = a1, 12 = c3, 24 = e5): the one cell of a
+    privilege or token step, the line of a take, the gold of a reserve. `card` or `deck` name
+    what is reserved or bought; `payment` None means the default payment; `wild` is the colour
+    a wild card joins; `colour` the token stolen or returned. `order` is the outcome of a
+    replenish (the bag's tokens in the order they land); None until it is drawn.
+    """
+
+    step: str
+    cells: tuple[int, ...] = ()
+    card: str = ""
+    deck: int = 0
+    payment: Tokens | None = None
+    wild: Gem | None = None
+    colour: Gem | None = None
+    order: tuple[Gem, ...] | None = None

@@ -49,7 +49,10 @@ def _card_head(card_id: str) -> Text:
     if card.points:
         head.append(f" {card.points}pt", style="bold")
     head.append(" ")
-    head.append(str(card.bonus), style=GEM_STYLE[card.bonus])
+    if card.bonus is not None:
+        head.append(f"{card.bonus}{'x2' if card.bonus_count == 2 else ''}", style=GEM_STYLE[card.bonus])
+    else:
+        head.append("wild" if card.wild else "no bonus", style="bold" if card.wild else "dim")
     return head
 
 

@@ -89,7 +89,7 @@ def test_letters_and_gem_names() -> None:
     assert parse_move("buy 1-01 pay w u g r k o") == full
     assert parse_move("buy 1-01 pay diamond sapphire emerald ruby onyx joker") == full
     assert full.payment == Tokens.of(white=1, blue=1, green=1, red=1, black=1, gold=1)
-    assert [g.letter for g in Gem] == ["w", "u", "g", "r", "k", "*"]
+    assert [g.letter for g in Gem] == ["w", "u", "g", "r", "k", "*", "p"]
 
 
 @pytest.mark.parametrize(("word", "card"), [("2-4", "2-04"), ("2-04", "2-04"), ("1-3", "1-03"), ("3-20", "3-20")])

@@ -14,6 +14,7 @@ from typing import ClassVar, TypeAlias
 import attrs
 
 from ..model import Gem
+from .duel import STEP_TYPES, DuelStarted, StepEvent
 
 
 @attrs.frozen(kw_only=True)
@@ -177,6 +178,8 @@ Event: TypeAlias = (
     | SeedsAsked
     | SeedCommitted
     | SeedRevealed
+    | DuelStarted
+    | StepEvent
 )
 
 EVENT_TYPES: dict[str, type[Event]] = {
@@ -191,9 +194,14 @@ EVENT_TYPES: dict[str, type[Event]] = {
         SeedsAsked,
         SeedCommitted,
         SeedRevealed,
+        DuelStarted,
+        *STEP_TYPES,
     )
 }
 TURN_TYPES: tuple[type[TurnEvent], ...] = (TokensTaken, CardReserved, CardPurchased, TurnPassed)
+"""The events of a base game's turns."""
+PLAY_TYPES: tuple[type[TurnEvent | StepEvent], ...] = (*TURN_TYPES, *STEP_TYPES)
+"""The events a player makes by playing: a base game's turns and a Duel's steps."""
 
 
 def actor(event: Event) -> str:
@@ -201,22 +209,26 @@ def actor(event: Event) -> str:
     setup and for an undo nobody signed."""
     if isinstance(event, TurnUndone):
         return event.by
-    if isinstance(event, GameStarted | SeedsAsked):
+    if isinstance(event, GameStarted | SeedsAsked | DuelStarted):
         return ""
     return event.player
 
 
 __all__ = [
     "EVENT_TYPES",
+    "PLAY_TYPES",
+    "STEP_TYPES",
     "TURN_TYPES",
     "CardPurchased",
     "CardReserved",
+    "DuelStarted",
     "Event",
     "GameStarted",
     "SeedCommitted",
     "SeedEvent",
     "SeedRevealed",
     "SeedsAsked",
+    "StepEvent",
     "TokensTaken",
     "TurnEvent",
     "TurnPassed",

@@ -8,27 +8,74 @@ as it is folded: a file edited by hand so that it breaks a rule is refused, nami
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
 import attrs
 
 from ..errors import CorruptLogError, IllegalMoveError, SplendorError, UsageError
 from ..events import (
+    PLAY_TYPES,
     TURN_TYPES,
     Event,
     GameStarted,
     SeedCommitted,
     SeedRevealed,
     SeedsAsked,
+    StepEvent,
     TurnEvent,
     TurnUndone,
     actor,
 )
-from ..model import Move
-from .rules import decide, evolve, move_of
+from ..events.duel import STEP_TYPES, DuelStarted
+from ..model import Move, Step
+from . import duel, rules
+from .duel import DuelState
 from .seeding import Seeding
 from .state import GameState, start
 
-VARIANTS = ("base",)
+VARIANTS = ("base", "duel")
+State = GameState | DuelState
+"""The table of either game."""
+PlayEvent = TurnEvent | StepEvent
+"""What a player appends: a base turn or a Duel step."""
+
+
+def judge(state: State, move: Move | Step) -> PlayEvent:
+    """The event for `move` in `state`, by the rules of the game's variant (see rules.decide and duel.decide).
+
+    Raises:
+        UsageError: a base-game move in a Duel, or a Duel step in a base game.
+        IllegalMoveError, AmbiguousMoveError: as the rules decide.
+    """
+    if isinstance(state, DuelState):
+        if not isinstance(move, Step):
+            raise UsageError("this game is a Splendor Duel: play it step by step (see `splendor moves`)")
+        return duel.decide(state, move)
+    if not isinstance(move, Move):
+        raise UsageError("this game is base Splendor: play whole turns (see `splendor moves`)")
+    return rules.decide(state, move)
+
+
+def _evolve(state: State, event: PlayEvent) -> State:
+    """Apply a player's event by the rules of the game's variant. Raise ValueError if it cannot apply."""
+    if isinstance(state, DuelState):
+        if not isinstance(event, STEP_TYPES):
+            raise ValueError(f"a {event.TYPE} event has no place in a Splendor Duel")
+        return duel.evolve(state, event)
+    if not isinstance(event, TURN_TYPES):
+        raise ValueError(f"a {event.TYPE} event has no place in base Splendor")
+    return rules.evolve(state, event)
+
+
+def _move_of(event: PlayEvent) -> Move | Step:
+    if isinstance(event, TURN_TYPES):
+        return rules.move_of(event)
+    return duel.move_of(cast(StepEvent, event))
+
+
+def at_turn_start(state: State) -> bool:
+    """Whether `state` is between two turns (always, in the base game; a Duel turn has steps)."""
+    return not isinstance(state, DuelState) or state.fresh
 
 
 @attrs.frozen(kw_only=True)
@@ -40,7 +87,7 @@ class Game:
     """
 
     events: tuple[Event, ...] = ()
-    states: tuple[GameState, ...] = ()
+    states: tuple[State, ...] = ()
     after: tuple[int, ...] = ()
     undone: frozenset[int] = frozenset()
     seeding: Seeding | None = None
@@ -52,7 +99,7 @@ class Game:
         return len(self.events)
 
     @property
-    def state(self) -> GameState:
+    def state(self) -> State:
         if not self.states:
             if self.seeding is not None:
                 raise IllegalMoveError(f"the cards are not dealt yet: {self.seeding.waiting()}", rule="seed")
@@ -63,7 +110,7 @@ class Game:
     def players(self) -> tuple[str, ...]:
         return self.seeding.players if self.seeding is not None and not self.states else self.state.names()
 
-    def decide(self, move: Move, *, player: str | None = None) -> TurnEvent:
+    def decide(self, move: Move | Step, *, player: str | None = None) -> PlayEvent:
         """The event for `move`, played by `player` (default: whoever is to move).
 
         Raises:
@@ -78,7 +125,7 @@ class Game:
             if state.finished:
                 raise IllegalMoveError("the game is over", rule="game-over")
             raise IllegalMoveError(f"it is {state.player.name}'s turn, not {player}'s", rule="turn")
-        return decide(state, move)
+        return judge(state, move)
 
     def decide_undo(self, *, to: int | None = None, by: str = "", forced: bool = False) -> TurnUndone:
         """The event that takes the game back to just after event `to` (default: undo the last turn).
@@ -169,14 +216,21 @@ class Game:
                     after=self.after[:keep],
                     undone=self.undone | set(self.after[keep:]),
                 )
-            case _ if isinstance(event, TURN_TYPES):
+            case DuelStarted():
+                if self.events:
+                    raise CorruptLogError("duel_started must be the first event", seq=seq)
+                problem = duel.setup_problem(event)
+                if problem:
+                    raise CorruptLogError(problem, seq=seq)
+                return Game(events=events, states=(duel.start(event),), after=(seq,))
+            case _ if isinstance(event, PLAY_TYPES):
                 if not self.states:
                     raise CorruptLogError(f"{event.TYPE} before the cards are dealt", seq=seq)
                 state = self.state
                 if check:
                     _check_turn(state, event)
                 try:
-                    after = evolve(state, event)
+                    after = _evolve(state, event)
                 except (ValueError, KeyError) as exc:
                     raise CorruptLogError(f"cannot apply {event.TYPE}: {exc}", seq=seq) from None
                 return Game(
@@ -221,13 +275,13 @@ def _setup(event: GameStarted) -> GameState:
     return start(event.players, (event.deck_1, event.deck_2, event.deck_3), event.nobles)
 
 
-def _check_turn(state: GameState, event: TurnEvent) -> None:
+def _check_turn(state: State, event: PlayEvent) -> None:
     """Refuse a turn event that is not exactly what the rules make of the move it records."""
     seq = event.seq
     if event.player != state.player.name:
         raise CorruptLogError(f"{event.player!r} played, but it was {state.player.name}'s turn", seq=seq)
     try:
-        expected = decide(state, move_of(event))
+        expected = judge(state, _move_of(event))
     except SplendorError as exc:
         raise CorruptLogError(f"illegal {event.TYPE}: {_one_line(exc)}", seq=seq) from None
     except (ValueError, KeyError) as exc:
@@ -240,7 +294,7 @@ def _check_turn(state: GameState, event: TurnEvent) -> None:
             raise CorruptLogError(f"{event.TYPE}: {name} is {_show(got)}, the rules give {_show(want)}", seq=seq)
 
 
-_PAYLOAD = {cls: [f.name for f in attrs.fields(cls) if f.name not in ("seq", "parent")] for cls in TURN_TYPES}
+_PAYLOAD = {cls: [f.name for f in attrs.fields(cls) if f.name not in ("seq", "parent")] for cls in PLAY_TYPES}
 
 
 def _one_line(exc: Exception) -> str:

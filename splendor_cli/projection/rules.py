@@ -18,91 +18,36 @@ from ..cards import CARDS, NOBLES
 from ..errors import AmbiguousMoveError, IllegalMoveError
 from ..events import CardPurchased, CardReserved, TokensTaken, TurnEvent, TurnPassed
 from ..model import COLOURS, EMPTY, GEMS, Gem, Move, Tokens, cached_move
+from . import payment as paying
+from .payment import check_payment
 from .state import MAX_RESERVED, MAX_TOKENS, WINNING_POINTS, GameState, PlayerState
 
 ONE_GOLD = Tokens.of(gold=1)
-_BONUS = {gem: Tokens.of({gem: 1}) for gem in GEMS}
 _TWO = {gem: Tokens.of({gem: 2}) for gem in GEMS}
 _NONE = ("",)
-_BONUS_OF = {card.id: _BONUS[card.bonus] for card in CARDS.values()}
-_COLOUR_OF = {card.id: COLOURS.index(card.bonus) for card in CARDS.values()}
+_BONUS_OF = {card.id: card.gives for card in CARDS.values()}
 _PRICE = {card.id: card.cost.total() for card in CARDS.values()}
 _TAKEN = {Tokens.from_gems(c): n for n in (1, 2, 3) for c in itertools.combinations_with_replacement(COLOURS, n)}
 """How many tokens each possible take holds."""
 _RETURN_CHOICES: dict[int, tuple[Tokens, ...]] = {
-    k: tuple(Tokens.from_gems(c) for c in itertools.combinations_with_replacement(Gem, k)) for k in (1, 2, 3)
+    k: tuple(Tokens.from_gems(c) for c in itertools.combinations_with_replacement(GEMS, k)) for k in (1, 2, 3)
 }
 
 
 # -- what a player can afford ----------------------------------------------------------------
 
 
-_COST = {card.id: card.cost.counts[:5] for card in CARDS.values()}
+_COST = {card.id: card.cost.counts for card in CARDS.values()}
 
 
 def still_to_pay(player: PlayerState, card: str) -> Tokens:
     """The cost of `card` after the player's bonuses, per colour, never below zero."""
-    c0, c1, c2, c3, c4 = _COST[card]
-    b0, b1, b2, b3, b4, _ = player.bonuses.counts
-    return Tokens._trusted(
-        (
-            c0 - b0 if c0 > b0 else 0,
-            c1 - b1 if c1 > b1 else 0,
-            c2 - b2 if c2 > b2 else 0,
-            c3 - b3 if c3 > b3 else 0,
-            c4 - b4 if c4 > b4 else 0,
-            0,
-        )
-    )
+    return paying.still_to_pay(_COST[card], player.bonuses)
 
 
 def default_payment(player: PlayerState, card: str) -> Tokens | None:
-    """Coloured tokens first, gold for the rest; None when the player cannot afford the card.
-
-    Unrolled by hand: it runs for every card on the table at every turn of random play.
-    """
-    c0, c1, c2, c3, c4 = _COST[card]
-    b0, b1, b2, b3, b4, _ = player.bonuses.counts
-    h0, h1, h2, h3, h4, gold = player.tokens.counts
-    n0, n1, n2, n3, n4 = c0 - b0, c1 - b1, c2 - b2, c3 - b3, c4 - b4
-    short = (
-        (n0 - h0 if n0 > h0 else 0)
-        + (n1 - h1 if n1 > h1 else 0)
-        + (n2 - h2 if n2 > h2 else 0)
-        + (n3 - h3 if n3 > h3 else 0)
-        + (n4 - h4 if n4 > h4 else 0)
-    )
-    if short > gold:
-        return None
-    return Tokens._trusted(
-        (
-            0 if n0 <= 0 else n0 if n0 <= h0 else h0,
-            0 if n1 <= 0 else n1 if n1 <= h1 else h1,
-            0 if n2 <= 0 else n2 if n2 <= h2 else h2,
-            0 if n3 <= 0 else n3 if n3 <= h3 else h3,
-            0 if n4 <= 0 else n4 if n4 <= h4 else h4,
-            short,
-        )
-    )
-
-
-def _check_payment(player: PlayerState, card: str, payment: Tokens) -> None:
-    """rulebook: pay the cost after bonuses exactly, gold standing in for any colour; no change."""
-    if not payment <= player.tokens:
-        raise IllegalMoveError(f"{player.name} cannot pay {payment}: holds {player.tokens}", rule="payment")
-    need = still_to_pay(player, card).counts
-    paid = payment.counts
-    if all(map(operator.le, paid[:5], need[:5])) and sum(need) - sum(paid[:5]) == paid[5]:
-        return
-    for gem, owed, given in zip(COLOURS, need, paid):
-        if given > owed:
-            raise IllegalMoveError(
-                f"{card} needs {owed} {gem} after bonuses, not {given} (no change is given)", rule="payment"
-            )
-    raise IllegalMoveError(
-        f"{card} costs {Tokens._trusted(need) or 'nothing'} after bonuses; {payment} does not pay it exactly",
-        rule="payment",
-    )
+    """Coloured tokens first, gold for the rest; None when the player cannot afford the card."""
+    return paying.default_payment(_COST[card], player.bonuses, player.tokens)
 
 
 # -- deciding a turn -------------------------------------------------------------------------
@@ -177,8 +122,8 @@ def _after_action(state: GameState, move: Move) -> tuple[Tokens, Tokens, str, bo
                     rule="buy",
                 )
         else:
-            _check_payment(player, card, payment)
-        return player.tokens - payment, player.bonuses + _BONUS[CARDS[card].bonus], card, False
+            check_payment(player.name, card, _COST[card], player.bonuses, player.tokens, payment)
+        return player.tokens - payment, player.bonuses + _BONUS_OF[card], card, False
     if move.action == "pass":
         if has_action(state):
             raise IllegalMoveError(f"{player.name} may not pass: a legal action exists", rule="pass")
@@ -416,15 +361,15 @@ def choices(state: GameState) -> Choices:
         if reserves:
             returns = _KEEP if total + gold <= MAX_TOKENS else return_choices(tokens + ONE_GOLD)
             groups.append((tuple(reserves), returns, same))
-    nobles_with: dict[int, tuple[str, ...]] = {}  # by the colour of the bonus a buy adds
+    nobles_with: dict[Tokens, tuple[str, ...]] = {}  # by the bonus a buy adds
     purse = total + sum(bonuses.counts)  # no card costing more than this can be afforded
     for row in (*state.board, player.reserved):
         for card in row:
             if card is not None and _PRICE[card] <= purse and default_payment(player, card) is not None:
-                colour = _COLOUR_OF[card]
-                if colour not in nobles_with:
-                    nobles_with[colour] = qualifying_nobles(state, bonuses + _BONUS_OF[card]) or _NONE
-                groups.append(((("buy", EMPTY, card, 0),), _KEEP, nobles_with[colour]))
+                bonus = _BONUS_OF[card]
+                if bonus not in nobles_with:
+                    nobles_with[bonus] = qualifying_nobles(state, bonuses + bonus) or _NONE
+                groups.append(((("buy", EMPTY, card, 0),), _KEEP, nobles_with[bonus]))
     if not groups:
         groups.append(((("pass", EMPTY, "", 0),), _KEEP, same))
     return Choices(tuple(groups))
@@ -508,7 +453,7 @@ def evolve(state: GameState, event: TurnEvent) -> GameState:
             bank = bank + payment
             tokens = tokens - payment
             cards = (*cards, event.card)
-            bonuses = bonuses + _BONUS[card.bonus]
+            bonuses = bonuses + card.gives
             points += card.points
         case TurnPassed():
             pass

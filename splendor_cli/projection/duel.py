@@ -1,0 +1,725 @@
+"""The rules of Splendor Duel (shared/reference/duel_rules.md): its state, `decide` and `evolve`.
+
+A Duel turn is played step by step (CONTRACT.md): optional steps (use privileges, then
+replenish), one mandatory step (take a line, reserve with a gold, buy, or pass when nothing
+else is possible), then the steps its purchase owes (a token or steal ability, a royal card)
+and returns down to 10. Each step is judged by `decide`, recorded by one event, and applied by
+`evolve`; the turn ends inside `evolve` when nothing is owed any more: the victory check, then
+the other player's turn (or the same player's, after an `again` ability).
+
+Rule numbers in comments are those of duel_rules.md. Payments are shared with the base game
+(payment.py).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import attrs
+
+from ..cards import DUEL_CARDS, DUEL_DECKS, ROYALS, SPIRAL
+from ..errors import AmbiguousMoveError, IllegalMoveError
+from ..events.duel import (
+    BoardReplenished,
+    BonusTokenTaken,
+    DuelCardBought,
+    DuelPassed,
+    DuelStarted,
+    GoldReserved,
+    LineTaken,
+    PrivilegeUsed,
+    RoyalTaken,
+    StepEvent,
+    TokenReturned,
+    TokenStolen,
+)
+from ..model import COLOURS, EMPTY, Gem, Step, Tokens
+from .payment import check_payment, default_payment, still_to_pay
+
+SIZE = 5
+CELLS: tuple[str, ...] = tuple(f"{'abcde'[i % SIZE]}{i // SIZE + 1}" for i in range(SIZE * SIZE))
+"""Cell names by flat index: a1 b1 c1 d1 e1 a2 ... e5 (column letter, row number; c3 the centre)."""
+CELL_INDEX = {name: i for i, name in enumerate(CELLS)}
+PYRAMID = (5, 4, 3)
+"""rule 3: face-up cards of levels 1, 2 and 3."""
+TOKENS = Tokens.of(white=4, blue=4, green=4, red=4, black=4, pearl=2, gold=3)
+"""The 25 tokens (components)."""
+PRIVILEGES = 3
+MAX_TOKENS = 10
+MAX_RESERVED = 3
+WIN_POINTS, WIN_CROWNS, WIN_COLOUR = 20, 10, 10
+"""rule 23: the three victory conditions."""
+ROYAL_AT = (3, 6)
+"""rule 19: crowns that bring a royal card."""
+PHASES = ("main", "token", "steal", "royal", "return", "over")
+"""What the next step is: the turn's actions, an ability's choice, a royal card, returns; or none."""
+
+GOLD, PEARL = Gem.GOLD, Gem.PEARL
+_ONE = {gem: Tokens.of({gem: 1}) for gem in (*COLOURS, GOLD, PEARL)}
+
+
+def _lines() -> tuple[tuple[int, ...], ...]:
+    """rule 13: every run of 1 to 3 consecutive cells along a row, a column or a diagonal."""
+    found: list[tuple[int, ...]] = []
+    for start in range(SIZE * SIZE):
+        row, col = divmod(start, SIZE)
+        found.append((start,))
+        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            for length in (2, 3):
+                end_r, end_c = row + dr * (length - 1), col + dc * (length - 1)
+                if 0 <= end_r < SIZE and 0 <= end_c < SIZE:
+                    found.append(tuple((row + dr * k) * SIZE + col + dc * k for k in range(length)))
+    return tuple(sorted(found, key=lambda line: (len(line), line)))
+
+
+LINES = _lines()
+_LINE_SET = {tuple(sorted(line)): line for line in LINES}
+_MASK = {line: sum(1 << i for i in line) for line in LINES}
+
+
+@attrs.frozen(kw_only=True)
+class DuelPlayer:
+    """One player's holdings. `bonuses`, `points`, `crowns` and `colour_points` follow from the cards."""
+
+    name: str
+    tokens: Tokens = EMPTY
+    cards: tuple[str, ...] = ()
+    """Bought jewel cards, in the order bought."""
+    wild: tuple[tuple[str, Gem], ...] = ()
+    """Each wild card bought and the colour it joined."""
+    reserved: tuple[str, ...] = ()
+    blind: tuple[str, ...] = ()
+    royals: tuple[str, ...] = ()
+    privileges: int = 0
+    bonuses: Tokens = EMPTY
+    points: int = 0
+    crowns: int = 0
+    colour_points: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
+    """Points of the cards of each colour group (rule 23), in `COLOURS` order."""
+
+    def colour_of(self, card: str) -> Gem | None:
+        """The colour group of a bought card: its bonus, or the colour its wild bonus joined."""
+        return DUEL_CARDS[card].bonus or dict(self.wild).get(card)
+
+
+@attrs.frozen(kw_only=True)
+class DuelState:
+    """The table of a Duel after some steps. `board[i]` is the token on cell `CELLS[i]`, or None."""
+
+    variant = "duel"
+    players: tuple[DuelPlayer, ...]
+    board: tuple[Gem | None, ...]
+    bag: Tokens = EMPTY
+    privileges: int = PRIVILEGES
+    """The privileges in the common supply."""
+    pyramid: tuple[tuple[str | None, ...], ...]
+    decks: tuple[tuple[str, ...], ...]
+    royals: tuple[str, ...] = tuple(ROYALS)
+    to_move: int = 0
+    turn: int = 0
+    """Turns completed (an extra turn counts as one)."""
+    phase: str = "main"
+    owed: tuple[str, ...] = ()
+    """Steps owed after the current phase's (an ability's choice, then a royal card)."""
+    replenished: bool = False
+    """The board was replenished this turn: no more privileges (rule 10)."""
+    fresh: bool = True
+    """No step taken yet this turn."""
+    again: bool = False
+    """An `again` ability: the same player plays the next turn (rule 24)."""
+    passes: int = 0
+    """Turns in a row that were passes: two end the game as a draw (rule 12, decision)."""
+    finished: bool = False
+    win_condition: str = ""
+    """`points`, `crowns` or `colour` once someone has won."""
+    winner: str = ""
+
+    @property
+    def player(self) -> DuelPlayer:
+        """The player to move."""
+        return self.players[self.to_move]
+
+    @property
+    def opponent(self) -> DuelPlayer:
+        return self.players[1 - self.to_move]
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players)
+
+    def winners(self) -> tuple[str, ...]:
+        """The winner once the game is over; nobody after a draw."""
+        return (self.winner,) if self.winner else ()
+
+    @property
+    def at_turn_start(self) -> bool:
+        return self.fresh and not self.finished
+
+
+def start(event: DuelStarted) -> DuelState:
+    """rules 3-6: the pyramid dealt from the decks, the board as the setup drew it, the second
+    player holding one privilege."""
+    decks = (event.deck_1, event.deck_2, event.deck_3)
+    first, second = event.players
+    return DuelState(
+        players=(DuelPlayer(name=first), DuelPlayer(name=second, privileges=1)),
+        board=tuple(event.board),
+        privileges=PRIVILEGES - 1,
+        pyramid=tuple(tuple(deck[:n]) + (None,) * (n - len(deck[:n])) for deck, n in zip(decks, PYRAMID)),
+        decks=tuple(deck[n:] for deck, n in zip(decks, PYRAMID)),
+    )
+
+
+def setup_problem(event: DuelStarted) -> str:
+    """What is wrong with a setup event ("" when nothing is)."""
+    if len(event.players) != 2 or len(set(event.players)) != 2:
+        return f"a Duel is for 2 players with distinct names, not {event.players!r}"
+    for level, deck in enumerate((event.deck_1, event.deck_2, event.deck_3), start=1):
+        if sorted(deck) != sorted(DUEL_DECKS[level]):
+            return f"deck_{level} is not a shuffle of the {len(DUEL_DECKS[level])} level-{level} Duel cards"
+    if len(event.board) != SIZE * SIZE or Tokens.from_gems(event.board) != TOKENS:
+        return "board must hold the 25 tokens, one a cell: 4 of each gem colour, 2 pearls, 3 gold"
+    return ""
+
+
+# -- what a player holds and may do ------------------------------------------------------------
+
+_COST = {card.id: card.cost.counts for card in DUEL_CARDS.values()}
+
+
+def _mask(board: tuple[Gem | None, ...]) -> int:
+    """The cells holding a gem or a pearl (what a line or a privilege may take), as bits."""
+    return sum(1 << i for i, gem in enumerate(board) if gem is not None and gem is not GOLD)
+
+
+def _pyramid_cards(state: DuelState) -> list[str]:
+    return [card for row in state.pyramid for card in row if card is not None]
+
+
+def _wild_colours(player: DuelPlayer) -> tuple[Gem, ...]:
+    """rule 18: a wild card joins a colour of which the player has a bonus."""
+    return tuple(gem for gem in COLOURS if player.bonuses[gem])
+
+
+def can_buy(player: DuelPlayer, card: str) -> bool:
+    if DUEL_CARDS[card].wild and not any(player.bonuses.counts[:5]):
+        return False
+    return default_payment(_COST[card], player.bonuses, player.tokens) is not None
+
+
+def has_mandatory(state: DuelState) -> bool:
+    """Whether any of the three mandatory actions is possible (rule 12)."""
+    player = state.player
+    if _mask(state.board):
+        return True
+    if GOLD in state.board and len(player.reserved) < MAX_RESERVED and (_pyramid_cards(state) or any(state.decks)):
+        return True
+    return any(can_buy(player, card) for card in (*_pyramid_cards(state), *player.reserved))
+
+
+# -- deciding a step ---------------------------------------------------------------------------
+
+
+def _cell(index: int) -> str:
+    if not 0 <= index < SIZE * SIZE:
+        raise IllegalMoveError(f"there is no cell #{index}", rule="cell")
+    return CELLS[index]
+
+
+def decide(state: DuelState, step: Step) -> StepEvent:
+    """Judge `step` for the player to move and return the event recording it (envelope empty).
+
+    Raises:
+        IllegalMoveError: the rules forbid it now (the message names the rule).
+        AmbiguousMoveError: a replenish without its outcome, a wild card without its colour.
+    """
+    if state.finished:
+        raise IllegalMoveError("the game is over", rule="game-over")
+    player = state.player
+    name = player.name
+    kind = step.step
+    if state.phase != "main" and kind != state.phase:
+        raise IllegalMoveError(f"{name} must first {_PHASE_TODO[state.phase]}, not {kind}", rule="step-order")
+    if state.phase == "main" and kind in _PHASE_TODO:
+        raise IllegalMoveError(f"no {kind} step is owed now: {name} has the turn's actions to play", rule="step-order")
+    match kind:
+        case "privilege":
+            if state.replenished:
+                raise IllegalMoveError("privileges are used before replenishing, not after", rule="privilege")
+            if not player.privileges:
+                raise IllegalMoveError(f"{name} holds no privilege", rule="privilege")
+            cell = _one_cell(step)
+            gem = state.board[cell]
+            if gem is None or gem is GOLD:
+                raise IllegalMoveError(
+                    f"a privilege takes a gem or a pearl, and {_cell(cell)} holds {gem or 'nothing'}", rule="privilege"
+                )
+            return PrivilegeUsed(seq=0, parent="", player=name, cell=CELLS[cell], gem=gem)
+        case "replenish":
+            if state.replenished:
+                raise IllegalMoveError("the board was replenished already this turn", rule="replenish")
+            if not state.bag:
+                raise IllegalMoveError("the bag is empty: nothing to replenish the board with", rule="replenish")
+            if step.order is None:
+                raise AmbiguousMoveError("a replenish needs its draw from the bag")
+            if Tokens.from_gems(step.order) != state.bag:
+                raise IllegalMoveError(f"the draw {list(step.order)} is not the bag ({state.bag})", rule="replenish")
+            empty = [CELLS[i] for i in SPIRAL if state.board[i] is None][: len(step.order)]
+            return BoardReplenished(seq=0, parent="", player=name, cells=tuple(empty), tokens=tuple(step.order))
+        case "take":
+            line = _LINE_SET.get(tuple(sorted(step.cells)))
+            if line is None:
+                raise IllegalMoveError(
+                    f"take {' '.join(_cell(c) for c in step.cells) or 'nothing'}: take 1 to 3 tokens"
+                    " on consecutive cells of one row, column or diagonal",
+                    rule="take-line",
+                )
+            gems = tuple(state.board[i] for i in line)
+            for i, gem in zip(line, gems):
+                if gem is None:
+                    raise IllegalMoveError(f"{CELLS[i]} is empty: a line has no gaps", rule="take-line")
+                if gem is GOLD:
+                    raise IllegalMoveError(f"{CELLS[i]} holds gold: gold is only taken to reserve", rule="take-gold")
+            return LineTaken(seq=0, parent="", player=name, cells=tuple(CELLS[i] for i in line), gems=gems)  # type: ignore[arg-type]
+        case "reserve":
+            if len(player.reserved) >= MAX_RESERVED:
+                raise IllegalMoveError(f"{name} already holds {MAX_RESERVED} reserved cards", rule="reserve")
+            cell = _one_cell(step)
+            if state.board[cell] is not GOLD:
+                raise IllegalMoveError(f"{CELLS[cell]} holds no gold", rule="reserve")
+            if step.deck:
+                if not 1 <= step.deck <= 3:
+                    raise IllegalMoveError(f"there is no deck {step.deck}", rule="reserve")
+                if not state.decks[step.deck - 1]:
+                    raise IllegalMoveError(f"deck {step.deck} is empty", rule="reserve")
+                card, drawn = state.decks[step.deck - 1][0], ""
+            else:
+                card = step.card
+                if card not in _pyramid_cards(state):
+                    raise IllegalMoveError(f"card {card} is not face up in the pyramid", rule="reserve")
+                drawn = _top(state, card)
+            return GoldReserved(
+                seq=0, parent="", player=name, gold=CELLS[cell], card=card, blind=bool(step.deck), drawn=drawn
+            )
+        case "buy":
+            card = step.card
+            reserved = card in player.reserved
+            if not reserved and card not in _pyramid_cards(state):
+                raise IllegalMoveError(f"card {card} is neither in the pyramid nor reserved by {name}", rule="buy")
+            wild = ""
+            if DUEL_CARDS[card].wild:
+                colours = _wild_colours(player)
+                if not colours:
+                    raise IllegalMoveError(
+                        f"{card} has a wild bonus: it joins a colour {name} has a bonus of, and {name} has none",
+                        rule="wild",
+                    )
+                if step.wild is None:
+                    if len(colours) > 1:
+                        raise AmbiguousMoveError(
+                            f"{card} has a wild bonus: say which colour it joins,"
+                            f" e.g. 'buy {card} as {colours[0]}' ({', '.join(colours)})"
+                        )
+                    wild = str(colours[0])
+                elif step.wild not in colours:
+                    raise IllegalMoveError(
+                        f"{card} can join only a colour {name} has a bonus of ({', '.join(colours)}),"
+                        f" not {step.wild}",
+                        rule="wild",
+                    )
+                else:
+                    wild = str(step.wild)
+            elif step.wild is not None:
+                raise IllegalMoveError(f"{card} has no wild bonus to place", rule="wild")
+            cost = _COST[card]
+            payment = step.payment
+            if payment is None:
+                payment = default_payment(cost, player.bonuses, player.tokens)
+                if payment is None:
+                    raise IllegalMoveError(
+                        f"{name} cannot afford {card}: it costs {still_to_pay(cost, player.bonuses)} after bonuses,"
+                        f" {name} holds {player.tokens}",
+                        rule="buy",
+                    )
+            else:
+                check_payment(name, card, cost, player.bonuses, player.tokens, payment)
+            return DuelCardBought(
+                seq=0,
+                parent="",
+                player=name,
+                card=card,
+                payment=payment.gems(),
+                wild=wild,
+                drawn="" if reserved else _top(state, card),
+            )
+        case "pass":
+            if has_mandatory(state):
+                raise IllegalMoveError(f"{name} may not pass: a mandatory action is possible", rule="pass")
+            if state.bag:
+                raise IllegalMoveError(f"{name} must replenish the board before passing (rule 12)", rule="pass")
+            return DuelPassed(seq=0, parent="", player=name)
+        case "token":
+            cell = _one_cell(step)
+            colour = DUEL_CARDS[player.cards[-1]].bonus
+            if state.board[cell] is not colour:
+                raise IllegalMoveError(
+                    f"the ability takes a {colour} token, and {CELLS[cell]} holds {state.board[cell] or 'nothing'}",
+                    rule="token",
+                )
+            return BonusTokenTaken(seq=0, parent="", player=name, cell=CELLS[cell], gem=colour)  # type: ignore[arg-type]
+        case "steal":
+            gem = step.colour
+            if gem is None or gem is GOLD or not state.opponent.tokens[gem]:
+                raise IllegalMoveError(
+                    f"steal takes a gem or pearl the opponent holds ({_stealable(state) or 'none'}), not {gem}",
+                    rule="steal",
+                )
+            return TokenStolen(seq=0, parent="", player=name, gem=gem)
+        case "royal":
+            if step.card not in state.royals:
+                raise IllegalMoveError(
+                    f"royal card {step.card or '?'} is not available ({', '.join(state.royals)})", rule="royal"
+                )
+            return RoyalTaken(seq=0, parent="", player=name, royal=step.card)
+        case "return":
+            gem = step.colour
+            if gem is None or not player.tokens[gem]:
+                raise IllegalMoveError(f"{name} holds no {gem} to return (holds {player.tokens})", rule="ten-tokens")
+            return TokenReturned(seq=0, parent="", player=name, gem=gem)
+    raise IllegalMoveError(f"unknown step {kind!r}", rule="step")
+
+
+_PHASE_TODO = {
+    "token": "take the token of the card's ability",
+    "steal": "steal a token (the ability)",
+    "royal": "take a royal card",
+    "return": "return tokens down to 10",
+}
+
+
+def _one_cell(step: Step) -> int:
+    if len(step.cells) != 1:
+        raise IllegalMoveError(f"{step.step} names one cell, not {len(step.cells)}", rule="cell")
+    _cell(step.cells[0])
+    return step.cells[0]
+
+
+def _top(state: DuelState, card: str) -> str:
+    """The card that replaces `card` in the pyramid: the top of its deck ("" if empty)."""
+    deck = state.decks[DUEL_CARDS[card].level - 1]
+    return deck[0] if deck else ""
+
+
+def _stealable(state: DuelState) -> Tokens:
+    tokens = state.opponent.tokens
+    return tokens - Tokens.of(gold=tokens[GOLD])
+
+
+def move_of(event: StepEvent) -> Step:
+    """The fully specified step that `event` records (what `decide` must turn back into it)."""
+    match event:
+        case PrivilegeUsed() | BonusTokenTaken():
+            return _step("privilege" if isinstance(event, PrivilegeUsed) else "token", cells=(CELL_INDEX[event.cell],))
+        case BoardReplenished():
+            return Step(step="replenish", order=event.tokens)
+        case LineTaken():
+            return Step(step="take", cells=tuple(CELL_INDEX[c] for c in event.cells))
+        case GoldReserved():
+            deck = DUEL_CARDS[event.card].level if event.blind and event.card in DUEL_CARDS else 0
+            return Step(step="reserve", cells=(CELL_INDEX[event.gold],), card="" if event.blind else event.card, deck=deck)
+        case DuelCardBought():
+            return Step(
+                step="buy",
+                card=event.card,
+                payment=Tokens.from_gems(event.payment),
+                wild=Gem(event.wild) if event.wild else None,
+            )
+        case TokenStolen() | TokenReturned():
+            return _step("steal" if isinstance(event, TokenStolen) else "return", colour=event.gem)
+        case RoyalTaken():
+            return _step("royal", card=event.royal)
+        case DuelPassed():
+            return _step("pass")
+
+
+# -- listing the legal steps -------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=4096)
+def _step(
+    step: str, cells: tuple[int, ...] = (), card: str = "", deck: int = 0, wild: Gem | None = None, colour: Gem | None = None
+) -> Step:
+    """A step, shared: steps are values, and listing them is the hot path of play."""
+    return Step(step=step, cells=cells, card=card, deck=deck, wild=wild, colour=colour)
+
+
+_TAKES = tuple((_MASK[line], _step("take", line)) for line in LINES)
+_PRIVILEGES = tuple((1 << i, _step("privilege", (i,))) for i in range(SIZE * SIZE))
+_REPLENISH = _step("replenish")
+_PASS = _step("pass")
+
+
+def legal_steps(state: DuelState) -> list[Step]:
+    """Every legal next step of the player to move. A replenish is listed without its draw
+    (`order` None): `draw` gives it one. This is the inner loop of random play: written flat."""
+    if state.finished:
+        return []
+    player = state.player
+    phase = state.phase
+    if phase == "main":
+        steps: list[Step] = []
+        mask = _mask(state.board)
+        if player.privileges and not state.replenished:
+            steps += [step for bit, step in _PRIVILEGES if mask & bit]
+        if state.bag and not state.replenished:
+            steps.append(_REPLENISH)
+        mandatory = [step for bits, step in _TAKES if mask & bits == bits]
+        if len(player.reserved) < MAX_RESERVED and GOLD in state.board:
+            cards = _pyramid_cards(state)
+            decks = [level for level, deck in enumerate(state.decks, start=1) if deck]
+            for cell, gem in enumerate(state.board):
+                if gem is GOLD:
+                    mandatory += [_step("reserve", (cell,), card) for card in cards]
+                    mandatory += [_step("reserve", (cell,), deck=level) for level in decks]
+        for card in (*_pyramid_cards(state), *player.reserved):
+            if can_buy(player, card):
+                if DUEL_CARDS[card].wild:
+                    mandatory += [_step("buy", card=card, wild=gem) for gem in _wild_colours(player)]
+                else:
+                    mandatory.append(_step("buy", card=card))
+        if not mandatory and not state.bag:
+            mandatory.append(_PASS)
+        return steps + mandatory
+    if phase == "token":
+        colour = DUEL_CARDS[player.cards[-1]].bonus
+        return [_step("token", (i,)) for i, gem in enumerate(state.board) if gem is colour]
+    if phase == "steal":
+        return [_step("steal", colour=gem) for gem, _ in _stealable(state).items()]
+    if phase == "royal":
+        return [_step("royal", card=royal) for royal in state.royals]
+    return [_step("return", colour=gem) for gem, _ in player.tokens.items()]
+
+
+def draw(state: DuelState, step: Step, shuffle: object) -> Step:
+    """`step` with its random outcome: for a replenish, the bag's tokens in an order from
+    `shuffle` (a `random.Random`, or anything with its `shuffle` method). Other steps as they are."""
+    if step.step != "replenish" or step.order is not None:
+        return step
+    order = list(state.bag.gems())
+    shuffle.shuffle(order)  # type: ignore[attr-defined]
+    return attrs.evolve(step, order=tuple(order))
+
+
+# -- applying an event -------------------------------------------------------------------------
+
+
+def _gain_privilege(players: list[DuelPlayer], supply: int, who: int) -> int:
+    """rule 17: from the supply, else from the opponent; nothing if `who` holds all 3."""
+    if supply:
+        players[who] = attrs.evolve(players[who], privileges=players[who].privileges + 1)
+        return supply - 1
+    other = players[1 - who]
+    if other.privileges:
+        players[1 - who] = attrs.evolve(other, privileges=other.privileges - 1)
+        players[who] = attrs.evolve(players[who], privileges=players[who].privileges + 1)
+    return supply
+
+
+def _without(board: tuple[Gem | None, ...], cells: tuple[str, ...]) -> tuple[Gem | None, ...]:
+    taken = set(CELL_INDEX[c] for c in cells)
+    return tuple(None if i in taken else gem for i, gem in enumerate(board))
+
+
+def _replace(pyramid: tuple[tuple[str | None, ...], ...], card: str, drawn: str) -> tuple[tuple[str | None, ...], ...]:
+    level = DUEL_CARDS[card].level - 1
+    row = pyramid[level]
+    slot = row.index(card)
+    return (*pyramid[:level], (*row[:slot], drawn or None, *row[slot + 1 :]), *pyramid[level + 1 :])
+
+
+def _draw(decks: tuple[tuple[str, ...], ...], card: str) -> tuple[tuple[str, ...], ...]:
+    """Take the card the event names out of its deck (decide checked that it was the top one)."""
+    level = DUEL_CARDS[card].level - 1
+    deck = decks[level]
+    if card not in deck:
+        raise ValueError(f"{card} is not in deck {level + 1}")
+    return (*decks[:level], tuple(c for c in deck if c != card), *decks[level + 1 :])
+
+
+def evolve(state: DuelState, event: StepEvent) -> DuelState:
+    """The state after a step event that `decide` accepted. Raise ValueError if it cannot apply."""
+    me = state.to_move
+    player = state.player
+    if event.player != player.name:
+        raise ValueError(f"it is {player.name}'s turn, not {event.player}'s")
+    players = list(state.players)
+    board, bag, supply = state.board, state.bag, state.privileges
+    pyramid, decks, royals = state.pyramid, state.decks, state.royals
+    owed = state.owed
+    again, passes = state.again, state.passes
+    ends_action = True  # the step is the turn's mandatory action or follows it
+    match event:
+        case PrivilegeUsed():
+            board = _without(board, (event.cell,))
+            player = attrs.evolve(
+                player, tokens=player.tokens + _ONE[event.gem], privileges=player.privileges - 1
+            )
+            players[me] = player
+            supply += 1
+            ends_action = False
+        case BoardReplenished():
+            filled = dict(zip((CELL_INDEX[c] for c in event.cells), event.tokens))
+            if any(board[i] is not None for i in filled):
+                raise ValueError("a replenish may fill only empty cells")
+            board = tuple(filled.get(i, gem) for i, gem in enumerate(board))
+            bag = bag - Tokens.from_gems(event.tokens)
+            supply = _gain_privilege(players, supply, 1 - me)  # rule 9
+            ends_action = False
+        case LineTaken():
+            board = _without(board, event.cells)
+            gems = Tokens.from_gems(event.gems)
+            players[me] = attrs.evolve(player, tokens=player.tokens + gems)
+            if (len(event.gems) == 3 and len(set(event.gems)) == 1) or gems[PEARL] == 2:
+                supply = _gain_privilege(players, supply, 1 - me)  # rule 14
+            passes = 0
+        case GoldReserved():
+            board = _without(board, (event.gold,))
+            if event.blind:
+                decks = _draw(decks, event.card)
+            else:
+                pyramid = _replace(pyramid, event.card, event.drawn)
+                if event.drawn:
+                    decks = _draw(decks, event.drawn)
+            players[me] = attrs.evolve(
+                player,
+                tokens=player.tokens + _ONE[GOLD],
+                reserved=(*player.reserved, event.card),
+                blind=(*player.blind, event.card) if event.blind else player.blind,
+            )
+            passes = 0
+        case DuelCardBought():
+            card = DUEL_CARDS[event.card]
+            reserved, blind = player.reserved, player.blind
+            if event.card in reserved:
+                reserved = tuple(c for c in reserved if c != event.card)
+                blind = tuple(c for c in blind if c != event.card)
+            else:
+                pyramid = _replace(pyramid, event.card, event.drawn)
+                if event.drawn:
+                    decks = _draw(decks, event.drawn)
+            payment = Tokens.from_gems(event.payment)
+            bag = bag + payment  # rule 16: spent tokens go into the bag
+            colour = Gem(event.wild) if event.wild else card.bonus
+            bonuses = player.bonuses + (card.gives if card.bonus else _ONE[colour] if colour else EMPTY)
+            colour_points = player.colour_points
+            if colour is not None and card.points:
+                at = COLOURS.index(colour)
+                colour_points = (*colour_points[:at], colour_points[at] + card.points, *colour_points[at + 1 :])  # type: ignore[assignment]
+            crowns = player.crowns + card.crowns
+            players[me] = attrs.evolve(
+                player,
+                tokens=player.tokens - payment,
+                cards=(*player.cards, event.card),
+                wild=(*player.wild, (event.card, Gem(event.wild))) if event.wild else player.wild,
+                reserved=reserved,
+                blind=blind,
+                bonuses=bonuses,
+                points=player.points + card.points,
+                crowns=crowns,
+                colour_points=colour_points,
+            )
+            # rules 18-20: the card's ability, then a royal card for a crown threshold passed.
+            owed = ()
+            if card.ability == "privilege":
+                supply = _gain_privilege(players, supply, me)
+            elif card.ability == "again":
+                again = True
+            elif card.ability in ("token", "steal"):
+                owed = (card.ability,)
+            if any(player.crowns < at <= crowns for at in ROYAL_AT):
+                owed = (*owed, "royal")
+            passes = 0
+        case BonusTokenTaken():
+            board = _without(board, (event.cell,))
+            players[me] = attrs.evolve(player, tokens=player.tokens + _ONE[event.gem])
+        case TokenStolen():
+            other = players[1 - me]
+            players[1 - me] = attrs.evolve(other, tokens=other.tokens - _ONE[event.gem])
+            players[me] = attrs.evolve(player, tokens=player.tokens + _ONE[event.gem])
+        case RoyalTaken():
+            royal = ROYALS[event.royal]
+            royals = tuple(r for r in royals if r != event.royal)
+            players[me] = attrs.evolve(
+                player, royals=(*player.royals, event.royal), points=player.points + royal.points
+            )
+            if royal.ability == "privilege":
+                supply = _gain_privilege(players, supply, me)
+            elif royal.ability == "again":
+                again = True
+            elif royal.ability == "steal":
+                owed = ("steal", *owed)
+        case TokenReturned():
+            players[me] = attrs.evolve(player, tokens=player.tokens - _ONE[event.gem])
+            bag = bag + _ONE[event.gem]
+        case DuelPassed():
+            passes += 1
+    after = attrs.evolve(
+        state,
+        players=tuple(players),
+        board=board,
+        bag=bag,
+        privileges=supply,
+        pyramid=pyramid,
+        decks=decks,
+        royals=royals,
+        owed=owed,
+        replenished=state.replenished or isinstance(event, BoardReplenished),
+        fresh=False,
+        again=again,
+        passes=passes,
+    )
+    return _follow(after) if ends_action else after
+
+
+def _follow(state: DuelState) -> DuelState:
+    """What comes after a mandatory action or a step it owed: the next step owed that has a
+    choice (an ability with nothing to take is skipped), returns, or the end of the turn."""
+    owed = state.owed
+    while owed:
+        step, owed = owed[0], owed[1:]
+        if step == "token":
+            possible = DUEL_CARDS[state.player.cards[-1]].bonus in state.board
+        elif step == "steal":
+            possible = bool(_stealable(state))
+        else:
+            possible = bool(state.royals)
+        if possible:
+            return attrs.evolve(state, phase=step, owed=owed)
+    player = state.player
+    if player.tokens.total() > MAX_TOKENS:
+        return attrs.evolve(state, phase="return", owed=())
+    # rule 23: only the player whose turn ends is checked.
+    condition = (
+        "points"
+        if player.points >= WIN_POINTS
+        else "crowns"
+        if player.crowns >= WIN_CROWNS
+        else "colour"
+        if max(player.colour_points) >= WIN_COLOUR
+        else ""
+    )
+    if condition:
+        return attrs.evolve(
+            state, phase="over", owed=(), finished=True, win_condition=condition, winner=player.name, turn=state.turn + 1
+        )
+    if state.passes >= 2:  # decision (rule 12): both passed in a row, nothing can change any more
+        return attrs.evolve(state, phase="over", owed=(), finished=True, turn=state.turn + 1)
+    return attrs.evolve(
+        state,
+        to_move=state.to_move if state.again else 1 - state.to_move,
+        turn=state.turn + 1,
+        phase="main",
+        owed=(),
+        replenished=False,
+        fresh=True,
+        again=False,
+    )
