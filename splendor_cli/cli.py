@@ -88,7 +88,9 @@ def new(
     ],
     game: GameOpt = None,
     seed: SeedOpt = None,
-    variant: Annotated[str, typer.Option(help="base (Splendor, 2-4 players).")] = "base",
+    variant: Annotated[
+        str, typer.Option(help="base (Splendor, 2-4 players) or duel (Splendor Duel, 2 players).")
+    ] = "base",
     commit_seed: Annotated[
         bool,
         typer.Option(
@@ -102,6 +104,8 @@ def new(
     Example:
 
     splendor new -g games/friday.toml --players alice,bob,carol
+
+    splendor new -g games/duel.toml --players ann,bob --variant duel
     """
     _run("new", players=players, game=game, seed=seed, variant=variant, commit_seed=commit_seed, json=json)
 
@@ -145,7 +149,9 @@ def state(game: GameOpt = None, json: JsonOpt = False, at: AtOpt = None, color: 
 
 @app.command()
 def moves(game: GameOpt = None, json: JsonOpt = False) -> None:
-    """List every legal turn of the player to move, one notation a line (what `play` accepts).
+    """List every legal turn of the player to move (in a Duel: every legal next step), one notation a line.
+
+    Each line is what `play` accepts.
 
     Example:
 
@@ -158,6 +164,10 @@ def moves(game: GameOpt = None, json: JsonOpt = False) -> None:
 def play(move: MoveArg, game: GameOpt = None, as_: AsOpt = None, json: JsonOpt = False) -> None:
     """Play a turn written in the move notation (see `splendor moves`) and append it to the file.
 
+    In a Duel, play one step or several separated by ';': each is judged after the ones before it.
+
+    If one is refused, none is written.
+
     Examples:
 
     splendor play take white blue green
@@ -167,6 +177,10 @@ def play(move: MoveArg, game: GameOpt = None, as_: AsOpt = None, json: JsonOpt =
     splendor play reserve deck 3 return black
 
     splendor play buy 2-14 noble N04
+
+    splendor play "privilege c3; take b2 c2 d2"   (Duel)
+
+    splendor play "buy 1-07 as red; royal R2"   (Duel)
     """
     _run("play", move=move, game=game, as_=as_, json=json)
 
@@ -224,16 +238,33 @@ def buy(
 
 
 @app.command()
+def replenish(game: GameOpt = None, as_: AsOpt = None, json: JsonOpt = False) -> None:
+    """Duel: replenish the board from the bag (your opponent takes a privilege).
+
+    Example:
+
+    splendor replenish -g games/duel.toml
+    """
+    _run("play", move=["replenish"], game=game, as_=as_, json=json)
+
+
+@app.command()
 def undo(
     game: GameOpt = None,
     to: Annotated[Optional[int], typer.Option("--to", help="Go back to just after event SEQ.", min=1)] = None,
+    turn: Annotated[
+        bool,
+        typer.Option(
+            "--turn", help="Duel: take back the whole turn (the steps of the turn under way, or the last turn)."
+        ),
+    ] = False,
     as_: AsOpt = None,
     force: Annotated[
         bool, typer.Option("--force", help="An agreed rewind over other players' turns (recorded in the event).")
     ] = False,
     json: JsonOpt = False,
 ) -> None:
-    """Take back the last turn (or every turn after event SEQ) by appending an undo event.
+    """Take back the last turn (in a Duel, the last step) or every turn after event SEQ, by appending an undo event.
 
     With --as (or $SPLENDOR_PLAYER) a player may take back only their own turns, while nobody has moved since.
 
@@ -244,8 +275,10 @@ def undo(
     splendor undo
 
     splendor undo --to 12
+
+    splendor undo --turn
     """
-    _run("undo", game=game, to=to, as_=as_, force=force, json=json)
+    _run("undo", game=game, to=to, turn=turn, as_=as_, force=force, json=json)
 
 
 @app.command()
@@ -264,17 +297,20 @@ def demo(
     game: GameOpt = None,
     turns: Annotated[int, typer.Option(help="How many random turns to play.", min=0)] = 12,
     seed: SeedOpt = None,
+    variant: Annotated[str, typer.Option(help="base (ann, bob and cy) or duel (ann and bob).")] = "base",
     color: ColorOpt = "auto",
 ) -> None:
     """Start a demo game for ann, bob and cy, play some random turns, and show the board.
 
     The game is written like any other (default: in a new temporary folder): try every command on it.
 
-    Example:
+    Examples:
 
     splendor demo --turns 20 --seed 7
+
+    splendor demo --variant duel
     """
-    _run("demo", game=game, turns=turns, seed=seed, color=color)
+    _run("demo", game=game, turns=turns, seed=seed, variant=variant, color=color)
 
 
 @app.command()
@@ -282,7 +318,7 @@ def simulate(
     players: Annotated[int, typer.Option(help="Players per game.", min=2, max=4)] = 2,
     games: Annotated[int, typer.Option(help="How many games.", min=1)] = 10,
     seed: SeedOpt = None,
-    variant: Annotated[str, typer.Option(help="base.")] = "base",
+    variant: Annotated[str, typer.Option(help="base, or duel (2 players).")] = "base",
     bots: Annotated[
         Optional[str], typer.Option(help="Bots, one per seat or one for all (rotated through the seats): random.")
     ] = None,
@@ -293,6 +329,8 @@ def simulate(
     Example:
 
     splendor simulate --players 3 --games 100 --seed 1 --json
+
+    splendor simulate --variant duel --games 100
     """
     _run("simulate", players=players, games=games, seed=seed, variant=variant, bots=bots, json=json)
 

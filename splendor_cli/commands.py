@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import IllegalMoveError, SplendorError, UsageError
 
 if TYPE_CHECKING:
+    from .projection.game import State
     from .store import Loaded
 
 
@@ -112,11 +113,15 @@ def new(
 
     from . import store
     from .events.codec import Header
-    from .newgame import deal, parse_players
+    from .newgame import deal, deal_duel, parse_players
 
-    if variant != "base":
-        raise UsageError(f"unknown variant {variant!r}: this version plays 'base'")
+    if variant not in ("base", "duel"):
+        raise UsageError(f"unknown variant {variant!r}: use 'base' or 'duel'")
     names, emails = parse_players(players)
+    if variant == "duel" and len(names) != 2:
+        raise UsageError(f"Splendor Duel is for 2 players, not {len(names)}")
+    if variant == "duel" and commit_seed:
+        raise UsageError("--commit-seed deals base games only in this version")
     created = _now()
     suffix = f"{random.Random(seed).getrandbits(16) if seed is not None else random.getrandbits(16):04x}"
     game_id = f"{created[:10]}-{'-'.join(names)}-{suffix}"
@@ -130,7 +135,8 @@ def new(
         store.create(path, header, SeedsAsked(seq=1, parent="", variant=variant, players=names))
         after = f"each player now runs `splendor seed -g {path} --as NAME` twice: to commit, then to reveal"
     else:
-        store.create(path, header, deal(names, random.Random(seed)))
+        setup = deal_duel if variant == "duel" else deal
+        store.create(path, header, setup(names, random.Random(seed)))
         after = f"{names[0]} to move"
     if json:
         _out(_json_text({"game": game_id, "path": str(path), "players": list(names)}))
@@ -157,66 +163,104 @@ def moves(*, game: Path | None = None, json: bool = False) -> None:
     if json:
         _out(_views(loaded)[1])
         return
-    from .notation import format_move
-    from .projection import legal_moves
+    from .notation import format_move, format_step
+    from .projection import duel, legal_moves
+    from .projection.duel import DuelState
 
-    _out("\n".join(format_move(move) for move in legal_moves(loaded.game.state)))
+    now = loaded.game.state
+    if isinstance(now, DuelState):
+        _out("\n".join(format_step(step) for step in duel.legal_steps(now)))
+    else:
+        _out("\n".join(format_move(move) for move in legal_moves(now)))
 
 
 def play(*, move: list[str], game: Path | None = None, as_: str | None = None, json: bool = False) -> None:
     from . import store
-    from .notation import format_move, parse_move
+    from .model import Move, Step
+    from .notation import format_move, format_step, parse_move, parse_steps
+    from .projection.duel import DuelState
     from .views import event_notation
 
-    parsed = parse_move(" ".join(move))
+    text = " ".join(move)
     with store.writing(game) as loaded:
-        try:
-            event = loaded.game.decide(parsed, player=as_)
-        except SplendorError as exc:
-            exc.args = (f"{format_move(parsed)!r}: {exc}",)
-            raise
-        after = store.append(loaded, event)
+        parsed: list[Move] | list[Step]
+        parsed = parse_steps(text) if isinstance(loaded.game.state, DuelState) else [parse_move(text)]
+        after = loaded
+        for one in parsed:  # several Duel steps: each judged after the ones before it
+            try:
+                after = store.stage(after, after.game.decide(one, player=as_))
+            except SplendorError as exc:
+                said = format_step(one) if isinstance(one, Step) else format_move(one)
+                exc.args = (f"{said!r}: {exc}",)
+                raise
+        after = store.append(loaded, *after.record.events[loaded.game.seq :])
     _views(after)  # bots ask for these next: answer them from the cache
-    sealed = after.record.events[-1]
+    added = after.record.events[loaded.game.seq :]
     now = after.game.state
     if json:
         from .events.codec import event_to_dict
 
+        sealed = added[-1]
         _out(
             _json_text(
                 {
                     "seq": sealed.seq,
                     "notation": event_notation(sealed),
                     "event": event_to_dict(sealed),
+                    "events": [event_to_dict(e) for e in added],
                     "to_move": None if now.finished else now.player.name,
                     "finished": now.finished,
                     "winners": list(now.winners()),
+                    **({"phase": now.phase} if isinstance(now, DuelState) else {}),
                 }
             )
         )
         return
-    lines = [f"#{sealed.seq} {event.player}: {event_notation(sealed)}"]
-    if now.finished:
-        winners = now.winners()
-        lines.append(f"game over: {' and '.join(winners)} won{'' if len(winners) == 1 else ' together'}")
-    else:
-        lines.append(f"{now.player.name} to move")
+    from .events import actor
+
+    lines = [f"#{e.seq} {actor(e)}: {event_notation(e)}" for e in added]
+    lines.append(_whose_turn(now))
     _out("\n".join(lines))
 
 
+def _whose_turn(state: State) -> str:
+    """`bob to move`, or what the game's end was; for a Duel, the step owed when there is one."""
+    from .projection.duel import DuelState
+
+    if state.finished:
+        winners = state.winners()
+        if not winners:
+            return "game over: a draw (both players passed in a row)"
+        how = f" ({state.win_condition})" if isinstance(state, DuelState) else ""
+        return f"game over: {' and '.join(winners)} won{'' if len(winners) == 1 else ' together'}{how}"
+    if isinstance(state, DuelState) and state.phase != "main":
+        return f"{state.player.name} to move: {state.phase}"
+    return f"{state.player.name} to move"
+
+
 def undo(
-    *, game: Path | None = None, to: int | None = None, as_: str | None = None, force: bool = False, json: bool = False
+    *,
+    game: Path | None = None,
+    to: int | None = None,
+    turn: bool = False,
+    as_: str | None = None,
+    force: bool = False,
+    json: bool = False,
 ) -> None:
     from . import store
 
+    if turn and to is not None:
+        raise UsageError("--turn and --to exclude each other")
     with store.writing(game) as loaded:
+        if turn:
+            to = loaded.game.turn_start()
         event = loaded.game.decide_undo(to=to, by=as_ or "", forced=force)
         after = store.append(loaded, event)
     state_text, _ = _views(after)
     if json:
         _out(state_text)
     else:
-        _out(f"#{after.game.seq} undo: back to just after #{event.to}; {after.game.state.player.name} to move")
+        _out(f"#{after.game.seq} undo: back to just after #{event.to}; {_whose_turn(after.game.state)}")
 
 
 def log(*, game: Path | None = None, json: bool = False, color: str = "auto") -> None:
@@ -231,26 +275,36 @@ def log(*, game: Path | None = None, json: bool = False, color: str = "auto") ->
     _out(log_text(entries, color=_use_color(color)))
 
 
-def demo(*, game: Path | None = None, turns: int = 12, seed: int | None = None, color: str = "auto") -> None:
+def demo(
+    *, game: Path | None = None, turns: int = 12, seed: int | None = None, variant: str = "base", color: str = "auto"
+) -> None:
     import random
     import tempfile
 
     from . import store
     from .events.codec import Header
-    from .newgame import deal
+    from .newgame import deal, deal_duel
+    from .projection import duel
+    from .projection.duel import DuelState
     from .projection.rules import choices
     from .render import board_text
 
+    if variant not in ("base", "duel"):
+        raise UsageError(f"unknown variant {variant!r}: use 'base' or 'duel'")
     rng = random.Random(seed)
     path = game if game is not None else Path(tempfile.mkdtemp(prefix="splendor-demo-")) / "demo.toml"
-    names = ("ann", "bob", "cy")
-    header = Header(game="demo", variant="base", players=names, created=_now())
-    loaded = store.create(path, header, deal(names, rng))
-    for _ in range(turns):
-        if loaded.game.state.finished:
-            break
-        options = choices(loaded.game.state)
-        loaded = store.append(loaded, loaded.game.decide(options.move(rng.randrange(len(options)))))
+    names = ("ann", "bob") if variant == "duel" else ("ann", "bob", "cy")
+    header = Header(game="demo", variant=variant, players=names, created=_now())
+    loaded = store.create(path, header, (deal_duel if variant == "duel" else deal)(names, rng))
+    while loaded.game.state.turn < turns and not loaded.game.state.finished:
+        now = loaded.game.state
+        if isinstance(now, DuelState):
+            steps = duel.legal_steps(now)  # a replenish is drawn by the log (Game.decide)
+            event = loaded.game.decide(steps[rng.randrange(len(steps))])
+        else:
+            options = choices(now)
+            event = loaded.game.decide(options.move(rng.randrange(len(options))))
+        loaded = store.append(loaded, event)
     _out(board_text(loaded.game, width=_width(), color=_use_color(color)))
     _out(f"\nThe demo game is {path}: try `splendor log -g {path}` or `splendor moves -g {path}`.")
 
@@ -266,10 +320,12 @@ def simulate(
 ) -> None:
     from .simulate import run as simulate_games
 
-    if variant != "base":
-        raise UsageError(f"unknown variant {variant!r}: this version plays 'base'")
+    if variant not in ("base", "duel"):
+        raise UsageError(f"unknown variant {variant!r}: use 'base' or 'duel'")
+    if variant == "duel" and players != 2:
+        raise UsageError(f"Splendor Duel is for 2 players, not {players}")
     names = [b.strip() for b in bots.split(",")] if bots else None
-    report = simulate_games(players=players, games=games, seed=seed, bots=names)
+    report = simulate_games(players=players, games=games, seed=seed, bots=names, variant=variant)
     if json:
         _out(_json_text(report))
         return

@@ -29,7 +29,13 @@ _OPTIONS: dict[str, dict[str, tuple[str, bool]]] = {
     "log": {"--json": ("json", False), "--color": ("color", True)},
     "moves": {"--json": ("json", False)},
     "play": {"--json": ("json", False), "--as": ("as_", True)},
-    "undo": {"--json": ("json", False), "--as": ("as_", True), "--to": ("to", True), "--force": ("force", False)},
+    "undo": {
+        "--json": ("json", False),
+        "--as": ("as_", True),
+        "--to": ("to", True),
+        "--turn": ("turn", False),
+        "--force": ("force", False),
+    },
 }
 _GAME = {"-g": ("game", True), "--game": ("game", True)}
 _INTS = {"at", "to"}

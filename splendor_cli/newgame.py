@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import random
 
-from .cards import DECKS, NOBLES
+from .cards import DECKS, DUEL_DECKS, NOBLES, SPIRAL
 from .errors import UsageError
-from .events import GameStarted
+from .events import DuelStarted, GameStarted
+from .model import Gem
+from .projection.duel import TOKENS
 
 
 def parse_players(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -39,12 +41,37 @@ def check_players(players: list[str]) -> tuple[str, ...]:
     return names
 
 
+def _shuffled(decks: dict[int, tuple[str, ...]], rng: random.Random) -> tuple[tuple[str, ...], ...]:
+    shuffled = []
+    for level in (1, 2, 3):
+        deck = list(decks[level])
+        rng.shuffle(deck)
+        shuffled.append(tuple(deck))
+    return tuple(shuffled)
+
+
 def deal(players: tuple[str, ...], rng: random.Random) -> GameStarted:
     """Shuffle the decks and reveal players + 1 nobles; the event records the outcome."""
-    decks = []
-    for level in (1, 2, 3):
-        deck = list(DECKS[level])
-        rng.shuffle(deck)
-        decks.append(tuple(deck))
+    decks = _shuffled(DECKS, rng)
     nobles = tuple(rng.sample(sorted(NOBLES), len(players) + 1))
-    return GameStarted.of(players, tuple(decks), nobles)
+    return GameStarted.of(players, decks, nobles)
+
+
+def deal_duel(players: tuple[str, ...], rng: random.Random) -> DuelStarted:
+    """Shuffle the three decks, and draw the 25 tokens from the bag onto the board in spiral
+    order (duel_board.md); the event records the outcome."""
+    deck_1, deck_2, deck_3 = _shuffled(DUEL_DECKS, rng)
+    bag = list(TOKENS.gems())
+    rng.shuffle(bag)
+    board: list[Gem | None] = [None] * len(SPIRAL)
+    for cell, gem in zip(SPIRAL, bag, strict=True):
+        board[cell] = gem
+    return DuelStarted(
+        seq=1,
+        parent="",
+        players=players,
+        deck_1=deck_1,
+        deck_2=deck_2,
+        deck_3=deck_3,
+        board=tuple(board),  # type: ignore[arg-type]
+    )

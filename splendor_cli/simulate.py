@@ -1,7 +1,8 @@
 """Games played in memory by bots, for `splendor simulate` and the bench.
 
-A bot is a function of the state and a seeded random source that returns one legal move. This
-version has one: `random`, a uniform choice among the legal moves (the engine's own list).
+A bot is a function of the state and a seeded random source that returns one legal move (a
+whole turn in the base game, the next step in a Duel). This version has one: `random`, a
+uniform choice among the legal moves (the engine's own list).
 """
 
 from __future__ import annotations
@@ -9,17 +10,20 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from .errors import UsageError
-from .model import Move
-from .newgame import deal
-from .projection import GameState
+from .model import Move, Step
+from .newgame import deal, deal_duel
+from .projection import GameState, duel
+from .projection.duel import DuelState
 from .projection.rules import choices, decide, evolve
 from .projection.state import start
 
 Bot = Callable[[GameState, random.Random], Move]
+DuelBot = Callable[[DuelState, random.Random], Step]
+B = TypeVar("B", Bot, DuelBot)
 
 
 def random_bot(state: GameState, rng: random.Random) -> Move:
@@ -28,45 +32,66 @@ def random_bot(state: GameState, rng: random.Random) -> Move:
     return options.move(rng.randrange(len(options)))
 
 
+def random_duel_bot(state: DuelState, rng: random.Random) -> Step:
+    """A uniform choice among every legal next step (a replenish drawn from `rng`)."""
+    options = duel.legal_steps(state)
+    return duel.draw(state, options[rng.randrange(len(options))], rng)
+
+
 BOTS: dict[str, Bot] = {"random": random_bot}
+DUEL_BOTS: dict[str, DuelBot] = {"random": random_duel_bot}
 
 
-def seats(bots: list[str] | None, players: int) -> dict[str, Bot]:
-    """Each seat's name and bot: p1, p2, ... all random without `bots`; else the bots named (one
-    per seat, or one for all), each seat named after its bot, numbered when a bot plays twice."""
+def seats(bots: list[str] | None, players: int, known: Mapping[str, B]) -> dict[str, B]:
+    """Each seat's name and bot of `known`: p1, p2, ... all random without `bots`; else the bots
+    named (one per seat, or one for all), each seat named after its bot, numbered when a bot
+    plays twice."""
     if not bots:
-        return {f"p{i}": random_bot for i in range(1, players + 1)}
+        return {f"p{i}": known["random"] for i in range(1, players + 1)}
     if len(bots) == 1:
         bots = bots * players
     if len(bots) != players:
         raise UsageError(f"--bots names {len(bots)} bots for {players} players: name one, or one per seat")
     for name in bots:
-        if name not in BOTS:
-            raise UsageError(f"unknown bot {name!r}: this version has {', '.join(sorted(BOTS))}")
+        if name not in known:
+            raise UsageError(f"unknown bot {name!r}: this version has {', '.join(sorted(known))}")
     seen: Counter[str] = Counter()
     out = {}
     for name in bots:
         seen[name] += 1
-        out[name if bots.count(name) == 1 else f"{name}#{seen[name]}"] = BOTS[name]
+        out[name if bots.count(name) == 1 else f"{name}#{seen[name]}"] = known[name]
     return out
 
 
-def run(*, players: int, games: int, seed: int | None, bots: list[str] | None = None) -> dict[str, Any]:
+def run(
+    *, players: int, games: int, seed: int | None, bots: list[str] | None = None, variant: str = "base"
+) -> dict[str, Any]:
     """Play `games` games; report turns, wins per seat (or per bot) and shared victories.
 
     Without `bots`, every seat plays `random` and wins are counted per seat (p1, p2, ...). With
     bots, the bots rotate through the seats from one game to the next and wins are counted per bot.
+    A Duel also reports its steps, and its draws (`draws`: both players passed in a row).
     """
     rng = random.Random(seed)
-    play = seats(bots, players)
+    play = seats(bots, players, BOTS)
+    duel_play = seats(bots, players, DUEL_BOTS) if variant == "duel" else {}
     names = list(play)
     wins: Counter[str] = Counter({name: 0 for name in names})
-    shared = turns = 0
+    shared = turns = steps = draws = 0
     began = time.perf_counter()
     for number in range(games):
         shift = number % players if bots else 0
-        seated = names[shift:] + names[:shift]
-        setup = deal(tuple(seated), rng)
+        seated = tuple(names[shift:] + names[:shift])
+        if variant == "duel":
+            table = duel.start(deal_duel(seated, rng))
+            while not table.finished:
+                table = duel.evolve(table, duel.decide(table, duel_play[table.player.name](table, rng)))
+                steps += 1
+            turns += table.turn
+            draws += not table.winners()
+            wins.update(table.winners())
+            continue
+        setup = deal(seated, rng)
         state = start(setup.players, (setup.deck_1, setup.deck_2, setup.deck_3), setup.nobles)
         while not state.finished:
             state = evolve(state, decide(state, play[state.player.name](state, rng)))
@@ -74,10 +99,13 @@ def run(*, players: int, games: int, seed: int | None, bots: list[str] | None = 
         winners = state.winners()
         shared += len(winners) > 1
         wins.update(winners)
-    return {
+    report: dict[str, Any] = {
         "games": games,
         "turns": turns,
         "seconds": round(time.perf_counter() - began, 3),
         "wins": dict(wins),
         "shared": shared,
     }
+    if variant == "duel":
+        report |= {"steps": steps, "draws": draws}
+    return report

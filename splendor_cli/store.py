@@ -159,26 +159,35 @@ def create(path: Path, header: Header, started: Event) -> Loaded:
     return read(path)
 
 
-def append(loaded: Loaded, event: Event) -> Loaded:
-    """Seal `event` onto the game, check the result, and write it. Earlier bytes never change.
+def append(loaded: Loaded, *events: Event) -> Loaded:
+    """Seal the events onto the game in order, check the result, and write it. Earlier bytes
+    never change; nothing is written unless every event is legal.
 
     Raises:
         ConflictError: the file changed since `loaded` was read.
+        CorruptLogError: an event cannot follow the ones before it (nothing written).
         GameFileError: the result would not read back as the same events (a bug; nothing written).
     """
-    event = seal(loaded.record, event)
-    game = loaded.game.apply(event, check=True)
-    block = format_event(event).encode("utf-8")
-    data = loaded.data if loaded.data.endswith(b"\n") else loaded.data + b"\n"
-    data += block
-    reread = parse(data.decode("utf-8"))
-    if reread.events != (*loaded.record.events, event):  # pragma: no cover - a codec bug
-        raise GameFileError(f"{loaded.path}: the new event would not read back the same; nothing written")
+    after = loaded
+    for event in events:
+        after = stage(after, event)
+    reread = parse(after.data.decode("utf-8"))
+    if reread.events != after.record.events:  # pragma: no cover - a codec bug
+        raise GameFileError(f"{loaded.path}: the new events would not read back the same; nothing written")
     try:
         current = loaded.path.read_bytes()
     except OSError as exc:
         raise ConflictError(f"{loaded.path}: cannot re-read before writing: {exc.strerror}") from None
     if current != loaded.data:
         raise ConflictError(f"{loaded.path} changed while this move was being made: run the command again")
-    write_atomic(loaded.path, data, exclusive=False)
-    return Loaded(path=loaded.path, data=data, record=reread, game=game)
+    write_atomic(loaded.path, after.data, exclusive=False)
+    return Loaded(path=loaded.path, data=after.data, record=reread, game=after.game)
+
+
+def stage(loaded: Loaded, event: Event) -> Loaded:
+    """The game file as it would be with `event` sealed on and judged; nothing is written (see append)."""
+    event = seal(loaded.record, event)
+    game = loaded.game.apply(event, check=True)
+    data = loaded.data if loaded.data.endswith(b"\n") else loaded.data + b"\n"
+    record = Record(header=loaded.record.header, events=(*loaded.record.events, event))
+    return Loaded(path=loaded.path, data=data + format_event(event).encode("utf-8"), record=record, game=game)

@@ -6,7 +6,9 @@ from typing import Any
 
 import attrs
 
+from .cards import DUEL_CARDS
 from .events import (
+    PLAY_TYPES,
     TURN_TYPES,
     CardPurchased,
     CardReserved,
@@ -19,15 +21,27 @@ from .events import (
     TurnUndone,
     actor,
 )
-from .model import Gem, Move
-from .notation import format_move, move_json
-from .projection import Game, GameState
+from .events.duel import (
+    BoardReplenished,
+    DuelCardBought,
+    DuelStarted,
+    GoldReserved,
+    StepEvent,
+)
+from .model import COLOURS, Gem, Move, Step
+from .notation import format_move, format_step, move_json, step_json
+from .projection import Game, duel
+from .projection.duel import CELLS, DuelState
+from .projection.game import PlayEvent, State
+from .projection.payment import default_payment as pay
 from .projection.rules import choices, default_payment, move_of
 
 
 def state_json(game: Game) -> dict[str, Any]:
     """The state after the last event of `game`, in the shape of CONTRACT.md."""
     state = game.state
+    if isinstance(state, DuelState):
+        return duel_state_json(game.seq, state)
     return {
         "variant": "base",
         "seq": game.seq,
@@ -56,8 +70,58 @@ def state_json(game: Game) -> dict[str, Any]:
     }
 
 
-def moves_json(state: GameState) -> list[dict[str, Any]]:
-    """Every legal turn of the player to move, as CONTRACT.md's move items."""
+def duel_state_json(seq: int, state: DuelState) -> dict[str, Any]:
+    """A Duel's state in the shape of CONTRACT.md (Splendor Duel), with some additions: `owed`
+    (steps owed after the current phase), `again`, `replenished`, `reserved_blind`."""
+    return {
+        "variant": "duel",
+        "seq": seq,
+        "turn": state.turn,
+        "phase": state.phase,
+        "to_move": None if state.finished else state.player.name,
+        "finished": state.finished,
+        "winners": list(state.winners()),
+        "win_condition": state.win_condition or None,
+        "board": {cell: (str(gem) if gem else None) for cell, gem in zip(CELLS, state.board)},
+        "bag": state.bag.to_dict(),
+        "privileges": state.privileges,
+        "pyramid": {str(level): list(row) for level, row in enumerate(state.pyramid, start=1)},
+        "decks": {str(level): len(deck) for level, deck in enumerate(state.decks, start=1)},
+        "royals": list(state.royals),
+        "owed": list(state.owed),
+        "again": state.again,
+        "replenished": state.replenished,
+        "players": [
+            {
+                "name": p.name,
+                "tokens": p.tokens.to_dict(),
+                "bonuses": p.bonuses.to_dict(),
+                "points": p.points,
+                "crowns": p.crowns,
+                "colour_points": {str(gem): n for gem, n in zip(COLOURS, p.colour_points)},
+                "cards": list(p.cards),
+                "wild": {card: str(gem) for card, gem in p.wild},
+                "reserved": list(p.reserved),
+                "reserved_blind": list(p.blind),
+                "royals": list(p.royals),
+                "privileges": p.privileges,
+            }
+            for p in state.players
+        ],
+    }
+
+
+def moves_json(state: State) -> list[dict[str, Any]]:
+    """Every legal turn (base) or next step (Duel) of the player to move, as CONTRACT.md's items."""
+    if isinstance(state, DuelState):
+        holder = state.player
+        return [
+            step_json(
+                step,
+                pay(DUEL_CARDS[step.card].cost.counts, holder.bonuses, holder.tokens) if step.step == "buy" else None,
+            )
+            for step in duel.legal_steps(state)
+        ]
     player = state.player
     return [
         move_json(m, default_payment(player, m.card) if m.action == "buy" else None) for m in choices(state).moves()
@@ -91,8 +155,12 @@ class LogEntry:
 
 
 def event_notation(event: Event) -> str:
-    """How the log writes an event: a turn in move notation, the others in words."""
+    """How the log writes an event: a turn or a step in its notation, the others in words."""
     match event:
+        case DuelStarted():
+            return f"new Duel: {', '.join(event.players)}"
+        case BoardReplenished():
+            return "replenish: " + (", ".join(f"{c} {g}" for c, g in zip(event.cells, event.tokens)) or "nothing")
         case GameStarted():
             if event.seq > 1:  # after a commit-then-reveal
                 return f"the cards are dealt from the revealed seeds; nobles {' '.join(event.nobles)}"
@@ -107,7 +175,9 @@ def event_notation(event: Event) -> str:
             return f"commits to a seed ({event.commitment[:16]}...)"
         case SeedRevealed():
             return f"reveals the seed ({event.secret[:16]}...)"
-    return format_move(_shown_move(event))
+    if isinstance(event, TURN_TYPES):
+        return format_move(_shown_move(event))
+    return _step_notation(event)  # type: ignore[arg-type]
 
 
 def _shown_move(event: TurnEvent) -> Move:
@@ -121,23 +191,37 @@ def _shown_move(event: TurnEvent) -> Move:
     return move
 
 
+def _step_notation(event: StepEvent) -> str:
+    """A Duel step as its player would write it, with what it took in brackets."""
+    step: Step = duel.move_of(event)
+    if isinstance(event, DuelCardBought):
+        if Gem.GOLD not in event.payment:
+            step = attrs.evolve(step, payment=None)
+        paid = " ".join(str(g) for g in event.payment) or "nothing"
+        return f"{format_step(step)} (paid {paid})"
+    gems = getattr(event, "gems", None) or ((event.gem,) if hasattr(event, "gem") and step.step != "return" else ())
+    text = format_step(step)
+    if step.step in ("steal", "return"):
+        return text
+    return f"{text} ({' '.join(str(g) for g in gems)})" if gems else text
+
+
 def log_entries(game: Game) -> list[LogEntry]:
     """Every event of the log, undone turns marked, with the turn number of each effective turn."""
     entries = []
-    turn = 0
     turn_of: dict[int, int] = {}
-    effective: list[TurnEvent] = []
+    effective: list[PlayEvent] = []
+    fold = Game()
     for event in game.events:
         revealed: tuple[str, ...] = ()
         if isinstance(event, TurnUndone):
-            turn = turn_of.get(event.to, 0)
             taken_back = [e for e in effective if e.seq > event.to]
             effective = [e for e in effective if e.seq <= event.to]
             revealed = tuple(card for e in taken_back for card in _shown(e))
-        elif isinstance(event, TURN_TYPES):
-            turn += 1
-            turn_of[event.seq] = turn
+        elif isinstance(event, PLAY_TYPES):
+            turn_of[event.seq] = fold.state.turn + 1  # a Duel turn's steps share its number
             effective.append(event)
+        fold = fold.apply(event, check=False)
         player = actor(event) or None
         entries.append(
             LogEntry(
@@ -147,16 +231,19 @@ def log_entries(game: Game) -> list[LogEntry]:
                 notation=event_notation(event),
                 turn=turn_of.get(event.seq),
                 undone=event.seq in game.undone,
-                drawn=event.drawn if isinstance(event, CardPurchased | CardReserved) else "",
+                drawn=event.drawn
+                if isinstance(event, CardPurchased | CardReserved | DuelCardBought | GoldReserved)
+                else "",
                 revealed=revealed,
             )
         )
     return entries
 
 
-def _shown(event: TurnEvent) -> tuple[str, ...]:
+def _shown(event: PlayEvent) -> tuple[str, ...]:
     """The hidden cards a turn showed its player or the table: a card dealt, a blind reserve."""
-    cards = [event.drawn] if isinstance(event, CardPurchased | CardReserved) and event.drawn else []
-    if isinstance(event, CardReserved) and event.blind:
+    dealt = isinstance(event, CardPurchased | CardReserved | DuelCardBought | GoldReserved)
+    cards = [event.drawn] if dealt and event.drawn else []  # type: ignore[union-attr]
+    if isinstance(event, CardReserved | GoldReserved) and event.blind:
         cards.append(event.card)
     return tuple(cards)

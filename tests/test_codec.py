@@ -41,7 +41,21 @@ from splendor_cli.events.codec import (
     header_digest,
     parse,
 )
-from splendor_cli.model import Gem
+from splendor_cli.events.duel import (
+    STEP_TYPES,
+    BoardReplenished,
+    BonusTokenTaken,
+    DuelCardBought,
+    DuelPassed,
+    DuelStarted,
+    GoldReserved,
+    LineTaken,
+    PrivilegeUsed,
+    RoyalTaken,
+    TokenReturned,
+    TokenStolen,
+)
+from splendor_cli.model import COLOURS, Gem
 from splendor_cli.projection import Game, replay
 
 HEADER = Header(game="codec-demo", variant="base", players=("ann", "bob"), created="2026-01-01T12:00:00Z")
@@ -143,6 +157,21 @@ def _one_of_each() -> list[Event]:
     events.append(SeedsAsked(seq=10, parent="", variant="base", players=("ann", "bob")))
     events.append(SeedCommitted(seq=11, parent="", player="ann", commitment="0" * 64))
     events.append(SeedRevealed(seq=12, parent="", player="ann", secret="1" * 64))
+    red, pearl = Gem.RED, Gem.PEARL
+    board = (Gem.GOLD,) * 3 + (Gem.PEARL,) * 2 + tuple(g for g in COLOURS for _ in range(4))
+    events += [
+        DuelStarted(seq=13, parent="", players=("ann", "bob"), deck_1=("1-01",), deck_2=(), deck_3=(), board=board),
+        PrivilegeUsed(seq=14, parent="", player="ann", cell="c3", gem=red),
+        BoardReplenished(seq=15, parent="", player="ann", cells=("c3", "c4"), tokens=(red, pearl)),
+        LineTaken(seq=16, parent="", player="ann", cells=("a1", "b2"), gems=(red, pearl)),
+        GoldReserved(seq=17, parent="", player="bob", gold="e5", card="2-05", blind=False, drawn="2-11"),
+        DuelCardBought(seq=18, parent="", player="ann", card="1-07", payment=(red,), wild="red", drawn=""),
+        BonusTokenTaken(seq=19, parent="", player="ann", cell="d4", gem=red),
+        TokenStolen(seq=20, parent="", player="ann", gem=pearl),
+        RoyalTaken(seq=21, parent="", player="ann", royal="R2"),
+        TokenReturned(seq=22, parent="", player="ann", gem=red),
+        DuelPassed(seq=23, parent="", player="bob"),
+    ]
     return events
 
 
@@ -177,6 +206,17 @@ def test_every_event_type_has_a_stable_tag() -> None:
         "seeds_asked": "SeedsAsked",
         "seed_committed": "SeedCommitted",
         "seed_revealed": "SeedRevealed",
+        "duel_started": "DuelStarted",
+        "privilege_used": "PrivilegeUsed",
+        "board_replenished": "BoardReplenished",
+        "line_taken": "LineTaken",
+        "gold_reserved": "GoldReserved",
+        "duel_card_bought": "DuelCardBought",
+        "bonus_token_taken": "BonusTokenTaken",
+        "token_stolen": "TokenStolen",
+        "royal_taken": "RoyalTaken",
+        "token_returned": "TokenReturned",
+        "duel_passed": "DuelPassed",
     }
     for tag, cls in EVENT_TYPES.items():
         assert tag == cls.TYPE
@@ -194,6 +234,7 @@ def test_every_event_type_has_a_stable_tag() -> None:
         "seeds_asked",
         "seed_committed",
         "seed_revealed",
+        *(cls.TYPE for cls in (DuelStarted, *STEP_TYPES)),
     ]
 
 

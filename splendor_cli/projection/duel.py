@@ -43,7 +43,7 @@ CELL_INDEX = {name: i for i, name in enumerate(CELLS)}
 PYRAMID = (5, 4, 3)
 """rule 3: face-up cards of levels 1, 2 and 3."""
 TOKENS = Tokens.of(white=4, blue=4, green=4, red=4, black=4, pearl=2, gold=3)
-"""The 25 tokens (components)."""
+"""The 25 tokens (components): the bag at setup."""
 PRIVILEGES = 3
 MAX_TOKENS = 10
 MAX_RESERVED = 3
@@ -283,7 +283,7 @@ def decide(state: DuelState, step: Step) -> StepEvent:
         case "reserve":
             if len(player.reserved) >= MAX_RESERVED:
                 raise IllegalMoveError(f"{name} already holds {MAX_RESERVED} reserved cards", rule="reserve")
-            cell = _one_cell(step)
+            cell = _one_cell(step, state)
             if state.board[cell] is not GOLD:
                 raise IllegalMoveError(f"{CELLS[cell]} holds no gold", rule="reserve")
             if step.deck:
@@ -322,8 +322,7 @@ def decide(state: DuelState, step: Step) -> StepEvent:
                     wild = str(colours[0])
                 elif step.wild not in colours:
                     raise IllegalMoveError(
-                        f"{card} can join only a colour {name} has a bonus of ({', '.join(colours)}),"
-                        f" not {step.wild}",
+                        f"{card} can join only a colour {name} has a bonus of ({', '.join(colours)}), not {step.wild}",
                         rule="wild",
                     )
                 else:
@@ -396,7 +395,17 @@ _PHASE_TODO = {
 }
 
 
-def _one_cell(step: Step) -> int:
+def _one_cell(step: Step, state: DuelState | None = None) -> int:
+    """The one cell a step names; for a reserve that names none, the only gold on the board."""
+    if state is not None and not step.cells:
+        golds = [i for i, gem in enumerate(state.board) if gem is GOLD]
+        if len(golds) > 1:
+            raise AmbiguousMoveError(
+                f"say which gold to take: {', '.join(CELLS[i] for i in golds)}, as in 'reserve ... {CELLS[golds[0]]}'"
+            )
+        if not golds:
+            raise IllegalMoveError("there is no gold on the board to reserve with", rule="reserve")
+        return golds[0]
     if len(step.cells) != 1:
         raise IllegalMoveError(f"{step.step} names one cell, not {len(step.cells)}", rule="cell")
     _cell(step.cells[0])
@@ -425,7 +434,9 @@ def move_of(event: StepEvent) -> Step:
             return Step(step="take", cells=tuple(CELL_INDEX[c] for c in event.cells))
         case GoldReserved():
             deck = DUEL_CARDS[event.card].level if event.blind and event.card in DUEL_CARDS else 0
-            return Step(step="reserve", cells=(CELL_INDEX[event.gold],), card="" if event.blind else event.card, deck=deck)
+            return Step(
+                step="reserve", cells=(CELL_INDEX[event.gold],), card="" if event.blind else event.card, deck=deck
+            )
         case DuelCardBought():
             return Step(
                 step="buy",
@@ -446,7 +457,12 @@ def move_of(event: StepEvent) -> Step:
 
 @functools.lru_cache(maxsize=4096)
 def _step(
-    step: str, cells: tuple[int, ...] = (), card: str = "", deck: int = 0, wild: Gem | None = None, colour: Gem | None = None
+    step: str,
+    cells: tuple[int, ...] = (),
+    card: str = "",
+    deck: int = 0,
+    wild: Gem | None = None,
+    colour: Gem | None = None,
 ) -> Step:
     """A step, shared: steps are values, and listing them is the hot path of play."""
     return Step(step=step, cells=cells, card=card, deck=deck, wild=wild, colour=colour)
@@ -560,9 +576,7 @@ def evolve(state: DuelState, event: StepEvent) -> DuelState:
     match event:
         case PrivilegeUsed():
             board = _without(board, (event.cell,))
-            player = attrs.evolve(
-                player, tokens=player.tokens + _ONE[event.gem], privileges=player.privileges - 1
-            )
+            player = attrs.evolve(player, tokens=player.tokens + _ONE[event.gem], privileges=player.privileges - 1)
             players[me] = player
             supply += 1
             ends_action = False
@@ -709,7 +723,13 @@ def _follow(state: DuelState) -> DuelState:
     )
     if condition:
         return attrs.evolve(
-            state, phase="over", owed=(), finished=True, win_condition=condition, winner=player.name, turn=state.turn + 1
+            state,
+            phase="over",
+            owed=(),
+            finished=True,
+            win_condition=condition,
+            winner=player.name,
+            turn=state.turn + 1,
         )
     if state.passes >= 2:  # decision (rule 12): both passed in a row, nothing can change any more
         return attrs.evolve(state, phase="over", owed=(), finished=True, turn=state.turn + 1)

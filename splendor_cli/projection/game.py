@@ -26,11 +26,12 @@ from ..events import (
     TurnUndone,
     actor,
 )
-from ..events.duel import STEP_TYPES, DuelStarted
-from ..model import Move, Step
+from ..events.codec import event_digest
+from ..events.duel import STEP_TYPES, BoardReplenished, DuelStarted
+from ..model import Gem, Move, Step
 from . import duel, rules
 from .duel import DuelState
-from .seeding import Seeding
+from .seeding import Seeding, shuffled
 from .state import GameState, start
 
 VARIANTS = ("base", "duel")
@@ -125,7 +126,29 @@ class Game:
             if state.finished:
                 raise IllegalMoveError("the game is over", rule="game-over")
             raise IllegalMoveError(f"it is {state.player.name}'s turn, not {player}'s", rule="turn")
+        if isinstance(move, Step) and move.step == "replenish" and move.order is None:
+            move = attrs.evolve(move, order=self.replenish_draw())
         return judge(state, move)
+
+    def replenish_draw(self) -> tuple[Gem, ...]:
+        """The order in which the bag's tokens land if the board is replenished now (Duel).
+
+        It follows from the log: the bag shuffled by a SHA-256 stream seeded with the digest of
+        the last effective event. Every reader checks it, so nobody can choose the draw; and
+        taking a replenish back and replenishing again lands the same tokens, so an undo cannot
+        re-roll it. Like the deck order, it is open to whoever reads the file.
+        """
+        state = self.state
+        assert isinstance(state, DuelState)
+        seed = bytes.fromhex(event_digest(self.events[self.after[-1] - 1]))
+        return tuple(Gem(g) for g in shuffled(tuple(str(g) for g in state.bag.gems()), seed, "replenish"))
+
+    def turn_start(self) -> int:
+        """The event after which the current turn began; at a turn's start, the previous turn's."""
+        index = len(self.states) - 2
+        while index > 0 and not at_turn_start(self.states[index]):
+            index -= 1
+        return self.after[max(index, 0)]
 
     def decide_undo(self, *, to: int | None = None, by: str = "", forced: bool = False) -> TurnUndone:
         """The event that takes the game back to just after event `to` (default: undo the last turn).
@@ -229,6 +252,12 @@ class Game:
                 state = self.state
                 if check:
                     _check_turn(state, event)
+                    if isinstance(event, BoardReplenished) and event.tokens != self.replenish_draw():
+                        raise CorruptLogError(
+                            "board_replenished: the tokens are not the draw the log gives"
+                            f" ({' '.join(self.replenish_draw())})",
+                            seq=seq,
+                        )
                 try:
                     after = _evolve(state, event)
                 except (ValueError, KeyError) as exc:

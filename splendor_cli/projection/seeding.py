@@ -40,7 +40,8 @@ class _Stream:
                 return value % n
 
 
-def _shuffled(items: tuple[str, ...], seed: bytes, label: str) -> tuple[str, ...]:
+def shuffled(items: tuple[str, ...], seed: bytes, label: str) -> tuple[str, ...]:
+    """`items` shuffled by Fisher-Yates fed from SHA-256 of `seed` and `label`: the same everywhere."""
     out = list(items)
     stream = _Stream(hashlib.sha256(seed + label.encode()).digest())
     for i in range(len(out) - 1, 0, -1):
@@ -52,8 +53,8 @@ def _shuffled(items: tuple[str, ...], seed: bytes, label: str) -> tuple[str, ...
 def deal(players: tuple[str, ...], secrets: tuple[str, ...]) -> GameStarted:
     """The setup that the secrets (in turn order) give."""
     seed = hashlib.sha256("|".join(secrets).encode()).digest()
-    decks = tuple(_shuffled(DECKS[level], seed, f"deck {level}") for level in (1, 2, 3))
-    nobles = _shuffled(tuple(sorted(NOBLES)), seed, "nobles")[: len(players) + 1]
+    decks = tuple(shuffled(DECKS[level], seed, f"deck {level}") for level in (1, 2, 3))
+    nobles = shuffled(tuple(sorted(NOBLES)), seed, "nobles")[: len(players) + 1]
     return GameStarted.of(players, decks, nobles)
 
 
