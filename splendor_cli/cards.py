@@ -62,7 +62,10 @@ DUEL_DECKS: dict[int, tuple[str, ...]] = {
     level: tuple(card.id for card in DUEL_CARDS.values() if card.level == level) for level in LEVELS
 }
 ROYALS: dict[str, Royal] = {
-    row["id"]: Royal(id=row["id"], points=int(row["points"]), ability=row["ability"]) for row in _rows("duel_royals.csv")
+    row["id"]: Royal(id=row["id"], points=int(row["points"]), ability=row["ability"])
+    for row in _rows("duel_royals.csv")
 }
-SPIRAL: tuple[int, ...] = tuple(int(row["index"]) for row in sorted(_rows("duel_spiral.csv"), key=lambda r: int(r["step"])))
+SPIRAL: tuple[int, ...] = tuple(
+    int(row["index"]) for row in sorted(_rows("duel_spiral.csv"), key=lambda r: int(r["step"]))
+)
 """The cells of the Duel board in the order a refill walks them (flat index: 5 * (row - 1) + column - 1)."""

@@ -2,13 +2,16 @@
 
 Both functions return plain strings: rich renders into a string buffer, with ANSI colour only
 when `color` is true. Gems are written with one letter each (`w u g r k`, `*` for gold), as
-`Gem.letter` gives them; the bank line spells the colours out once, as the legend.
+`Gem.letter` gives them (`p` for a Duel pearl); the bank line spells the colours out once, as the
+legend. A Splendor Duel board is drawn by render_duel.py, from the pieces below: `board_text`
+hands a Duel over to it.
 """
 
 from __future__ import annotations
 
 import io
 import re
+from collections.abc import Mapping
 
 from rich import box
 from rich.console import Console, Group
@@ -17,8 +20,9 @@ from rich.table import Table
 from rich.text import Text
 
 from .cards import CARDS, NOBLES
-from .model import COLOURS, GEMS, Gem, Tokens
+from .model import COLOURS, DUEL_GEMS, GEMS, Card, Gem, Tokens
 from .projection import Game, GameState
+from .projection.duel import DuelState
 from .projection.state import WINNING_POINTS
 from .views import LogEntry
 
@@ -29,6 +33,7 @@ GEM_STYLE = {
     Gem.RED: "red",
     Gem.BLACK: "bright_black",
     Gem.GOLD: "yellow",
+    Gem.PEARL: "magenta",
 }
 """The colour each gem is printed in when colour is on."""
 
@@ -42,25 +47,51 @@ def _gem_counts(tokens: Tokens, gems: tuple[Gem, ...] = GEMS) -> Text:
     return Text(" ").join(parts) if parts else Text("-", style="dim")
 
 
-def _card_head(card_id: str) -> Text:
-    """`2-14 1pt green`: the id to buy or reserve it by, its points (left out when 0), its bonus."""
-    card = CARDS[card_id]
-    head = Text.assemble((card_id, "bold"))
+def _card_head(card_id: str, cards: Mapping[str, Card] = CARDS) -> Text:
+    """`2-14 1pt green`: the id to buy or reserve it by, its points (left out when 0), its bonus.
+
+    `cards` is the table the id is looked up in: a Duel card's id may be a base card's too.
+    """
+    card = cards[card_id]
+    return Text.assemble(_card_title(card), " ", _card_bonus(card))
+
+
+def _card_title(card: Card) -> Text:
+    """`2-14 1pt`: the id and the points, left out when 0."""
+    title = Text(card.id, style="bold")
     if card.points:
-        head.append(f" {card.points}pt", style="bold")
-    head.append(" ")
+        title.append(f" {card.points}pt", style="bold")
+    return title
+
+
+def _card_bonus(card: Card) -> Text:
+    """`green`, `red x2` (a Duel double bonus), `wild` or `no bonus` (Duel cards both)."""
     if card.bonus is not None:
-        head.append(f"{card.bonus}{'x2' if card.bonus_count == 2 else ''}", style=GEM_STYLE[card.bonus])
-    else:
-        head.append("wild" if card.wild else "no bonus", style="bold" if card.wild else "dim")
-    return head
+        return Text(f"{card.bonus}{' x2' if card.bonus_count == 2 else ''}", style=GEM_STYLE[card.bonus])
+    return Text("wild" if card.wild else "no bonus", style="bold" if card.wild else "dim")
+
+
+def _card_extras(card: Card) -> Text:
+    """`2 crowns`, `steal`: what a Duel card has besides points and bonus (nothing in the base game).
+
+    A wild card's `wild` ability is its bonus, said by `_card_bonus` already.
+    """
+    parts = [Text(_plural(card.crowns, "crown"), style="bold")] if card.crowns else []
+    if card.ability and card.ability != "wild":
+        parts.append(Text(card.ability, style="italic"))
+    return Text(", ").join(parts)
+
+
+def _cost(card_id: str, cards: Mapping[str, Card] = CARDS) -> Text:
+    """`w3 g2 r3`, pearls too (`p1`) for a Duel card."""
+    return _gem_counts(cards[card_id].cost, DUEL_GEMS)
 
 
 def _card_cell(card_id: str | None) -> Text:
     """A face-up card on two lines (head, then cost), or `(empty)` when its deck ran out."""
     if card_id is None:
         return Text("(empty)", style="dim")
-    return Text.assemble(_card_head(card_id), "\n", _gem_counts(CARDS[card_id].cost))
+    return Text.assemble(_card_head(card_id), "\n", _cost(card_id))
 
 
 def _names(names: list[str]) -> str:
@@ -74,9 +105,8 @@ def _plural(n: int, word: str) -> str:
 # -- the board -------------------------------------------------------------------------------------
 
 
-def _headline(game: Game) -> Text:
+def _headline(game: Game, state: GameState) -> Text:
     """Whose turn it is (turn and round numbers), or the result once the game is over."""
-    state = game.state
     seq = f"  (event #{game.seq})"
     if not state.finished:
         turn = state.turn + 1
@@ -183,9 +213,14 @@ def _players(state: GameState, frame: box.Box, *, one_line: bool) -> Table:
     return table
 
 
-def _gem_row(label: str, tokens: Tokens, gems: tuple[Gem, ...], slot: int) -> Text:
-    """`tokens  7  w2 u1    r3    *1`: the total, then each gem in its own place, blank when none."""
-    row = Text(f"{label:<6} {tokens.total():>2} ")
+def _gem_row(label: str, tokens: Tokens, gems: tuple[Gem, ...], slot: int, total: str | None = None) -> Text:
+    """`tokens  7  w2 u1    r3    *1`: the total, then each gem in its own place, blank when none.
+
+    `total` replaces the count of the tokens (a Duel's `points` row shows `9/20` there); `label`
+    may be "" (then the row starts with the total).
+    """
+    total = f"{tokens.total():>2}" if total is None else total
+    row = Text(f"{label:<6} {total} " if label else f"{total} ")
     for gem in gems:
         count = tokens[gem]
         row.append(" ")
@@ -193,28 +228,41 @@ def _gem_row(label: str, tokens: Tokens, gems: tuple[Gem, ...], slot: int) -> Te
     return row
 
 
-def _reserved(card_id: str, blind: bool, one_line: bool) -> Text:
+def _reserved(
+    card_id: str, blind: bool, one_line: bool, cards: Mapping[str, Card] = CARDS, head_width: int | None = None
+) -> Text:
     """A reserved card, marked `(blind)` when it came face down from a deck: the other players
-    at a real table would not know it (the file, an open record, does say it)."""
+    at a real table would not know it (the file, an open record, does say it). A Duel card's
+    crowns and ability follow its cost."""
     mark = Text("  (blind)" if blind else "", style="dim italic")
+    extras = _card_extras(cards[card_id])
+    if extras:
+        extras = Text.assemble("  ", extras)
     if one_line:
-        return Text.assemble(_reserved_line(card_id), mark)
-    return Text.assemble(_card_head(card_id), mark, "\n", _gem_counts(CARDS[card_id].cost))
+        return Text.assemble(_reserved_line(card_id, cards, head_width or _HEAD_WIDTH), extras, mark)
+    return Text.assemble(_card_head(card_id, cards), mark, "\n", _cost(card_id, cards), extras)
 
 
-def _reserved_line(card_id: str) -> Text:
+def _reserved_line(card_id: str, cards: Mapping[str, Card] = CARDS, head_width: int | None = None) -> Text:
     """`2-14 1pt green  w3 g2 r3`: a reserved card on one line, the costs of a hand aligned."""
-    head = _card_head(card_id)
-    head.pad_right(_HEAD_WIDTH - len(head))
-    return Text.assemble(head, "  ", _gem_counts(CARDS[card_id].cost))
+    head = _card_head(card_id, cards)
+    head.pad_right((head_width or _HEAD_WIDTH) - len(head))
+    return Text.assemble(head, "  ", _cost(card_id, cards))
 
 
 _HEAD_WIDTH = len("3-09 3pt green")
 
 
 def board_text(game: Game, *, width: int = 100, color: bool = False, ascii: bool = False) -> str:
-    """The board as a player sees it: whose turn or the result, bank, nobles, cards, players."""
+    """The board as a player sees it: whose turn or the result, bank, nobles, cards, players.
+
+    A Splendor Duel is drawn by `render_duel.duel_board_text`, with the same options.
+    """
     state = game.state
+    if isinstance(state, DuelState):
+        from .render_duel import duel_board_text
+
+        return duel_board_text(game, width=width, color=color, ascii=ascii)
     frame = box.ASCII if ascii else box.ROUNDED
     console = _console(width, color)
     market, players = _market(state, frame), _players(state, frame, one_line=True)
@@ -224,7 +272,7 @@ def board_text(game: Game, *, width: int = 100, color: bool = False, ascii: bool
     common = max(_natural_width(console, market), _natural_width(console, players))
     if common <= width:
         market.width = players.width = common
-    console.print(Group(_headline(game), _bank(state), _nobles(state), market, players))
+    console.print(Group(_headline(game, state), _bank(state), _nobles(state), market, players))
     return _text(console)
 
 
