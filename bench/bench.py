@@ -3,13 +3,15 @@
     python bench/bench.py [--games 200] [--runs 15]
 
 1. random 2-player games per second: full rules, uniform choice among the legal moves, one
-   process (the engine of `splendor simulate`);
+   process (the engine of `splendor simulate`); the same for Splendor Duel (uniform among the
+   legal next steps);
 2. loading the sample game: parse the TOML, check the hash chain, replay and re-judge every
    event through the rules;
 3. the cold start of `splendor state --json` on the sample game, as a new process each time:
    with the cache off (the whole path: typer-free dispatch, imports, parse, replay) and with
    the cache on (the answer for these exact bytes was computed before).
 Targets (issue #2): >= 100 games/s; fold of a 90-event game <= 5 ms; cold state --json <= 100 ms.
+Target (issue #4): >= 100 random Duel games/s.
 """
 
 from __future__ import annotations
@@ -29,15 +31,17 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "games" / "sample-3p.toml"
 
 
-def games_per_second(games: int, repeats: int = 3) -> str:
+def games_per_second(games: int, repeats: int = 3, variant: str = "base") -> str:
     from splendor_cli.simulate import run
 
-    reports = [run(players=2, games=games, seed=1) for _ in range(repeats)]
+    reports = [run(players=2, games=games, seed=1, variant=variant) for _ in range(repeats)]
     rates = sorted(r["games"] / r["seconds"] for r in reports)
     turns = reports[0]["turns"] / reports[0]["games"]
+    steps = f", {reports[0]['steps'] / reports[0]['games']:.1f} steps/game" if variant == "duel" else ""
+    label = "Duel" if variant == "duel" else "2-player"
     return (
-        f"random 2-player games: {statistics.median(rates):.1f} games/s median of {repeats} runs"
-        f" (range {rates[0]:.1f}-{rates[-1]:.1f}; {games} games a run, {turns:.1f} turns/game)"
+        f"random {label} games: {statistics.median(rates):.1f} games/s median of {repeats} runs"
+        f" (range {rates[0]:.1f}-{rates[-1]:.1f}; {games} games a run, {turns:.1f} turns/game{steps})"
     )
 
 
@@ -113,6 +117,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
     print(games_per_second(args.games))
+    print(games_per_second(args.games, variant="duel"))
     for line in (*fold(4 * args.runs), *cold_start(args.runs)):
         print(line)
 

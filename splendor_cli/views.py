@@ -23,9 +23,12 @@ from .events import (
 )
 from .events.duel import (
     BoardReplenished,
+    BonusTokenTaken,
     DuelCardBought,
     DuelStarted,
     GoldReserved,
+    LineTaken,
+    PrivilegeUsed,
     StepEvent,
 )
 from .model import COLOURS, Gem, Move, Step
@@ -192,18 +195,18 @@ def _shown_move(event: TurnEvent) -> Move:
 
 
 def _step_notation(event: StepEvent) -> str:
-    """A Duel step as its player would write it, with what it took in brackets."""
+    """A Duel step as its player would write it, and what it took or paid in brackets."""
     step: Step = duel.move_of(event)
     if isinstance(event, DuelCardBought):
-        if Gem.GOLD not in event.payment:
-            step = attrs.evolve(step, payment=None)
+        if Gem.GOLD in event.payment:
+            return format_step(step)  # the payment is said, as it spent gold
         paid = " ".join(str(g) for g in event.payment) or "nothing"
-        return f"{format_step(step)} (paid {paid})"
-    gems = getattr(event, "gems", None) or ((event.gem,) if hasattr(event, "gem") and step.step != "return" else ())
-    text = format_step(step)
-    if step.step in ("steal", "return"):
-        return text
-    return f"{text} ({' '.join(str(g) for g in gems)})" if gems else text
+        return f"{format_step(attrs.evolve(step, payment=None))} (paid {paid})"
+    if isinstance(event, LineTaken):
+        return f"{format_step(step)} ({' '.join(str(g) for g in event.gems)})"
+    if isinstance(event, PrivilegeUsed | BonusTokenTaken):
+        return f"{format_step(step)} ({event.gem})"
+    return format_step(step)
 
 
 def log_entries(game: Game) -> list[LogEntry]:

@@ -14,6 +14,7 @@ Rule numbers in comments are those of duel_rules.md. Payments are shared with th
 from __future__ import annotations
 
 import functools
+from typing import Any, TypeVar
 
 import attrs
 
@@ -55,6 +56,7 @@ PHASES = ("main", "token", "steal", "royal", "return", "over")
 """What the next step is: the turn's actions, an ability's choice, a royal card, returns; or none."""
 
 GOLD, PEARL = Gem.GOLD, Gem.PEARL
+_T = TypeVar("_T", "DuelPlayer", "DuelState", Step)
 _ONE = {gem: Tokens.of({gem: 1}) for gem in (*COLOURS, GOLD, PEARL)}
 
 
@@ -181,9 +183,22 @@ def setup_problem(event: DuelStarted) -> str:
     return ""
 
 
+_FIELDS = {cls: tuple(f.name for f in attrs.fields(cls)) for cls in (DuelPlayer, DuelState, Step)}
+
+
+def _evolve(value: _T, **changes: Any) -> _T:
+    """`attrs.evolve`, three times faster: evolving states is most of the work of random play."""
+    for name in _FIELDS[type(value)]:
+        if name not in changes:
+            changes[name] = getattr(value, name)
+    return type(value)(**changes)
+
+
 # -- what a player holds and may do ------------------------------------------------------------
 
 _COST = {card.id: card.cost.counts for card in DUEL_CARDS.values()}
+_PRICE = {card.id: card.cost.total() for card in DUEL_CARDS.values()}
+_WILD = {card.id: card.wild for card in DUEL_CARDS.values()}
 
 
 def _mask(board: tuple[Gem | None, ...]) -> int:
@@ -201,7 +216,7 @@ def _wild_colours(player: DuelPlayer) -> tuple[Gem, ...]:
 
 
 def can_buy(player: DuelPlayer, card: str) -> bool:
-    if DUEL_CARDS[card].wild and not any(player.bonuses.counts[:5]):
+    if _WILD[card] and not any(player.bonuses.counts[:5]):
         return False
     return default_payment(_COST[card], player.bonuses, player.tokens) is not None
 
@@ -474,6 +489,17 @@ _REPLENISH = _step("replenish")
 _PASS = _step("pass")
 
 
+@functools.lru_cache(maxsize=4096)
+def _takes_for(mask: int) -> tuple[Step, ...]:
+    """The lines that a board with gems or pearls on the cells of `mask` offers."""
+    return tuple(step for bits, step in _TAKES if mask & bits == bits)
+
+
+@functools.lru_cache(maxsize=4096)
+def _privileges_for(mask: int) -> tuple[Step, ...]:
+    return tuple(step for bit, step in _PRIVILEGES if mask & bit)
+
+
 def legal_steps(state: DuelState) -> list[Step]:
     """Every legal next step of the player to move. A replenish is listed without its draw
     (`order` None): `draw` gives it one. This is the inner loop of random play: written flat."""
@@ -485,10 +511,10 @@ def legal_steps(state: DuelState) -> list[Step]:
         steps: list[Step] = []
         mask = _mask(state.board)
         if player.privileges and not state.replenished:
-            steps += [step for bit, step in _PRIVILEGES if mask & bit]
+            steps += _privileges_for(mask)
         if state.bag and not state.replenished:
             steps.append(_REPLENISH)
-        mandatory = [step for bits, step in _TAKES if mask & bits == bits]
+        mandatory = list(_takes_for(mask))
         if len(player.reserved) < MAX_RESERVED and GOLD in state.board:
             cards = _pyramid_cards(state)
             decks = [level for level, deck in enumerate(state.decks, start=1) if deck]
@@ -496,9 +522,16 @@ def legal_steps(state: DuelState) -> list[Step]:
                 if gem is GOLD:
                     mandatory += [_step("reserve", (cell,), card) for card in cards]
                     mandatory += [_step("reserve", (cell,), deck=level) for level in decks]
+        bonuses, tokens = player.bonuses, player.tokens
+        purse = tokens.total() + bonuses.total()  # no card costing more can be afforded
+        coloured = any(bonuses.counts[:5])
         for card in (*_pyramid_cards(state), *player.reserved):
-            if can_buy(player, card):
-                if DUEL_CARDS[card].wild:
+            if (
+                _PRICE[card] <= purse
+                and (coloured or not _WILD[card])
+                and default_payment(_COST[card], bonuses, tokens) is not None
+            ):
+                if _WILD[card]:
                     mandatory += [_step("buy", card=card, wild=gem) for gem in _wild_colours(player)]
                 else:
                     mandatory.append(_step("buy", card=card))
@@ -522,7 +555,7 @@ def draw(state: DuelState, step: Step, shuffle: object) -> Step:
         return step
     order = list(state.bag.gems())
     shuffle.shuffle(order)  # type: ignore[attr-defined]
-    return attrs.evolve(step, order=tuple(order))
+    return _evolve(step, order=tuple(order))
 
 
 # -- applying an event -------------------------------------------------------------------------
@@ -531,12 +564,12 @@ def draw(state: DuelState, step: Step, shuffle: object) -> Step:
 def _gain_privilege(players: list[DuelPlayer], supply: int, who: int) -> int:
     """rule 17: from the supply, else from the opponent; nothing if `who` holds all 3."""
     if supply:
-        players[who] = attrs.evolve(players[who], privileges=players[who].privileges + 1)
+        players[who] = _evolve(players[who], privileges=players[who].privileges + 1)
         return supply - 1
     other = players[1 - who]
     if other.privileges:
-        players[1 - who] = attrs.evolve(other, privileges=other.privileges - 1)
-        players[who] = attrs.evolve(players[who], privileges=players[who].privileges + 1)
+        players[1 - who] = _evolve(other, privileges=other.privileges - 1)
+        players[who] = _evolve(players[who], privileges=players[who].privileges + 1)
     return supply
 
 
@@ -576,7 +609,7 @@ def evolve(state: DuelState, event: StepEvent) -> DuelState:
     match event:
         case PrivilegeUsed():
             board = _without(board, (event.cell,))
-            player = attrs.evolve(player, tokens=player.tokens + _ONE[event.gem], privileges=player.privileges - 1)
+            player = _evolve(player, tokens=player.tokens + _ONE[event.gem], privileges=player.privileges - 1)
             players[me] = player
             supply += 1
             ends_action = False
@@ -591,7 +624,7 @@ def evolve(state: DuelState, event: StepEvent) -> DuelState:
         case LineTaken():
             board = _without(board, event.cells)
             gems = Tokens.from_gems(event.gems)
-            players[me] = attrs.evolve(player, tokens=player.tokens + gems)
+            players[me] = _evolve(player, tokens=player.tokens + gems)
             if (len(event.gems) == 3 and len(set(event.gems)) == 1) or gems[PEARL] == 2:
                 supply = _gain_privilege(players, supply, 1 - me)  # rule 14
             passes = 0
@@ -603,7 +636,7 @@ def evolve(state: DuelState, event: StepEvent) -> DuelState:
                 pyramid = _replace(pyramid, event.card, event.drawn)
                 if event.drawn:
                     decks = _draw(decks, event.drawn)
-            players[me] = attrs.evolve(
+            players[me] = _evolve(
                 player,
                 tokens=player.tokens + _ONE[GOLD],
                 reserved=(*player.reserved, event.card),
@@ -629,7 +662,7 @@ def evolve(state: DuelState, event: StepEvent) -> DuelState:
                 at = COLOURS.index(colour)
                 colour_points = (*colour_points[:at], colour_points[at] + card.points, *colour_points[at + 1 :])  # type: ignore[assignment]
             crowns = player.crowns + card.crowns
-            players[me] = attrs.evolve(
+            players[me] = _evolve(
                 player,
                 tokens=player.tokens - payment,
                 cards=(*player.cards, event.card),
@@ -654,17 +687,15 @@ def evolve(state: DuelState, event: StepEvent) -> DuelState:
             passes = 0
         case BonusTokenTaken():
             board = _without(board, (event.cell,))
-            players[me] = attrs.evolve(player, tokens=player.tokens + _ONE[event.gem])
+            players[me] = _evolve(player, tokens=player.tokens + _ONE[event.gem])
         case TokenStolen():
             other = players[1 - me]
-            players[1 - me] = attrs.evolve(other, tokens=other.tokens - _ONE[event.gem])
-            players[me] = attrs.evolve(player, tokens=player.tokens + _ONE[event.gem])
+            players[1 - me] = _evolve(other, tokens=other.tokens - _ONE[event.gem])
+            players[me] = _evolve(player, tokens=player.tokens + _ONE[event.gem])
         case RoyalTaken():
             royal = ROYALS[event.royal]
             royals = tuple(r for r in royals if r != event.royal)
-            players[me] = attrs.evolve(
-                player, royals=(*player.royals, event.royal), points=player.points + royal.points
-            )
+            players[me] = _evolve(player, royals=(*player.royals, event.royal), points=player.points + royal.points)
             if royal.ability == "privilege":
                 supply = _gain_privilege(players, supply, me)
             elif royal.ability == "again":
@@ -672,12 +703,12 @@ def evolve(state: DuelState, event: StepEvent) -> DuelState:
             elif royal.ability == "steal":
                 owed = ("steal", *owed)
         case TokenReturned():
-            players[me] = attrs.evolve(player, tokens=player.tokens - _ONE[event.gem])
+            players[me] = _evolve(player, tokens=player.tokens - _ONE[event.gem])
             bag = bag + _ONE[event.gem]
         case DuelPassed():
             passes += 1
-    after = attrs.evolve(
-        state,
+    fields = {name: getattr(state, name) for name in _FIELDS[DuelState]}
+    fields.update(
         players=tuple(players),
         board=board,
         bag=bag,
@@ -691,26 +722,34 @@ def evolve(state: DuelState, event: StepEvent) -> DuelState:
         again=again,
         passes=passes,
     )
-    return _follow(after) if ends_action else after
+    if ends_action:
+        _follow(fields)
+    return DuelState(**fields)
 
 
-def _follow(state: DuelState) -> DuelState:
-    """What comes after a mandatory action or a step it owed: the next step owed that has a
-    choice (an ability with nothing to take is skipped), returns, or the end of the turn."""
-    owed = state.owed
+def _follow(fields: dict[str, Any]) -> None:
+    """What comes after a mandatory action or a step it owed, set in the fields of the state: the
+    next step owed that has a choice (an ability with nothing to take is skipped), returns, or
+    the end of the turn."""
+    owed = fields["owed"]
+    player: DuelPlayer = fields["players"][fields["to_move"]]
     while owed:
         step, owed = owed[0], owed[1:]
         if step == "token":
-            possible = DUEL_CARDS[state.player.cards[-1]].bonus in state.board
+            possible = DUEL_CARDS[player.cards[-1]].bonus in fields["board"]
         elif step == "steal":
-            possible = bool(_stealable(state))
+            possible = any(fields["players"][1 - fields["to_move"]].tokens.counts[:5]) or bool(
+                fields["players"][1 - fields["to_move"]].tokens[PEARL]
+            )
         else:
-            possible = bool(state.royals)
+            possible = bool(fields["royals"])
         if possible:
-            return attrs.evolve(state, phase=step, owed=owed)
-    player = state.player
+            fields.update(phase=step, owed=owed)
+            return
+    fields["owed"] = ()
     if player.tokens.total() > MAX_TOKENS:
-        return attrs.evolve(state, phase="return", owed=())
+        fields["phase"] = "return"
+        return
     # rule 23: only the player whose turn ends is checked.
     condition = (
         "points"
@@ -721,25 +760,16 @@ def _follow(state: DuelState) -> DuelState:
         if max(player.colour_points) >= WIN_COLOUR
         else ""
     )
+    fields["turn"] += 1
     if condition:
-        return attrs.evolve(
-            state,
-            phase="over",
-            owed=(),
-            finished=True,
-            win_condition=condition,
-            winner=player.name,
-            turn=state.turn + 1,
+        fields.update(phase="over", finished=True, win_condition=condition, winner=player.name)
+    elif fields["passes"] >= 2:  # decision (rule 12): both passed in a row, nothing can change any more
+        fields.update(phase="over", finished=True)
+    else:
+        fields.update(
+            to_move=fields["to_move"] if fields["again"] else 1 - fields["to_move"],
+            phase="main",
+            replenished=False,
+            fresh=True,
+            again=False,
         )
-    if state.passes >= 2:  # decision (rule 12): both passed in a row, nothing can change any more
-        return attrs.evolve(state, phase="over", owed=(), finished=True, turn=state.turn + 1)
-    return attrs.evolve(
-        state,
-        to_move=state.to_move if state.again else 1 - state.to_move,
-        turn=state.turn + 1,
-        phase="main",
-        owed=(),
-        replenished=False,
-        fresh=True,
-        again=False,
-    )
