@@ -1,11 +1,12 @@
 """Play whole random games through the installed `splendor` command, as a shell script would.
 
-    python bench/shell_games.py [--games 300] [--players 2] [--seed 1]
+    python bench/shell_games.py [--games 300] [--players 2] [--seed 1] [--variant base|duel]
 
-Each turn: `moves --json`, then `play` of a uniformly chosen notation; every few turns it also
-tries a move the rules forbid (the same move for the wrong player, a take of gold, buying an
-unaffordable card) and checks it is refused with exit 3 and the file left byte for byte. At the
-end of each game `state --json` must say finished. Prints a line per game and the totals.
+Each turn (each step, in a Duel): `moves --json`, then `play` of a uniformly chosen notation;
+every few turns it also tries moves the rules forbid (the same move for the wrong player, a take
+of gold; in a Duel, a step that `moves` did not list) and checks each is refused with exit 3 and
+the file left byte for byte. At the end of each game `state --json` must say finished. Prints a
+line per game and the totals.
 """
 
 from __future__ import annotations
@@ -27,7 +28,11 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--variant", choices=("base", "duel"), default="base")
     args = parser.parse_args()
+    duel = args.variant == "duel"
+    if duel:
+        args.players = 2
     exe = Path(sys.executable).parent / "splendor"
     command = [str(exe)] if exe.exists() else [sys.executable, "-m", "splendor_cli"]
     rng = random.Random(args.seed)
@@ -48,7 +53,8 @@ def main() -> int:
 
         for number in range(1, args.games + 1):
             path = os.path.join(folder, f"g{number}.toml")
-            run("new", "-g", path, "--players", ",".join(names), "--seed", str(rng.randrange(1 << 30)))
+            seed = str(rng.randrange(1 << 30))
+            run("new", "-g", path, "--players", ",".join(names), "--seed", seed, "--variant", args.variant)
             while True:
                 state = read("state", "-g", path, "--json")
                 if state["finished"]:
@@ -58,7 +64,15 @@ def main() -> int:
                 if turns % 5 == 0:
                     before = Path(path).read_bytes()
                     other = next(n for n in names if n != state["to_move"])
-                    for bad in (["--as", other, move], ["take gold"]):
+                    wrong = ["take gold"]
+                    if duel:  # a step nobody listed: a take of two cells that are not one listed line
+                        listed_takes = {m["notation"] for m in listed if m["step"] == "take"}
+                        cells = [f"{c}{r}" for r in "12345" for c in "abcde"]
+                        pairs = (sorted(rng.sample(range(25), 2)) for _ in range(50))
+                        candidates = (f"take {cells[a]} {cells[b]}" for a, b in pairs)  # in the listed order
+                        unlisted = next((t for t in candidates if t not in listed_takes), None)
+                        wrong = [unlisted] if unlisted else []
+                    for bad in (["--as", other, move], *([w] for w in wrong)):
                         result = run("play", "-g", path, *bad)
                         refusals += 1
                         if result.returncode != 3 or Path(path).read_bytes() != before:
@@ -70,11 +84,12 @@ def main() -> int:
                     problems += 1
                     print(f"problem: listed move {move!r} refused: {result.stderr.strip()}")
                     break
-            print(f"game {number}: {state['turn']} turns, winners {state['winners']}", flush=True)
+            how = f" ({state['win_condition']})" if duel and state["winners"] else ""
+            print(f"game {number}: {state['turn']} turns, winners {state['winners']}{how}", flush=True)
     seconds = time.perf_counter() - began
     print(
-        f"{args.games} games, {turns} turns through the shell in {seconds:.0f} s "
-        f"({turns / seconds:.1f} turns/s); {refusals} illegal moves tried; {problems} problems"
+        f"{args.games} {args.variant} games, {turns} {'steps' if duel else 'turns'} through the shell in"
+        f" {seconds:.0f} s ({turns / seconds:.1f}/s); {refusals} illegal moves tried; {problems} problems"
     )
     return 1 if problems else 0
 

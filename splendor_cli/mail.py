@@ -50,7 +50,7 @@ from typing import NoReturn
 import attrs
 
 from .errors import ConflictError, CorruptLogError, GameFileError, IllegalMoveError, UsageError
-from .events import TURN_TYPES, Event, actor
+from .events import PLAY_TYPES, Event, actor
 from .events.codec import Record, event_digest, format_event, header_digest, read_events, seal
 from .projection import Game
 from .views import event_notation
@@ -411,7 +411,7 @@ def apply_blocks(record: Record, game: Game, blocks: Sequence[MoveBlock]) -> App
 
 def _entry(event: Event) -> str:
     """How `play` reports an event: `#7 bob: take white blue green`, `#9 undo: back to ...`."""
-    if isinstance(event, TURN_TYPES):
+    if isinstance(event, PLAY_TYPES):
         return f"#{event.seq} {event.player}: {event_notation(event)}"
     return f"#{event.seq} {event_notation(event)}"
 

@@ -37,7 +37,7 @@ from typing import Any
 import attrs
 
 from .errors import ConflictError, GameFileError, UsageError
-from .events import TURN_TYPES, Event, GameStarted, TurnUndone, actor
+from .events import PLAY_TYPES, STEP_TYPES, DuelStarted, Event, GameStarted, TurnUndone, actor
 from .events.codec import FORMAT, Record, parse, read_events
 from .projection import Game, replay
 from .store import Loaded
@@ -67,7 +67,8 @@ def file_report(loaded: Loaded) -> dict[str, Any]:
         "created": header.created,
         "players": [{"name": name, "email": email or None} for name, email in zip(header.players, emails)],
         "events": len(game.events),
-        "turns": len(game.after) - 1,
+        "turns": state.turn,
+        **({"steps": len(game.after) - 1} if header.variant == "duel" else {}),
         "undos": sum(isinstance(event, TurnUndone) for event in game.events),
         "undone": sorted(game.undone),
         "to_move": None if state.finished else state.player.name,
@@ -81,12 +82,15 @@ def report_text(report: dict[str, Any]) -> str:
     """`file_report` in a few lines, for a person."""
     players = ", ".join(f"{p['name']} <{p['email']}>" if p["email"] else p["name"] for p in report["players"])
     undone = report["undone"]
+    noun = "step" if "steps" in report else "turn"
     lines = [
         f"{report['path']}: ok (format {report['format']})",
         f"game {report['game']} ({report['variant']}), created {report['created']}",
         f"players: {players}",
-        f"{report['events']} events: {report['turns']} turns, {_plural(report['undos'], 'undo')}"
-        + (f" ({_plural(len(undone), 'turn')} undone: {', '.join(f'#{s}' for s in undone)})" if undone else ""),
+        f"{report['events']} events: {report['turns']} turns"
+        + (f" in {report['steps']} steps" if "steps" in report else "")
+        + f", {_plural(report['undos'], 'undo')}"
+        + (f" ({_plural(len(undone), noun)} undone: {', '.join(f'#{s}' for s in undone)})" if undone else ""),
     ]
     if report["finished"]:
         winners = report["winners"]
@@ -320,8 +324,8 @@ def _rewrite_reason(old: bytes, new: bytes) -> str:
 
 
 def _describe(event: Event) -> str:
-    if isinstance(event, TURN_TYPES):
-        return f"#{event.seq} {event.player}'s turn"
+    if isinstance(event, PLAY_TYPES):
+        return f"#{event.seq} {event.player}'s {'step' if isinstance(event, STEP_TYPES) else 'turn'}"
     by = f" by {event.by}" if isinstance(event, TurnUndone) and event.by else ""
     return f"#{event.seq} an undo{by}"
 
@@ -398,7 +402,10 @@ def _resolved_fork(dropped: _Version, kept: _Version) -> bool:
 def _moves_reason(version: _Version, known: int, *, created: bool, email: str) -> str | None:
     """What is wrong with the events after the first `known` of `version`: too many moves, or not the author's."""
     # a second game_started never replays, so every new event is a turn or an undo
-    moves = [e for e in version.record.events[known:] if not isinstance(e, GameStarted)]
+    moves = [e for e in version.record.events[known:] if not isinstance(e, GameStarted | DuelStarted)]
+    steps = [e for e in moves if isinstance(e, STEP_TYPES)]
+    if steps and len(steps) == len(moves) and len({actor(e) for e in steps}) == 1:
+        moves = moves[:1]  # a Duel: a commit may append one player's steps (a turn, or a part of one)
     if len(moves) > 1:
         verb = "creates the game with" if created else "appends"
         undos = sum(isinstance(e, TurnUndone) for e in moves)
