@@ -14,9 +14,10 @@ from splendor_cli.cli import app
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
-def _transcript() -> list[tuple[str, list[str]]]:
+def _transcript(which: int = 0) -> list[tuple[str, list[str]]]:
+    """The commands and outputs of the README's `which`-th tested transcript (0: the tour)."""
     text = README.read_text(encoding="utf-8")
-    block = text.split("<!-- tested:", 1)[1].split("```console\n", 1)[1].split("```", 1)[0]
+    block = text.split("<!-- tested:")[which + 1].split("```console\n", 1)[1].split("```", 1)[0]
     steps: list[tuple[str, list[str]]] = []
     for line in block.splitlines():
         if line.startswith("$ "):
@@ -31,13 +32,14 @@ def _normal(text: str) -> str:
     return re.sub(r"\d{4}-\d{2}-\d{2}-(ann-bob)-[0-9a-f]{4}", r"DATE-\1-TAG", text)
 
 
-def test_readme_tour_runs_as_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each command of the README tour prints exactly the lines the README shows."""
+@pytest.mark.parametrize("which", [0, 1], ids=["tour", "duel"])
+def test_readme_transcripts_run_as_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, which: int) -> None:
+    """Each command of the README tour (and of its Duel example) prints exactly the lines shown."""
     monkeypatch.chdir(tmp_path)
-    steps = _transcript()
+    steps = _transcript(which)
     assert len(steps) >= 5
     for command, expected in steps:
-        argv = shlex.split(command)
+        argv = shlex.split(command, comments=True)
         assert argv[0] == "splendor"
         result = CliRunner().invoke(app, argv[1:])
         assert result.exit_code == 0, (command, result.output)
@@ -52,5 +54,17 @@ def test_readme_board_is_what_show_prints(tmp_path: Path, monkeypatch: pytest.Mo
     text = README.read_text(encoding="utf-8")
     shown = text.split("draws the table", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
     result = CliRunner().invoke(app, ["show", "-g", "games/demo.toml"])
+    assert result.exit_code == 0
+    assert result.stdout == shown
+
+
+def test_readme_duel_board_is_what_show_prints(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the Duel example, `splendor show` prints the Duel board the README shows."""
+    monkeypatch.chdir(tmp_path)
+    for command, _ in _transcript(1):
+        CliRunner().invoke(app, shlex.split(command, comments=True)[1:])
+    text = README.read_text(encoding="utf-8")
+    shown = text.split("draws the Duel table", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    result = CliRunner().invoke(app, ["show", "-g", "duel.toml"])
     assert result.exit_code == 0
     assert result.stdout == shown
