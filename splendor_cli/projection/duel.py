@@ -35,7 +35,7 @@ from ..events.duel import (
     TokenStolen,
 )
 from ..model import COLOURS, EMPTY, Gem, Step, Tokens
-from .payment import check_payment, default_payment, still_to_pay
+from .payment import affordable, check_payment, default_payment, still_to_pay
 
 SIZE = 5
 CELLS: tuple[str, ...] = tuple(f"{'abcde'[i % SIZE]}{i // SIZE + 1}" for i in range(SIZE * SIZE))
@@ -201,6 +201,7 @@ _PRICE = {card.id: card.cost.total() for card in DUEL_CARDS.values()}
 _WILD = {card.id: card.wild for card in DUEL_CARDS.values()}
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _mask(board: tuple[Gem | None, ...]) -> int:
     """The cells holding a gem or a pearl (what a line or a privilege may take), as bits."""
     return sum(1 << i for i, gem in enumerate(board) if gem is not None and gem is not GOLD)
@@ -218,7 +219,7 @@ def _wild_colours(player: DuelPlayer) -> tuple[Gem, ...]:
 def can_buy(player: DuelPlayer, card: str) -> bool:
     if _WILD[card] and not any(player.bonuses.counts[:5]):
         return False
-    return default_payment(_COST[card], player.bonuses, player.tokens) is not None
+    return affordable(_COST[card], player.bonuses, player.tokens)
 
 
 def has_mandatory(state: DuelState) -> bool:
@@ -486,6 +487,7 @@ def _step(
 _TAKES = tuple((_MASK[line], _step("take", line)) for line in LINES)
 _PRIVILEGES = tuple((1 << i, _step("privilege", (i,))) for i in range(SIZE * SIZE))
 _REPLENISH = _step("replenish")
+_BUY = {card: _step("buy", card=card) for card in DUEL_CARDS}
 _PASS = _step("pass")
 
 
@@ -498,6 +500,19 @@ def _takes_for(mask: int) -> tuple[Step, ...]:
 @functools.lru_cache(maxsize=4096)
 def _privileges_for(mask: int) -> tuple[Step, ...]:
     return tuple(step for bit, step in _PRIVILEGES if mask & bit)
+
+
+@functools.lru_cache(maxsize=4096)
+def _reserves_for(golds: tuple[int, ...], cards: tuple[str, ...], decks: tuple[int, ...]) -> tuple[Step, ...]:
+    """Every reserve with a gold of `golds`: a pyramid card of `cards`, or the top of a deck of `decks`."""
+    return tuple(
+        step
+        for cell in golds
+        for step in (
+            *(_step("reserve", (cell,), card) for card in cards),
+            *(_step("reserve", (cell,), deck=level) for level in decks),
+        )
+    )
 
 
 def legal_steps(state: DuelState) -> list[Step]:
@@ -514,30 +529,25 @@ def legal_steps(state: DuelState) -> list[Step]:
             steps += _privileges_for(mask)
         if state.bag and not state.replenished:
             steps.append(_REPLENISH)
-        mandatory = list(_takes_for(mask))
+        optional = len(steps)
+        steps += _takes_for(mask)
+        pyramid = tuple(card for row in state.pyramid for card in row if card is not None)
         if len(player.reserved) < MAX_RESERVED and GOLD in state.board:
-            cards = _pyramid_cards(state)
-            decks = [level for level, deck in enumerate(state.decks, start=1) if deck]
-            for cell, gem in enumerate(state.board):
-                if gem is GOLD:
-                    mandatory += [_step("reserve", (cell,), card) for card in cards]
-                    mandatory += [_step("reserve", (cell,), deck=level) for level in decks]
+            golds = tuple(cell for cell, gem in enumerate(state.board) if gem is GOLD)
+            decks = tuple(level for level, deck in enumerate(state.decks, start=1) if deck)
+            steps += _reserves_for(golds, pyramid, decks)
         bonuses, tokens = player.bonuses, player.tokens
         purse = tokens.total() + bonuses.total()  # no card costing more can be afforded
         coloured = any(bonuses.counts[:5])
-        for card in (*_pyramid_cards(state), *player.reserved):
-            if (
-                _PRICE[card] <= purse
-                and (coloured or not _WILD[card])
-                and default_payment(_COST[card], bonuses, tokens) is not None
-            ):
+        for card in (*pyramid, *player.reserved):
+            if _PRICE[card] <= purse and (coloured or not _WILD[card]) and affordable(_COST[card], bonuses, tokens):
                 if _WILD[card]:
-                    mandatory += [_step("buy", card=card, wild=gem) for gem in _wild_colours(player)]
+                    steps += [_step("buy", card=card, wild=gem) for gem in _wild_colours(player)]
                 else:
-                    mandatory.append(_step("buy", card=card))
-        if not mandatory and not state.bag:
-            mandatory.append(_PASS)
-        return steps + mandatory
+                    steps.append(_BUY[card])
+        if len(steps) == optional and not state.bag:
+            steps.append(_PASS)
+        return steps
     if phase == "token":
         colour = DUEL_CARDS[player.cards[-1]].bonus
         return [_step("token", (i,)) for i, gem in enumerate(state.board) if gem is colour]
@@ -561,6 +571,24 @@ def draw(state: DuelState, step: Step, shuffle: object) -> Step:
 # -- applying an event -------------------------------------------------------------------------
 
 
+def _holding(player: DuelPlayer, tokens: Tokens) -> DuelPlayer:
+    """`player` holding `tokens` instead (the most frequent change, spelled out for speed)."""
+    return DuelPlayer(
+        name=player.name,
+        tokens=tokens,
+        cards=player.cards,
+        wild=player.wild,
+        reserved=player.reserved,
+        blind=player.blind,
+        royals=player.royals,
+        privileges=player.privileges,
+        bonuses=player.bonuses,
+        points=player.points,
+        crowns=player.crowns,
+        colour_points=player.colour_points,
+    )
+
+
 def _gain_privilege(players: list[DuelPlayer], supply: int, who: int) -> int:
     """rule 17: from the supply, else from the opponent; nothing if `who` holds all 3."""
     if supply:
@@ -574,8 +602,10 @@ def _gain_privilege(players: list[DuelPlayer], supply: int, who: int) -> int:
 
 
 def _without(board: tuple[Gem | None, ...], cells: tuple[str, ...]) -> tuple[Gem | None, ...]:
-    taken = set(CELL_INDEX[c] for c in cells)
-    return tuple(None if i in taken else gem for i, gem in enumerate(board))
+    left = list(board)
+    for cell in cells:
+        left[CELL_INDEX[cell]] = None
+    return tuple(left)
 
 
 def _replace(pyramid: tuple[tuple[str | None, ...], ...], card: str, drawn: str) -> tuple[tuple[str | None, ...], ...]:
@@ -596,6 +626,8 @@ def _draw(decks: tuple[tuple[str, ...], ...], card: str) -> tuple[tuple[str, ...
 
 def evolve(state: DuelState, event: StepEvent) -> DuelState:
     """The state after a step event that `decide` accepted. Raise ValueError if it cannot apply."""
+    if state.finished:
+        raise ValueError("the game is over")
     me = state.to_move
     player = state.player
     if event.player != player.name:
@@ -624,7 +656,7 @@ def evolve(state: DuelState, event: StepEvent) -> DuelState:
         case LineTaken():
             board = _without(board, event.cells)
             gems = Tokens.from_gems(event.gems)
-            players[me] = _evolve(player, tokens=player.tokens + gems)
+            players[me] = _holding(player, player.tokens + gems)
             if (len(event.gems) == 3 and len(set(event.gems)) == 1) or gems[PEARL] == 2:
                 supply = _gain_privilege(players, supply, 1 - me)  # rule 14
             passes = 0
@@ -687,11 +719,11 @@ def evolve(state: DuelState, event: StepEvent) -> DuelState:
             passes = 0
         case BonusTokenTaken():
             board = _without(board, (event.cell,))
-            players[me] = _evolve(player, tokens=player.tokens + _ONE[event.gem])
+            players[me] = _holding(player, player.tokens + _ONE[event.gem])
         case TokenStolen():
             other = players[1 - me]
-            players[1 - me] = _evolve(other, tokens=other.tokens - _ONE[event.gem])
-            players[me] = _evolve(player, tokens=player.tokens + _ONE[event.gem])
+            players[1 - me] = _holding(other, other.tokens - _ONE[event.gem])
+            players[me] = _holding(player, player.tokens + _ONE[event.gem])
         case RoyalTaken():
             royal = ROYALS[event.royal]
             royals = tuple(r for r in royals if r != event.royal)
@@ -703,25 +735,30 @@ def evolve(state: DuelState, event: StepEvent) -> DuelState:
             elif royal.ability == "steal":
                 owed = ("steal", *owed)
         case TokenReturned():
-            players[me] = _evolve(player, tokens=player.tokens - _ONE[event.gem])
+            players[me] = _holding(player, player.tokens - _ONE[event.gem])
             bag = bag + _ONE[event.gem]
         case DuelPassed():
             passes += 1
-    fields = {name: getattr(state, name) for name in _FIELDS[DuelState]}
-    fields.update(
-        players=tuple(players),
-        board=board,
-        bag=bag,
-        privileges=supply,
-        pyramid=pyramid,
-        decks=decks,
-        royals=royals,
-        owed=owed,
-        replenished=state.replenished or isinstance(event, BoardReplenished),
-        fresh=False,
-        again=again,
-        passes=passes,
-    )
+    fields: dict[str, Any] = {
+        "players": tuple(players),
+        "board": board,
+        "bag": bag,
+        "privileges": supply,
+        "pyramid": pyramid,
+        "decks": decks,
+        "royals": royals,
+        "to_move": state.to_move,
+        "turn": state.turn,
+        "phase": state.phase,
+        "owed": owed,
+        "replenished": state.replenished or isinstance(event, BoardReplenished),
+        "fresh": False,
+        "again": again,
+        "passes": passes,
+        "finished": False,
+        "win_condition": "",
+        "winner": "",
+    }
     if ends_action:
         _follow(fields)
     return DuelState(**fields)

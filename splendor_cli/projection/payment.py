@@ -64,6 +64,22 @@ def default_payment(cost: Cost, bonuses: Tokens, tokens: Tokens) -> Tokens | Non
     )
 
 
+def affordable(cost: Cost, bonuses: Tokens, tokens: Tokens) -> bool:
+    """Whether `tokens` can pay `cost` after `bonuses` (`default_payment` is not None), quicker."""
+    c0, c1, c2, c3, c4, _, n6 = cost
+    b0, b1, b2, b3, b4, _, _ = bonuses.counts
+    h0, h1, h2, h3, h4, gold, h6 = tokens.counts
+    n0, n1, n2, n3, n4 = c0 - b0 - h0, c1 - b1 - h1, c2 - b2 - h2, c3 - b3 - h3, c4 - b4 - h4
+    return (
+        (n0 if n0 > 0 else 0)
+        + (n1 if n1 > 0 else 0)
+        + (n2 if n2 > 0 else 0)
+        + (n3 if n3 > 0 else 0)
+        + (n4 if n4 > 0 else 0)
+        + (n6 - h6 if n6 > h6 else 0)
+    ) <= gold
+
+
 def check_payment(name: str, card: str, cost: Cost, bonuses: Tokens, tokens: Tokens, payment: Tokens) -> None:
     """Pay the cost after bonuses exactly, gold standing in for any gem or pearl; no change is given.
 
