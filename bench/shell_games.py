@@ -1,12 +1,13 @@
 """Play whole random games through the installed `splendor` command, as a shell script would.
 
-    python bench/shell_games.py [--games 300] [--players 2] [--seed 1] [--variant base|duel]
+    python bench/shell_games.py [--games 300] [--players 2] [--seed 1] [--variant base|duel] [--in-process]
 
 Each turn (each step, in a Duel): `moves --json`, then `play` of a uniformly chosen notation;
 every few turns it also tries moves the rules forbid (the same move for the wrong player, a take
 of gold; in a Duel, a step that `moves` did not list) and checks each is refused with exit 3 and
 the file left byte for byte. At the end of each game `state --json` must say finished. Prints a
-line per game and the totals.
+line per game and the totals. With `--in-process` the commands run through the typer app in this
+process (the same code but for the start of a process each time, which dominates otherwise).
 """
 
 from __future__ import annotations
@@ -23,12 +24,37 @@ from pathlib import Path
 from typing import Any
 
 
+def _in_process(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`splendor ARGV` as the installed command runs it (entry.main: the typer-free path and the
+    cache first), in this process, with its output and exit code captured."""
+    import contextlib
+    import io
+    from unittest import mock
+
+    from splendor_cli import entry
+
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with (
+        mock.patch.object(sys, "argv", ["splendor", *argv]),
+        mock.patch.dict(os.environ, env),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
+        try:
+            entry.main()
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", choices=("base", "duel"), default="base")
+    parser.add_argument("--in-process", action="store_true", help="run the commands in this process")
     args = parser.parse_args()
     duel = args.variant == "duel"
     if duel:
@@ -43,6 +69,8 @@ def main() -> int:
         env = {**os.environ, "SPLENDOR_CACHE": os.path.join(folder, "cache")}
 
         def run(*argv: str) -> subprocess.CompletedProcess[str]:
+            if args.in_process:
+                return _in_process(list(argv), env)
             return subprocess.run([*command, *argv], capture_output=True, text=True, env=env, check=False)
 
         def read(*argv: str) -> Any:
