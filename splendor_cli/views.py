@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
-from .cards import DUEL_CARDS
 from .events import (
     PLAY_TYPES,
-    TURN_TYPES,
     CardPurchased,
     CardReserved,
     Event,
@@ -36,7 +34,6 @@ from .notation import format_move, format_step, move_json, step_json
 from .projection import Game, duel
 from .projection.duel import CELLS, DuelState
 from .projection.game import PlayEvent, State
-from .projection.payment import default_payment as pay
 from .projection.rules import choices, default_payment, move_of
 
 
@@ -121,7 +118,7 @@ def moves_json(state: State) -> list[dict[str, Any]]:
         return [
             step_json(
                 step,
-                pay(DUEL_CARDS[step.card].cost.counts, holder.bonuses, holder.tokens) if step.step == "buy" else None,
+                duel.default_payment_of(holder, step.card) if step.step == "buy" else None,
             )
             for step in duel.legal_steps(state)
         ]
@@ -180,7 +177,7 @@ def event_notation(event: Event) -> str:
             return f"reveals the seed ({event.secret[:16]}...)"
     if isinstance(event, TURN_TYPES):
         return format_move(_shown_move(event))
-    return _step_notation(event)  # type: ignore[arg-type]
+    return _step_notation(cast(StepEvent, event))
 
 
 def _shown_move(event: TurnEvent) -> Move:

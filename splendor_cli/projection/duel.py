@@ -35,6 +35,7 @@ from ..events.duel import (
     TokenStolen,
 )
 from ..model import COLOURS, EMPTY, Gem, Step, Tokens
+from .display import draw_card, take_face_up, unreserve
 from .payment import affordable, check_payment, default_payment, still_to_pay
 
 SIZE = 5
@@ -216,6 +217,11 @@ def _wild_colours(player: DuelPlayer) -> tuple[Gem, ...]:
     return tuple(gem for gem in COLOURS if player.bonuses[gem])
 
 
+def default_payment_of(player: DuelPlayer, card: str) -> Tokens | None:
+    """Gems and pearls first, gold for the rest; None when the player cannot afford the card."""
+    return default_payment(_COST[card], player.bonuses, player.tokens)
+
+
 def can_buy(player: DuelPlayer, card: str) -> bool:
     if _WILD[card] and not any(player.bonuses.counts[:5]):
         return False
@@ -348,7 +354,7 @@ def decide(state: DuelState, step: Step) -> StepEvent:
             cost = _COST[card]
             payment = step.payment
             if payment is None:
-                payment = default_payment(cost, player.bonuses, player.tokens)
+                payment = default_payment_of(player, card)
                 if payment is None:
                     raise IllegalMoveError(
                         f"{name} cannot afford {card}: it costs {still_to_pay(cost, player.bonuses)} after bonuses,"
@@ -608,22 +614,6 @@ def _without(board: tuple[Gem | None, ...], cells: tuple[str, ...]) -> tuple[Gem
     return tuple(left)
 
 
-def _replace(pyramid: tuple[tuple[str | None, ...], ...], card: str, drawn: str) -> tuple[tuple[str | None, ...], ...]:
-    level = DUEL_CARDS[card].level - 1
-    row = pyramid[level]
-    slot = row.index(card)
-    return (*pyramid[:level], (*row[:slot], drawn or None, *row[slot + 1 :]), *pyramid[level + 1 :])
-
-
-def _draw(decks: tuple[tuple[str, ...], ...], card: str) -> tuple[tuple[str, ...], ...]:
-    """Take the card the event names out of its deck (decide checked that it was the top one)."""
-    level = DUEL_CARDS[card].level - 1
-    deck = decks[level]
-    if card not in deck:
-        raise ValueError(f"{card} is not in deck {level + 1}")
-    return (*decks[:level], tuple(c for c in deck if c != card), *decks[level + 1 :])
-
-
 def evolve(state: DuelState, event: StepEvent) -> DuelState:
     """The state after a step event that `decide` accepted. Raise ValueError if it cannot apply."""
     if state.finished:
@@ -663,11 +653,9 @@ def evolve(state: DuelState, event: StepEvent) -> DuelState:
         case GoldReserved():
             board = _without(board, (event.gold,))
             if event.blind:
-                decks = _draw(decks, event.card)
+                decks = draw_card(decks, event.card)
             else:
-                pyramid = _replace(pyramid, event.card, event.drawn)
-                if event.drawn:
-                    decks = _draw(decks, event.drawn)
+                pyramid, decks = take_face_up(pyramid, decks, event.card, event.drawn)
             players[me] = _evolve(
                 player,
                 tokens=player.tokens + _ONE[GOLD],
@@ -679,12 +667,9 @@ def evolve(state: DuelState, event: StepEvent) -> DuelState:
             card = DUEL_CARDS[event.card]
             reserved, blind = player.reserved, player.blind
             if event.card in reserved:
-                reserved = tuple(c for c in reserved if c != event.card)
-                blind = tuple(c for c in blind if c != event.card)
+                reserved, blind = unreserve(reserved, blind, event.card)
             else:
-                pyramid = _replace(pyramid, event.card, event.drawn)
-                if event.drawn:
-                    decks = _draw(decks, event.drawn)
+                pyramid, decks = take_face_up(pyramid, decks, event.card, event.drawn)
             payment = Tokens.from_gems(event.payment)
             bag = bag + payment  # rule 16: spent tokens go into the bag
             colour = Gem(event.wild) if event.wild else card.bonus

@@ -19,6 +19,7 @@ from ..errors import AmbiguousMoveError, IllegalMoveError
 from ..events import CardPurchased, CardReserved, TokensTaken, TurnEvent, TurnPassed
 from ..model import COLOURS, EMPTY, GEMS, Gem, Move, Tokens, cached_move
 from . import payment as paying
+from .display import draw_card, take_face_up, unreserve
 from .payment import check_payment
 from .state import MAX_RESERVED, MAX_TOKENS, WINNING_POINTS, GameState, PlayerState
 
@@ -389,30 +390,6 @@ def has_turn_but_pass(state: GameState, index: int) -> bool:
 # -- applying an event -----------------------------------------------------------------------
 
 
-def _replace(board: tuple[tuple[str | None, ...], ...], card: str, drawn: str) -> tuple[tuple[str | None, ...], ...]:
-    level = CARDS[card].level - 1
-    row = board[level]
-    slot = row.index(card)
-    new_row = (*row[:slot], drawn or None, *row[slot + 1 :])
-    return (*board[:level], new_row, *board[level + 1 :])
-
-
-def _draw(decks: tuple[tuple[str, ...], ...], card: str) -> tuple[tuple[str, ...], ...]:
-    """Take the card the event says was drawn out of its deck.
-
-    The event names the card; `decide` (and re-judging on load) checks that it was the top one,
-    as the deck order is known in an open record. Applying it needs no more than the name, so a
-    future dealer mode, where nobody knows the order and a dealer tells the draws, needs no
-    change here.
-    """
-    level = CARDS[card].level - 1
-    deck = decks[level]
-    if card not in deck:
-        raise ValueError(f"{card} is not in deck {level + 1}")
-    slot = deck.index(card)
-    return (*decks[:level], deck[:slot] + deck[slot + 1 :], *decks[level + 1 :])
-
-
 def evolve(state: GameState, event: TurnEvent) -> GameState:
     """The state after a turn event that `decide` accepted. Raise ValueError if it cannot apply."""
     player = state.player
@@ -428,11 +405,9 @@ def evolve(state: GameState, event: TurnEvent) -> GameState:
             tokens = tokens + gems - returned
         case CardReserved():
             if event.blind:
-                decks = _draw(decks, event.card)
+                decks = draw_card(decks, event.card)
             else:
-                board = _replace(board, event.card, event.drawn)
-                if event.drawn:
-                    decks = _draw(decks, event.drawn)
+                board, decks = take_face_up(board, decks, event.card, event.drawn)
             returned = Tokens.from_gems(event.returned)
             gold = ONE_GOLD if event.gold else EMPTY
             bank = bank - gold + returned
@@ -442,12 +417,9 @@ def evolve(state: GameState, event: TurnEvent) -> GameState:
                 blind = (*blind, event.card)
         case CardPurchased():
             if event.card in reserved:
-                reserved = tuple(c for c in reserved if c != event.card)
-                blind = tuple(c for c in blind if c != event.card)
+                reserved, blind = unreserve(reserved, blind, event.card)
             else:
-                board = _replace(board, event.card, event.drawn)
-                if event.drawn:
-                    decks = _draw(decks, event.drawn)
+                board, decks = take_face_up(board, decks, event.card, event.drawn)
             payment = Tokens.from_gems(event.payment)
             card = CARDS[event.card]
             bank = bank + payment
