@@ -8,6 +8,7 @@ import attrs
 
 from .events import (
     PLAY_TYPES,
+    TURN_TYPES,
     CardPurchased,
     CardReserved,
     Event,
