@@ -129,6 +129,10 @@ def seed(game: GameOpt = None, as_: AsOpt = None) -> None:
 def show(game: GameOpt = None, json: JsonOpt = False, at: AtOpt = None, color: ColorOpt = "auto") -> None:
     """Show the board: bank, cards, nobles, each player's holdings, whose turn or the result.
 
+    A Duel shows its token board with coordinates, the pyramid, privileges and royal cards.
+
+    It says too how far each player is from each victory.
+
     Example:
 
     splendor show -g games/friday.toml --at 12
@@ -187,52 +191,73 @@ def play(move: MoveArg, game: GameOpt = None, as_: AsOpt = None, json: JsonOpt =
 
 @app.command()
 def take(
-    colours: Annotated[list[str], typer.Argument(help="The colours, e.g. white blue green, or red red.")],
+    colours: Annotated[
+        list[str], typer.Argument(help="The colours, e.g. white blue green, or red red; in a Duel, cells: b2 c3 d4.")
+    ],
     game: GameOpt = None,
     as_: AsOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Take 3 gems of different colours, or 2 of one colour (add 'return ...' past 10 tokens).
 
-    Example:
+    In a Duel: take 1 to 3 tokens in a line of the board, named by their cells.
+
+    Examples:
 
     splendor take white blue green
+
+    splendor take b2 c3 d4   (Duel)
     """
     _run("play", move=["take", *colours], game=game, as_=as_, json=json)
 
 
 @app.command()
 def reserve(
-    card: Annotated[list[str], typer.Argument(help="A face-up card id (2-14), or 'deck N' for a blind reserve.")],
+    card: Annotated[
+        list[str],
+        typer.Argument(
+            help="A face-up card id (2-14), or 'deck N' for a blind reserve; in a Duel, then the gold's cell."
+        ),
+    ],
     game: GameOpt = None,
     as_: AsOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Reserve a face-up card or the top card of a deck, and take a gold if there is one.
 
+    In a Duel, the gold is taken from the board: name its cell (unless only one gold is there).
+
     Examples:
 
     splendor reserve 2-14
 
     splendor reserve deck 3 return white
+
+    splendor reserve 2-05 a1   (Duel)
     """
     _run("play", move=["reserve", *card], game=game, as_=as_, json=json)
 
 
 @app.command()
 def buy(
-    card: Annotated[list[str], typer.Argument(help="A card id, face up or reserved; optionally 'pay ...'.")],
+    card: Annotated[
+        list[str], typer.Argument(help="A card id, face up or reserved; optionally 'pay ...'; in a Duel, 'as COLOUR'.")
+    ],
     game: GameOpt = None,
     as_: AsOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Buy a face-up or reserved card (default payment: coloured tokens before gold).
 
+    In a Duel, a card with a wild bonus says the colour it joins.
+
     Examples:
 
     splendor buy 2-14
 
     splendor buy 1-30 pay red gold
+
+    splendor buy 1-27 as red   (Duel)
     """
     _run("play", move=["buy", *card], game=game, as_=as_, json=json)
 
