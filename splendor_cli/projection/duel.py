@@ -208,8 +208,10 @@ def _mask(board: tuple[Gem | None, ...]) -> int:
     return sum(1 << i for i, gem in enumerate(board) if gem is not None and gem is not GOLD)
 
 
-def _pyramid_cards(state: DuelState) -> list[str]:
-    return [card for row in state.pyramid for card in row if card is not None]
+@functools.lru_cache(maxsize=4096)
+def _face_up(pyramid: tuple[tuple[str | None, ...], ...]) -> tuple[str, ...]:
+    """The cards of the pyramid, level 1 first (the empty places left out)."""
+    return tuple(card for row in pyramid for card in row if card is not None)
 
 
 def _wild_colours(player: DuelPlayer) -> tuple[Gem, ...]:
@@ -233,9 +235,9 @@ def has_mandatory(state: DuelState) -> bool:
     player = state.player
     if _mask(state.board):
         return True
-    if GOLD in state.board and len(player.reserved) < MAX_RESERVED and (_pyramid_cards(state) or any(state.decks)):
+    if GOLD in state.board and len(player.reserved) < MAX_RESERVED and (_face_up(state.pyramid) or any(state.decks)):
         return True
-    return any(can_buy(player, card) for card in (*_pyramid_cards(state), *player.reserved))
+    return any(can_buy(player, card) for card in (*_face_up(state.pyramid), *player.reserved))
 
 
 # -- deciding a step ---------------------------------------------------------------------------
@@ -316,7 +318,7 @@ def decide(state: DuelState, step: Step) -> StepEvent:
                 card, drawn = state.decks[step.deck - 1][0], ""
             else:
                 card = step.card
-                if card not in _pyramid_cards(state):
+                if card not in _face_up(state.pyramid):
                     raise IllegalMoveError(f"card {card} is not face up in the pyramid", rule="reserve")
                 drawn = _top(state, card)
             return GoldReserved(
@@ -325,7 +327,7 @@ def decide(state: DuelState, step: Step) -> StepEvent:
         case "buy":
             card = step.card
             reserved = card in player.reserved
-            if not reserved and card not in _pyramid_cards(state):
+            if not reserved and card not in _face_up(state.pyramid):
                 raise IllegalMoveError(f"card {card} is neither in the pyramid nor reserved by {name}", rule="buy")
             wild = ""
             if DUEL_CARDS[card].wild:
@@ -537,7 +539,7 @@ def legal_steps(state: DuelState) -> list[Step]:
             steps.append(_REPLENISH)
         optional = len(steps)
         steps += _takes_for(mask)
-        pyramid = tuple(card for row in state.pyramid for card in row if card is not None)
+        pyramid = _face_up(state.pyramid)
         if len(player.reserved) < MAX_RESERVED and GOLD in state.board:
             golds = tuple(cell for cell, gem in enumerate(state.board) if gem is GOLD)
             decks = tuple(level for level, deck in enumerate(state.decks, start=1) if deck)
@@ -545,12 +547,13 @@ def legal_steps(state: DuelState) -> list[Step]:
         bonuses, tokens = player.bonuses, player.tokens
         purse = tokens.total() + bonuses.total()  # no card costing more can be afforded
         coloured = any(bonuses.counts[:5])
+        price, wild, cost, buy = _PRICE, _WILD, _COST, _BUY
         for card in (*pyramid, *player.reserved):
-            if _PRICE[card] <= purse and (coloured or not _WILD[card]) and affordable(_COST[card], bonuses, tokens):
-                if _WILD[card]:
+            if price[card] <= purse and (coloured or not wild[card]) and affordable(cost[card], bonuses, tokens):
+                if wild[card]:
                     steps += [_step("buy", card=card, wild=gem) for gem in _wild_colours(player)]
                 else:
-                    steps.append(_BUY[card])
+                    steps.append(buy[card])
         if len(steps) == optional and not state.bag:
             steps.append(_PASS)
         return steps

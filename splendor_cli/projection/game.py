@@ -76,7 +76,7 @@ def _move_of(event: PlayEvent) -> Move | Step:
 
 def at_turn_start(state: State) -> bool:
     """Whether `state` is between two turns (always, in the base game; a Duel turn has steps)."""
-    return not isinstance(state, DuelState) or state.fresh
+    return not isinstance(state, DuelState) or state.at_turn_start
 
 
 @attrs.frozen(kw_only=True)
