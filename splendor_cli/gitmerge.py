@@ -33,6 +33,7 @@ from .errors import GameFileError, SplendorError, UsageError
 from .events import Event, GameStarted, actor
 from .events.codec import Record, parse
 from .projection import Game, replay
+from .store import replay_record
 
 DRIVER = "splendor"
 """The merge driver's name, as `.gitattributes` and `git config merge.<name>.*` spell it."""
@@ -139,14 +140,7 @@ def _side(data: bytes) -> _Side:
 
 def _check(record: Record) -> Game:
     """Replay the record by the rules, as `store.read` does. Raise GameFileError if it fails."""
-    if not record.events:
-        raise GameFileError("the file has no events: it does not start with game_started")
-    game = replay(record.events, check=True)
-    if game.players != record.header.players:
-        raise GameFileError("header: players do not match the game_started event")
-    if record.header.emails and len(record.header.emails) != len(record.header.players):
-        raise GameFileError("header: 'emails' must give one address (or \"\") per player")
-    return game
+    return replay_record(record)
 
 
 def _fault(record: Record) -> str | None:

@@ -15,7 +15,7 @@ from pathlib import Path
 import attrs
 
 from .errors import ConflictError, ForkError, GameFileError, UsageError
-from .events import Event
+from .events import DuelStarted, Event
 from .events.codec import Header, Record, format_event, format_header, parse, seal
 from .locate import find_game
 from .projection import Game, replay
@@ -92,13 +92,7 @@ def read(path: Path) -> Loaded:
         raise GameFileError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     try:
         record = parse(text)  # a forked file raises ForkError (a ConflictError, exit 5): let it through
-        if not record.events:
-            raise GameFileError("the file has no events: it does not start with game_started")
-        game = replay(record.events)
-        if game.players != record.header.players:
-            raise GameFileError("header: players do not match the game_started event")
-        if record.header.emails and len(record.header.emails) != len(record.header.players):
-            raise GameFileError("header: 'emails' must give one address (or \"\") per player")
+        game = replay_record(record)
     except GameFileError as exc:
         raise GameFileError(f"{path}: {exc}") from None
     except ForkError as exc:
@@ -110,6 +104,24 @@ def read(path: Path) -> Loaded:
             raise GameFileError(f"{path}: {broken}") from None
         raise ForkError(f"{path}: {describe_fork(fork) if fork else exc}", seq=exc.seq) from None
     return Loaded(path=path, data=data, record=record, game=game)
+
+
+def replay_record(record: Record) -> Game:
+    """Replay a parsed file through the rules and check its header against the setup: the players,
+    one e-mail (or "") per player, the variant. Raise GameFileError naming the problem."""
+    if not record.events:
+        raise GameFileError("the file has no events: it does not start with its setup")
+    game = replay(record.events)
+    header = record.header
+    if game.players != header.players:
+        raise GameFileError("header: players do not match the setup event")
+    if header.emails and len(header.emails) != len(header.players):
+        raise GameFileError("header: 'emails' must give one address (or \"\") per player")
+    started = record.events[0]
+    variant = "duel" if isinstance(started, DuelStarted) else getattr(started, "variant", header.variant)
+    if variant != header.variant:
+        raise GameFileError(f"header: variant {header.variant!r} does not match the {started.TYPE} event's {variant!r}")
+    return game
 
 
 def write_atomic(path: Path, data: bytes, *, exclusive: bool) -> None:
@@ -147,10 +159,9 @@ def create(path: Path, header: Header, started: Event) -> Loaded:
         raise UsageError(f"{path} exists already: choose another name, or remove it first")
     if path.suffix != ".toml":
         raise UsageError(f"{path}: a game file name ends in .toml")
-    record = Record(header=header, events=())
-    started = seal(record, started)
+    started = seal(Record(header=header, events=()), started)
     text = format_header(header) + format_event(started)
-    replay([started])  # the setup must be valid before anything is written
+    replay_record(Record(header=header, events=(started,)))  # valid before anything is written
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         write_atomic(path, text.encode("utf-8"), exclusive=True)

@@ -39,23 +39,15 @@ import attrs
 from .errors import ConflictError, GameFileError, UsageError
 from .events import PLAY_TYPES, STEP_TYPES, DuelStarted, Event, GameStarted, TurnUndone, actor
 from .events.codec import FORMAT, Record, parse, read_events
-from .projection import Game, replay
-from .store import Loaded
+from .projection import Game
+from .store import Loaded, replay_record
 
 # -- the file --------------------------------------------------------------------------------
 
 
 def file_report(loaded: Loaded) -> dict[str, Any]:
-    """A summary of a game that `store.read` accepted: who plays, how far, whose turn, the chain head.
-
-    Raises:
-        GameFileError: the header contradicts the setup (the one check `store.read` leaves out).
-    """
+    """A summary of a game that `store.read` accepted: who plays, how far, whose turn, the chain head."""
     record, game = loaded.record, loaded.game
-    try:
-        _check_header(record, game)
-    except GameFileError as exc:
-        raise GameFileError(f"{loaded.path}: {exc}") from None
     header, state = record.header, game.state
     emails = header.emails or ("",) * len(header.players)
     return {
@@ -107,20 +99,6 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def _check_header(record: Record, game: Game) -> None:
-    """What `store.read` checks of the header against the setup, and the variant."""
-    header = record.header
-    if game.players != header.players:
-        raise GameFileError("header: players do not match the game_started event")
-    if header.emails and len(header.emails) != len(header.players):
-        raise GameFileError("header: 'emails' must give one address (or \"\") per player")
-    started = record.events[0]
-    if isinstance(started, GameStarted) and started.variant != header.variant:
-        raise GameFileError(
-            f"header: variant {header.variant!r} does not match the game_started event's {started.variant!r}"
-        )
-
-
 # -- reading versions of the file ------------------------------------------------------------
 
 
@@ -142,11 +120,7 @@ def _decode(data: bytes) -> str:
 def _read(data: bytes) -> _Version:
     """Read a whole version as `store.read` reads a file (without the path in messages)."""
     record = parse(_decode(data))
-    if not record.events:
-        raise GameFileError("the file has no events: it does not start with game_started")
-    game = replay(record.events)
-    _check_header(record, game)
-    return _Version(record=record, game=game)
+    return _Version(record=record, game=replay_record(record))
 
 
 def _extend(before: _Version, old: bytes, data: bytes) -> _Version:

@@ -12,7 +12,7 @@ import pytest
 from splendor_cli import store, verify
 from splendor_cli.errors import GameFileError, SplendorError, UsageError
 from splendor_cli.events.codec import Header, format_event, seal
-from splendor_cli.newgame import deal
+from splendor_cli.newgame import deal, deal_duel
 from splendor_cli.projection.rules import choices
 from splendor_cli.verify import file_report, git_report, git_report_text, report_text, staged_report
 
@@ -103,12 +103,19 @@ def test_file_report_names_emails_and_who_is_to_move(tmp_path: Path) -> None:
     assert "bob to move" in report_text(report)
 
 
-def test_file_report_refuses_a_header_whose_variant_is_not_the_setup(tmp_path: Path) -> None:
-    """The header's variant must be the setup's: a file that says otherwise is a bad game file (exit 4)."""
+def test_a_header_whose_variant_is_not_the_setup_is_refused(tmp_path: Path) -> None:
+    """The header's variant must be the setup's: such a file is never written, and is refused
+    when read (exit 4) - a base deal under a Duel header, and a Duel under a base header."""
+    path = tmp_path / "g.toml"
     header = Header(game="g", variant="duel", players=("ann", "bob"), created="2026-12-02T00:00:00Z")
-    loaded = store.create(tmp_path / "g.toml", header, deal(("ann", "bob"), random.Random(3)))
-    with pytest.raises(GameFileError, match="variant 'duel' does not match") as caught:
-        file_report(loaded)
+    with pytest.raises(GameFileError, match="variant 'duel' does not match the game_started event's 'base'"):
+        store.create(path, header, deal(("ann", "bob"), random.Random(3)))
+    assert not path.exists()
+    duel = store.create(path, header, deal_duel(("ann", "bob"), random.Random(3)))
+    text = duel.data.decode().replace('variant = "duel"', 'variant = "base"')
+    path.write_text(text)
+    with pytest.raises(GameFileError) as caught:
+        store.read(path)  # the chain starts at the header's digest: any edit of it breaks the chain
     assert caught.value.exit_code == 4
 
 
