@@ -120,8 +120,6 @@ def new(
     names, emails = parse_players(players)
     if variant == "duel" and len(names) != 2:
         raise UsageError(f"Splendor Duel is for 2 players, not {len(names)}")
-    if variant == "duel" and commit_seed:
-        raise UsageError("--commit-seed deals base games only in this version")
     created = _now()
     suffix = f"{random.Random(seed).getrandbits(16) if seed is not None else random.getrandbits(16):04x}"
     game_id = f"{created[:10]}-{'-'.join(names)}-{suffix}"

@@ -159,6 +159,8 @@ def event_notation(event: Event) -> str:
     """How the log writes an event: a turn or a step in its notation, the others in words."""
     match event:
         case DuelStarted():
+            if event.seq > 1:  # after a commit-then-reveal
+                return "the cards and the board are dealt from the revealed seeds"
             return f"new Duel: {', '.join(event.players)}"
         case BoardReplenished():
             return "replenish: " + (", ".join(f"{c} {g}" for c, g in zip(event.cells, event.tokens)) or "nothing")

@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import attrs
 from typer.testing import CliRunner
 
+from splendor_cli import store
 from splendor_cli.cards import DECKS, NOBLES
 from splendor_cli.cli import app
+from splendor_cli.events import DuelStarted, SeedRevealed
 from splendor_cli.projection.seeding import _Stream, commitment, deal
 
 
@@ -96,3 +99,25 @@ def test_commitments_bind_the_player() -> None:
     assert commitment("ann", "x" * 64) != commitment("bob", "x" * 64)
     assert commitment("ann", "x" * 64) != commitment("ann", "y" * 64)
     assert len(commitment("ann", "x" * 64)) == 64
+
+
+def test_a_duel_dealt_by_commit_then_reveal(tmp_path: Path) -> None:
+    """A Duel too: the secrets shuffle the three Duel decks and draw the bag onto the board; the
+    file's duel_started is exactly that deal, and the Duel is then played as usual."""
+    path = tmp_path / "d.toml"
+    assert cli("new", "-g", path, "--players", "ann,bob", "--variant", "duel", "--commit-seed")[0] == 0
+    _commit_and_reveal(path, ["ann", "bob"])
+    state = json.loads(cli("state", "-g", path, "--json")[1])
+    assert (state["variant"], state["seq"], state["to_move"], state["phase"]) == ("duel", 6, "ann", "main")
+    events = store.read(path).record.events
+    secrets = tuple(e.secret for e in events if isinstance(e, SeedRevealed))
+    dealt = deal(("ann", "bob"), secrets, "duel")
+    assert isinstance(dealt, DuelStarted) and attrs.evolve(dealt, seq=6, parent=events[-1].parent) == events[-1]
+    assert list(dealt.board) != sorted(dealt.board)  # a real draw, not the bag in order
+    assert cli("verify", "-g", path)[0] == 0
+    first = json.loads(cli("moves", "-g", path, "--json")[1])[0]["notation"]
+    assert cli("play", "-g", path, "--as", "ann", first)[0] == 0
+    code, _, err = cli(
+        "new", "-g", tmp_path / "e.toml", "--players", "ann,bob,cy", "--variant", "duel", "--commit-seed"
+    )
+    assert code == 2 and "2 players" in err

@@ -201,9 +201,9 @@ class Game:
             raise CorruptLogError(f"seq is {event.seq}, expected {seq}", seq=seq)
         events = (*self.events, event)
         match event:
-            case GameStarted():
+            case GameStarted() | DuelStarted():
                 if self.states or (self.events and self.seeding is None):
-                    raise CorruptLogError("a second game_started event", seq=seq)
+                    raise CorruptLogError(f"a second setup ({event.TYPE})", seq=seq)
                 if self.seeding is not None:
                     try:
                         dealt = self.seeding.setup()
@@ -216,7 +216,7 @@ class Game:
                 if self.events:
                     raise CorruptLogError("seeds_asked must be the first event", seq=seq)
                 _check_players(event.players, event.variant, seq)
-                return Game(events=events, seeding=Seeding(players=event.players))
+                return Game(events=events, seeding=Seeding(players=event.players, variant=event.variant))
             case SeedCommitted() | SeedRevealed():
                 if self.seeding is None or self.states:
                     raise CorruptLogError(f"{event.TYPE} outside a commit-then-reveal deal", seq=seq)
@@ -239,13 +239,6 @@ class Game:
                     after=self.after[:keep],
                     undone=self.undone | set(self.after[keep:]),
                 )
-            case DuelStarted():
-                if self.events:
-                    raise CorruptLogError("duel_started must be the first event", seq=seq)
-                problem = duel.setup_problem(event)
-                if problem:
-                    raise CorruptLogError(problem, seq=seq)
-                return Game(events=events, states=(duel.start(event),), after=(seq,))
             case _ if isinstance(event, PLAY_TYPES):
                 if not self.states:
                     raise CorruptLogError(f"{event.TYPE} before the cards are dealt", seq=seq)
@@ -282,9 +275,18 @@ def _check_players(players: tuple[str, ...], variant: str, seq: int) -> None:
         raise CorruptLogError(f"unknown variant {variant!r}", seq=seq)
     if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
         raise CorruptLogError(f"2 to 4 players with distinct names are needed, not {players!r}", seq=seq)
+    if variant == "duel" and len(players) != 2:
+        raise CorruptLogError(f"a Duel is for 2 players, not {players!r}", seq=seq)
 
 
-def _setup(event: GameStarted) -> GameState:
+def _setup(event: GameStarted | DuelStarted) -> State:
+    if isinstance(event, DuelStarted):
+        problem = duel.setup_problem(event)
+        if problem:
+            raise CorruptLogError(problem, seq=event.seq)
+        return duel.start(event)
+    if event.variant != "base":
+        raise CorruptLogError(f"game_started sets up base Splendor, not {event.variant!r}", seq=event.seq)
     _check_players(event.players, event.variant, event.seq)
     from ..cards import DECKS, NOBLES
 

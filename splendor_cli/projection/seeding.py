@@ -12,9 +12,11 @@ import hashlib
 
 import attrs
 
-from ..cards import DECKS, NOBLES
+from ..cards import DECKS, DUEL_DECKS, NOBLES, SPIRAL
 from ..errors import IllegalMoveError
-from ..events import GameStarted, SeedCommitted, SeedRevealed
+from ..events import DuelStarted, GameStarted, SeedCommitted, SeedRevealed
+from ..model import Gem
+from .duel import TOKENS
 
 
 def commitment(player: str, secret: str) -> str:
@@ -50,9 +52,23 @@ def shuffled(items: tuple[str, ...], seed: bytes, label: str) -> tuple[str, ...]
     return tuple(out)
 
 
-def deal(players: tuple[str, ...], secrets: tuple[str, ...]) -> GameStarted:
-    """The setup that the secrets (in turn order) give."""
+def deal(players: tuple[str, ...], secrets: tuple[str, ...], variant: str = "base") -> GameStarted | DuelStarted:
+    """The setup that the secrets (in turn order) give: for a Duel, the decks and the bag's draw
+    onto the board in spiral order."""
     seed = hashlib.sha256("|".join(secrets).encode()).digest()
+    if variant == "duel":
+        deck_1, deck_2, deck_3 = (shuffled(DUEL_DECKS[level], seed, f"deck {level}") for level in (1, 2, 3))
+        bag = shuffled(tuple(str(gem) for gem in TOKENS.gems()), seed, "bag")
+        board = dict(zip(SPIRAL, bag, strict=True))
+        return DuelStarted(
+            seq=1,
+            parent="",
+            players=players,
+            deck_1=deck_1,
+            deck_2=deck_2,
+            deck_3=deck_3,
+            board=tuple(Gem(board[cell]) for cell in range(len(SPIRAL))),
+        )
     decks = tuple(shuffled(DECKS[level], seed, f"deck {level}") for level in (1, 2, 3))
     nobles = shuffled(tuple(sorted(NOBLES)), seed, "nobles")[: len(players) + 1]
     return GameStarted.of(players, decks, nobles)
@@ -63,6 +79,7 @@ class Seeding:
     """Where the dealing stands: who has committed, who has revealed."""
 
     players: tuple[str, ...]
+    variant: str = "base"
     commitments: tuple[tuple[str, str], ...] = ()
     secrets: tuple[tuple[str, str], ...] = ()
 
@@ -103,12 +120,12 @@ class Seeding:
             raise IllegalMoveError(f"{event.player}'s secret does not match their commitment", rule="seed")
         return attrs.evolve(self, secrets=(*self.secrets, (event.player, event.secret)))
 
-    def setup(self) -> GameStarted:
+    def setup(self) -> GameStarted | DuelStarted:
         """The deal, once every secret is revealed."""
         if len(self.secrets) < len(self.players):
             raise IllegalMoveError(f"the cards cannot be dealt yet: {self.waiting()}", rule="seed")
         revealed = dict(self.secrets)
-        return deal(self.players, tuple(revealed[p] for p in self.players))
+        return deal(self.players, tuple(revealed[p] for p in self.players), self.variant)
 
     def _check_player(self, player: str) -> None:
         if player not in self.players:
