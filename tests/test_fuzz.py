@@ -50,7 +50,9 @@ from splendor_cli.errors import ForkError, GameFileError
 from splendor_cli.events import EVENT_TYPES, CardPurchased
 from splendor_cli.events.codec import Header, Record, format_record, seal
 from splendor_cli.model import Gem
-from splendor_cli.projection import Game
+from splendor_cli.newgame import deal_duel
+from splendor_cli.projection import Game, duel
+from splendor_cli.projection.duel import DuelState
 from splendor_cli.projection.rules import choices
 
 HANG = 10.0
@@ -97,11 +99,30 @@ def _base(players: int, seed: int, turns: int, tail: str, emails: tuple[str, ...
     return Base(name=f"{players}p-seed{seed}", data=format_record(record).encode("utf-8"), record=record)
 
 
+def _duel_base(seed: int, steps: int) -> Base:
+    """A Duel of `steps` random steps, with an undo of the step before the last, sealed as it is
+    played (a replenish's draw follows from the digests of the sealed events)."""
+    rng = random.Random(seed)
+    header = Header(game="fuzz-duel", variant="duel", players=("ann", "bob"), created="2026-01-01T00:00:00Z")
+    record = Record(header=header, events=(seal(Record(header=header, events=()), deal_duel(("ann", "bob"), rng)),))
+    game = Game().apply(record.events[0])
+    for n in range(steps):
+        state = game.state
+        assert isinstance(state, DuelState)
+        if state.finished:
+            break
+        event = game.decide_undo() if n == steps - 2 else game.decide(rng.choice(duel.legal_steps(state)))
+        record = attrs.evolve(record, events=(*record.events, seal(record, event)))
+        game = game.apply(record.events[-1])
+    return Base(name=f"duel-seed{seed}", data=format_record(record).encode("utf-8"), record=record)
+
+
 BASES = (
     _base(2, 1, 4, "uttU"),  # ends with an undo to an earlier turn
     _base(3, 2, 4, "utb"),  # ends with a purchase
     _base(4, 3, 5, "ut", emails=("a@example.org", "", "c@example.org", "d@example.org")),
     _base(2, 4, 1, ""),  # the setup and one turn
+    _duel_base(5, 40),  # a Duel: steps of every kind early in a game, an undo
 )
 
 # -- where a mutation's choices come from ----------------------------------------------------
@@ -387,7 +408,7 @@ def change_digit(doc: Doc, d: Draws) -> Mutant:
     """A digit inside any value: a seq, a card id, a digest, a date."""
     slot = doc.pick_slot(d)
     token = doc.lines[slot.line][slot.start : slot.end] if slot else ""
-    digits = [i for i, c in enumerate(token) if c.isdigit()]
+    digits = [i for i, c in enumerate(token) if c in "0123456789"]  # not "²": isdigit() says yes
     if slot is None or not digits:
         return change_name(doc, d)
     i = d.choice(digits)
@@ -423,6 +444,13 @@ _NAMES = (
     "turn_passed",
     "turn_undone",
     "game_started",
+    "duel",
+    "c3",
+    "e5",
+    "f6",
+    "R1",
+    "line_taken",
+    "duel_card_bought",
     "0000000000000000",
     "1-01\n",  # line breaks, for the messages that quote a name
     "N0\u20281",
@@ -716,11 +744,14 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_base_games_are_valid(scratch: Path) -> None:
-    """Each base file reads back as the record it was written from, with 2 to 4 players and undos."""
+    """Each base file reads back as the record it was written from, with 2 to 4 players and undos,
+    and a Duel with a replenish among its steps."""
     for base in BASES:
         assert judge(base, Mutant(base.data, base.name, "unchanged"), scratch) == "read"
-    assert sorted(len(b.record.header.players) for b in BASES) == [2, 2, 3, 4]
-    assert all(any(e.TYPE == "turn_undone" for e in b.record.events) for b in BASES[:3])
+    assert sorted(len(b.record.header.players) for b in BASES) == [2, 2, 2, 3, 4]
+    assert all(any(e.TYPE == "turn_undone" for e in b.record.events) for b in (*BASES[:3], BASES[-1]))
+    assert BASES[-1].record.header.variant == "duel"
+    assert any(e.TYPE == "board_replenished" for e in BASES[-1].record.events)
 
 
 def test_damaged_bytes_and_lines_are_read_or_refused_in_one_line(scratch: Path) -> None:
