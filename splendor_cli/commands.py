@@ -328,6 +328,12 @@ def simulate(
         _out(_json_text(report))
         return
     wins = ", ".join(f"{seat} {n}" for seat, n in report["wins"].items())
+    if variant == "duel":
+        _out(
+            f"{report['games']} Duels, {report['turns']} turns ({report['steps']} steps) in {report['seconds']:.2f} s;"
+            f" wins: {wins}; draws: {report['draws']}"
+        )
+        return
     _out(
         f"{report['games']} games, {report['turns']} turns in {report['seconds']:.2f} s;"
         f" wins: {wins}; shared: {report['shared']}"
