@@ -184,9 +184,10 @@ def play(*, move: list[str], game: Path | None = None, as_: str | None = None, j
         parsed: list[Move] | list[Step]
         parsed = parse_steps(text) if isinstance(loaded.game.state, DuelState) else [parse_move(text)]
         after = loaded
-        for one in parsed:  # several Duel steps: each judged after the ones before it
+        mover = as_ or (loaded.game.state.player.name if len(parsed) > 1 else None)
+        for one in parsed:  # several Duel steps: each judged after the ones before it, all one player's
             try:
-                after = store.stage(after, after.game.decide(one, player=as_))
+                after = store.stage(after, after.game.decide(one, player=mover))
             except SplendorError as exc:
                 said = format_step(one) if isinstance(one, Step) else format_move(one)
                 exc.args = (f"{said!r}: {exc}",)

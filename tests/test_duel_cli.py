@@ -95,6 +95,14 @@ def test_a_turn_of_several_steps_is_written_whole_or_not_at_all(game: Path) -> N
     assert st["players"][1]["tokens"] == {"green": 1, "red": 1, "black": 1}
 
 
+def test_steps_played_together_are_one_players(game: Path) -> None:
+    """A `;` list stops at the end of the turn: a step that would be the opponent's is refused (exit 3)."""
+    before = game.read_bytes()
+    code, _, err = cli("play", "-g", game, "take b2 c3 d4; take a1")
+    assert code == 3 and "'take a1': it is bob's turn, not ann's" in err
+    assert game.read_bytes() == before
+
+
 @pytest.mark.parametrize(
     ("step", "code", "text"),
     [
