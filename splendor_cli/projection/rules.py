@@ -20,7 +20,7 @@ from ..events import CardPurchased, CardReserved, TokensTaken, TurnEvent, TurnPa
 from ..model import COLOURS, EMPTY, GEMS, Gem, Move, Tokens, cached_move
 from . import payment as paying
 from .display import draw_card, take_face_up, unreserve
-from .payment import check_payment
+from .payment import affordable, check_payment
 from .state import MAX_RESERVED, MAX_TOKENS, WINNING_POINTS, GameState, PlayerState
 
 ONE_GOLD = Tokens.of(gold=1)
@@ -287,7 +287,10 @@ def has_action(state: GameState) -> bool:
     if len(player.reserved) < MAX_RESERVED and (any(c for row in state.board for c in row) or any(state.decks)):
         return True
     return any(
-        default_payment(player, card) is not None for row in (*state.board, player.reserved) for card in row if card
+        affordable(_COST[card], player.bonuses, player.tokens)
+        for row in (*state.board, player.reserved)
+        for card in row
+        if card
     )
 
 
@@ -366,7 +369,7 @@ def choices(state: GameState) -> Choices:
     purse = total + sum(bonuses.counts)  # no card costing more than this can be afforded
     for row in (*state.board, player.reserved):
         for card in row:
-            if card is not None and _PRICE[card] <= purse and default_payment(player, card) is not None:
+            if card is not None and _PRICE[card] <= purse and affordable(_COST[card], bonuses, tokens):
                 bonus = _BONUS_OF[card]
                 if bonus not in nobles_with:
                     nobles_with[bonus] = qualifying_nobles(state, bonuses + bonus) or _NONE
