@@ -36,7 +36,7 @@ from ..events.duel import (
 )
 from ..model import COLOURS, EMPTY, Gem, Step, Tokens
 from .display import draw_card, take_face_up, unreserve
-from .payment import affordable, check_payment, default_payment, still_to_pay
+from .payment import affordable, default_payment, payment_for
 
 SIZE = 5
 CELLS: tuple[str, ...] = tuple(f"{'abcde'[i % SIZE]}{i // SIZE + 1}" for i in range(SIZE * SIZE))
@@ -355,18 +355,7 @@ def decide(state: DuelState, step: Step) -> StepEvent:
                     wild = str(step.wild)
             elif step.wild is not None:
                 raise IllegalMoveError(f"{card} has no wild bonus to place", rule="wild")
-            cost = _COST[card]
-            payment = step.payment
-            if payment is None:
-                payment = default_payment_of(player, card)
-                if payment is None:
-                    raise IllegalMoveError(
-                        f"{name} cannot afford {card}: it costs {still_to_pay(cost, player.bonuses)} after bonuses,"
-                        f" {name} holds {player.tokens}",
-                        rule="buy",
-                    )
-            else:
-                check_payment(name, card, cost, player.bonuses, player.tokens, payment)
+            payment = payment_for(name, card, _COST[card], player.bonuses, player.tokens, step.payment)
             return DuelCardBought(
                 seq=0,
                 parent="",

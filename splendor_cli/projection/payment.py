@@ -103,3 +103,22 @@ def check_payment(name: str, card: str, cost: Cost, bonuses: Tokens, tokens: Tok
         f"{card} costs {Tokens._trusted(need) or 'nothing'} after bonuses; {payment} does not pay it exactly",
         rule="payment",
     )
+
+
+def payment_for(name: str, card: str, cost: Cost, bonuses: Tokens, tokens: Tokens, said: Tokens | None) -> Tokens:
+    """The payment of a purchase: the default one when the player said none (`said` None), else
+    what they said, checked.
+
+    Raises:
+        IllegalMoveError: the player cannot afford the card, or `said` does not pay it exactly.
+    """
+    if said is not None:
+        check_payment(name, card, cost, bonuses, tokens, said)
+        return said
+    payment = default_payment(cost, bonuses, tokens)
+    if payment is None:
+        raise IllegalMoveError(
+            f"{name} cannot afford {card}: it costs {still_to_pay(cost, bonuses)} after bonuses, {name} holds {tokens}",
+            rule="buy",
+        )
+    return payment

@@ -20,7 +20,7 @@ from ..events import CardPurchased, CardReserved, TokensTaken, TurnEvent, TurnPa
 from ..model import COLOURS, EMPTY, GEMS, Gem, Move, Tokens, cached_move
 from . import payment as paying
 from .display import draw_card, take_face_up, unreserve
-from .payment import affordable, check_payment
+from .payment import affordable, payment_for
 from .state import MAX_RESERVED, MAX_TOKENS, WINNING_POINTS, GameState, PlayerState
 
 ONE_GOLD = Tokens.of(gold=1)
@@ -113,17 +113,7 @@ def _after_action(state: GameState, move: Move) -> tuple[Tokens, Tokens, str, bo
         card = move.card
         if card not in player.reserved and _find_on_board(state, card) is None:
             raise IllegalMoveError(f"card {card} is neither face up nor reserved by {player.name}", rule="buy")
-        payment = move.payment
-        if payment is None:
-            payment = default_payment(player, card)
-            if payment is None:
-                raise IllegalMoveError(
-                    f"{player.name} cannot afford {card}: it costs {still_to_pay(player, card)} after bonuses,"
-                    f" {player.name} holds {player.tokens}",
-                    rule="buy",
-                )
-        else:
-            check_payment(player.name, card, _COST[card], player.bonuses, player.tokens, payment)
+        payment = payment_for(player.name, card, _COST[card], player.bonuses, player.tokens, move.payment)
         return player.tokens - payment, player.bonuses + _BONUS_OF[card], card, False
     if move.action == "pass":
         if has_action(state):
