@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import random
 
-from .cards import DECKS, DUEL_DECKS, NOBLES, SPIRAL
+from .cards import DECKS, DUEL_DECKS, NOBLES
 from .errors import UsageError
 from .events import DuelStarted, GameStarted
-from .model import Gem
-from .projection.duel import TOKENS
+from .projection.duel import TOKENS, board_of
 
 
 def parse_players(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -63,15 +62,6 @@ def deal_duel(players: tuple[str, ...], rng: random.Random) -> DuelStarted:
     deck_1, deck_2, deck_3 = _shuffled(DUEL_DECKS, rng)
     bag = list(TOKENS.gems())
     rng.shuffle(bag)
-    board: list[Gem | None] = [None] * len(SPIRAL)
-    for cell, gem in zip(SPIRAL, bag, strict=True):
-        board[cell] = gem
     return DuelStarted(
-        seq=1,
-        parent="",
-        players=players,
-        deck_1=deck_1,
-        deck_2=deck_2,
-        deck_3=deck_3,
-        board=tuple(board),  # type: ignore[arg-type]
+        seq=1, parent="", players=players, deck_1=deck_1, deck_2=deck_2, deck_3=deck_3, board=board_of(tuple(bag))
     )

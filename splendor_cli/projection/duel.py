@@ -177,6 +177,13 @@ def start(event: DuelStarted) -> DuelState:
     )
 
 
+def board_of(draw: tuple[Gem, ...]) -> tuple[Gem, ...]:
+    """The board after setup: the 25 tokens drawn from the bag, in the order `draw`, placed along
+    the spiral (duel_board.md); as `DuelStarted.board` records it, cell by cell from a1."""
+    placed = dict(zip(SPIRAL, draw, strict=True))
+    return tuple(placed[cell] for cell in range(SIZE * SIZE))
+
+
 def setup_problem(event: DuelStarted) -> str:
     """What is wrong with a setup event ("" when nothing is)."""
     if len(event.players) != 2 or len(set(event.players)) != 2:
@@ -434,7 +441,11 @@ def _top(state: DuelState, card: str) -> str:
 
 
 def _stealable(state: DuelState) -> Tokens:
-    tokens = state.opponent.tokens
+    return _gems_and_pearls(state.opponent.tokens)
+
+
+def _gems_and_pearls(tokens: Tokens) -> Tokens:
+    """What a steal may take of `tokens`: all but gold."""
     return tokens - Tokens.of(gold=tokens[GOLD])
 
 
@@ -729,8 +740,7 @@ def evolve(state: DuelState, event: StepEvent) -> DuelState:
             if step == "token":
                 possible = DUEL_CARDS[acting.cards[-1]].bonus in board
             elif step == "steal":
-                held = players[1 - me].tokens
-                possible = held.total() > held.counts[5]  # a gem or a pearl, not gold
+                possible = bool(_gems_and_pearls(players[1 - me].tokens))
             else:
                 possible = bool(royals)
             if possible:

@@ -26,7 +26,6 @@ from ..events import (
     TurnUndone,
     actor,
 )
-from ..events.codec import event_digest
 from ..events.duel import STEP_TYPES, BoardReplenished, DuelStarted
 from ..model import Gem, Move, Step
 from . import duel, rules
@@ -138,6 +137,8 @@ class Game:
         taking a replenish back and replenishing again lands the same tokens, so an undo cannot
         re-roll it. Like the deck order, it is open to whoever reads the file.
         """
+        from ..events.codec import event_digest  # cattrs: not for the base game's fold, nor for simulate
+
         state = self.state
         assert isinstance(state, DuelState)
         seed = bytes.fromhex(event_digest(self.events[self.after[-1] - 1]))

@@ -12,11 +12,11 @@ import hashlib
 
 import attrs
 
-from ..cards import DECKS, DUEL_DECKS, NOBLES, SPIRAL
+from ..cards import DECKS, DUEL_DECKS, NOBLES
 from ..errors import IllegalMoveError
 from ..events import DuelStarted, GameStarted, SeedCommitted, SeedRevealed
 from ..model import Gem
-from .duel import TOKENS
+from .duel import TOKENS, board_of
 
 
 def commitment(player: str, secret: str) -> str:
@@ -59,7 +59,6 @@ def deal(players: tuple[str, ...], secrets: tuple[str, ...], variant: str = "bas
     if variant == "duel":
         deck_1, deck_2, deck_3 = (shuffled(DUEL_DECKS[level], seed, f"deck {level}") for level in (1, 2, 3))
         bag = shuffled(tuple(str(gem) for gem in TOKENS.gems()), seed, "bag")
-        board = dict(zip(SPIRAL, bag, strict=True))
         return DuelStarted(
             seq=1,
             parent="",
@@ -67,7 +66,7 @@ def deal(players: tuple[str, ...], secrets: tuple[str, ...], variant: str = "bas
             deck_1=deck_1,
             deck_2=deck_2,
             deck_3=deck_3,
-            board=tuple(Gem(board[cell]) for cell in range(len(SPIRAL))),
+            board=board_of(tuple(Gem(gem) for gem in bag)),
         )
     decks = tuple(shuffled(DECKS[level], seed, f"deck {level}") for level in (1, 2, 3))
     nobles = shuffled(tuple(sorted(NOBLES)), seed, "nobles")[: len(players) + 1]
