@@ -342,22 +342,49 @@ def demo(
 def simulate(
     players: Annotated[int, typer.Option(help="Players per game.", min=2, max=4)] = 2,
     games: Annotated[int, typer.Option(help="How many games.", min=1)] = 10,
-    seed: SeedOpt = None,
+    seed: Annotated[Optional[int], typer.Option(help="Seed of the tournament (default: random, reported).")] = None,
     variant: Annotated[str, typer.Option(help="base, or duel (2 players).")] = "base",
     bots: Annotated[
-        Optional[str], typer.Option(help="Bots, one per seat or one for all (rotated through the seats): random.")
+        Optional[str],
+        typer.Option(help="Bots, one per seat or one for all: random, greedy, mcts[:PLAYOUTS|:SECONDSs]."),
     ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes to play in; 0: one per core.")] = 1,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress report on stderr.")] = False,
     json: JsonOpt = False,
 ) -> None:
-    """Play games in memory (uniform random moves, or the named bots) and report the results.
+    """Play a tournament of bots in memory and report each bot's wins, win rate and points.
 
-    Example:
+    The bots rotate through the seats from one game to the next; without --bots every seat (p1, p2, ...) plays random.
+
+    Bots: random (uniform among the legal moves), greedy (the best move one turn ahead), mcts (tree search).
+
+    mcts takes an optional think budget: mcts:400 (playouts a move) or mcts:0.5s (seconds a move).
+
+    Each game is reproducible from the seed and its number alone: --jobs changes the time taken, never the results.
+
+    The win rate comes with its 95% confidence interval (Wilson); a shared victory is a win for each sharer.
+
+    Progress goes to stderr (--quiet: none).
+
+    Examples:
+
+    splendor simulate --players 2 --games 200 --bots mcts,greedy --seed 1 --jobs 0
 
     splendor simulate --players 3 --games 100 --seed 1 --json
 
     splendor simulate --variant duel --games 100
     """
-    _run("simulate", players=players, games=games, seed=seed, variant=variant, bots=bots, json=json)
+    _run(
+        "simulate",
+        players=players,
+        games=games,
+        seed=seed,
+        variant=variant,
+        bots=bots,
+        jobs=jobs,
+        quiet=quiet,
+        json=json,
+    )
 
 
 @app.command()

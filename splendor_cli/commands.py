@@ -315,30 +315,20 @@ def simulate(
     seed: int | None = None,
     variant: str = "base",
     bots: str | None = None,
+    jobs: int = 1,
+    quiet: bool = False,
     json: bool = False,
 ) -> None:
-    from .simulate import run as simulate_games
+    from .simulate import Progress, run, table
 
-    if variant not in ("base", "duel"):
-        raise UsageError(f"unknown variant {variant!r}: use 'base' or 'duel'")
-    if variant == "duel" and players != 2:
-        raise UsageError(f"Splendor Duel is for 2 players, not {players}")
     names = [b.strip() for b in bots.split(",")] if bots else None
-    report = simulate_games(players=players, games=games, seed=seed, bots=names, variant=variant)
-    if json:
-        _out(_json_text(report))
-        return
-    wins = ", ".join(f"{seat} {n}" for seat, n in report["wins"].items())
-    if variant == "duel":
-        _out(
-            f"{report['games']} Duels, {report['turns']} turns ({report['steps']} steps) in {report['seconds']:.2f} s;"
-            f" wins: {wins}; draws: {report['draws']}"
-        )
-        return
-    _out(
-        f"{report['games']} games, {report['turns']} turns in {report['seconds']:.2f} s;"
-        f" wins: {wins}; shared: {report['shared']}"
-    )
+    progress = None if quiet else Progress(games, sys.stderr)
+    try:
+        report = run(players=players, games=games, seed=seed, bots=names, variant=variant, jobs=jobs, progress=progress)
+    finally:
+        if progress:
+            progress.close()
+    _out(_json_text(report) if json else table(report))
 
 
 def merge_driver(*, base: Path, ours: Path, theirs: Path) -> None:

@@ -1,81 +1,244 @@
-"""Games played in memory by bots, for `splendor simulate` and the bench.
+"""Tournaments of bots played in memory, for `splendor simulate` and the bench.
 
-A bot is a function of the state and a seeded random source that returns one legal move (a
-whole turn in the base game, the next step in a Duel). This version has one: `random`, a
-uniform choice among the legal moves (the engine's own list).
+The bots (see `bots/`) rotate through the seats from one game to the next. Each game is
+reproducible on its own: game `g` of seed `S` draws its deal and every choice of its bots from
+one `random.Random(f"{S}:{g}")` (a string seed is hashed the same way by every Python version)
+and builds its bots afresh, so the results do not depend on which process plays which game:
+`--jobs` changes only the time taken.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import math
+import os
 import random
+import sys
 import time
-from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TextIO
+
+import attrs
 
 from .errors import UsageError
-from .model import Move, Step
-from .newgame import deal, deal_duel
-from .projection import GameState, duel
-from .projection.duel import DuelState
-from .projection.rules import choices, decide, evolve
-from .projection.state import start
 
-Bot = Callable[[GameState, random.Random], Move]
-DuelBot = Callable[[DuelState, random.Random], Step]
-B = TypeVar("B", Bot, DuelBot)
+MAX_TURNS = 1000
+"""A game still running after this many turns (base) or four times as many steps (Duel) stops
+unfinished, with no winner: the rules have no end for players who only trade tokens back and
+forth (every hand full, every reserve unaffordable), and bots may fall into it."""
+
+DELAY = 1.0
+"""Seconds before a progress report appears on a stream that is not a terminal."""
 
 
-def random_bot(state: GameState, rng: random.Random) -> Move:
-    """A uniform choice among every legal turn."""
-    options = choices(state)
-    return options.move(rng.randrange(len(options)))
+@attrs.frozen(kw_only=True)
+class GameResult:
+    """What one game of a tournament came to. Seats are in turn order: `points[i]` is `seating[i]`'s."""
+
+    number: int
+    seating: tuple[str, ...]
+    winners: tuple[str, ...]
+    points: tuple[int, ...]
+    turns: int
+    steps: int = 0
+    """Steps of a Duel (0 in the base game)."""
+    finished: bool = True
+    """False for a game stopped at `MAX_TURNS`."""
+
+    @property
+    def is_shared(self) -> bool:
+        return len(self.winners) > 1
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
 
 
-def random_duel_bot(state: DuelState, rng: random.Random) -> Step:
-    """A uniform choice among every legal next step (a replenish drawn from `rng`)."""
-    options = duel.legal_steps(state)
-    return duel.draw(state, options[rng.randrange(len(options))], rng)
+@attrs.frozen(kw_only=True)
+class Tournament:
+    """Who plays: the name and bot spec of each seat (in the order given), and the variant."""
+
+    seats: tuple[tuple[str, str], ...]
+    variant: str = "base"
+    rotate: bool = True
+
+    @classmethod
+    def of(cls, bots: Sequence[str] | None, players: int, variant: str = "base") -> Tournament:
+        """p1, p2, ... all `random` and never rotated without `bots`; else the bots named (one per
+        seat, or one for all), each seat named after its bot, numbered when a bot plays twice.
+
+        Raises:
+            UsageError: an unknown variant or bot, a bad number of bots, a Duel not for 2.
+        """
+        from .bots import parse_spec
+
+        if variant not in ("base", "duel"):
+            raise UsageError(f"unknown variant {variant!r}: use 'base' or 'duel'")
+        if variant == "duel" and players != 2:
+            raise UsageError(f"Splendor Duel is for 2 players, not {players}")
+        if not 2 <= players <= 4:
+            raise UsageError(f"Splendor is for 2 to 4 players, not {players}")
+        if not bots:
+            return cls(seats=tuple((f"p{i}", "random") for i in range(1, players + 1)), variant=variant, rotate=False)
+        specs = [b.strip() for b in bots]
+        if len(specs) == 1:
+            specs *= players
+        if len(specs) != players:
+            raise UsageError(f"--bots names {len(specs)} bots for {players} players: name one, or one per seat")
+        for spec in dict.fromkeys(specs):
+            parse_spec(spec)
+        seen: dict[str, int] = {}
+        seats = []
+        for spec in specs:
+            seen[spec] = seen.get(spec, 0) + 1
+            seats.append((spec if specs.count(spec) == 1 else f"{spec}#{seen[spec]}", spec))
+        return cls(seats=tuple(seats), variant=variant)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.seats)
+
+    def seating(self, number: int) -> tuple[str, ...]:
+        """The seats of game `number` in turn order: the names shifted by `number` mod players."""
+        names = self.names
+        shift = number % len(names) if self.rotate else 0
+        return names[shift:] + names[:shift]
 
 
-BOTS: dict[str, Bot] = {"random": random_bot}
-DUEL_BOTS: dict[str, DuelBot] = {"random": random_duel_bot}
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% for z = 1.96); (0, 1) when nothing was played.
 
-
-def seats(bots: list[str] | None, players: int, known: Mapping[str, B]) -> dict[str, B]:
-    """Each seat's name and bot of `known`: p1, p2, ... all random without `bots`; else the bots
-    named (one per seat, or one for all), each seat named after its bot, numbered when a bot
-    plays twice."""
-    if not bots:
-        return {f"p{i}": known["random"] for i in range(1, players + 1)}
-    if len(bots) == 1:
-        bots = bots * players
-    if len(bots) != players:
-        raise UsageError(f"--bots names {len(bots)} bots for {players} players: name one, or one per seat")
-    for name in bots:
-        if name not in known:
-            raise UsageError(f"unknown bot {name!r}: this version has {', '.join(sorted(known))}")
-    seen: Counter[str] = Counter()
-    out = {}
-    for name in bots:
-        seen[name] += 1
-        out[name if bots.count(name) == 1 else f"{name}#{seen[name]}"] = known[name]
-    return out
+    >>> [round(bound, 3) for bound in wilson(5, 10)]
+    [0.237, 0.763]
+    """
+    if games <= 0:
+        return 0.0, 1.0
+    rate, z2 = wins / games, z * z
+    scale = 1 + z2 / games
+    centre = (rate + z2 / (2 * games)) / scale
+    half = z * math.sqrt(rate * (1 - rate) / games + z2 / (4 * games * games)) / scale
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def run(
-    *, players: int, games: int, seed: int | None, bots: list[str] | None = None, variant: str = "base"
+    *,
+    players: int,
+    games: int,
+    seed: int | None,
+    bots: Sequence[str] | None = None,
+    variant: str = "base",
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
-    """Play `games` games; report turns, wins per seat (or per bot) and shared victories.
+    """Play a tournament of `games` games in `jobs` processes (0: one per core); report it.
 
-    Without `bots`, every seat plays `random` and wins are counted per seat (p1, p2, ...). With
-    bots, the bots rotate through the seats from one game to the next and wins are counted per bot.
-    A Duel also reports its steps, and its draws (`draws`: both players passed in a row).
+    `progress`, if given, is called with the number of games done as they finish. The report
+    holds the contract's keys (games, turns, seconds, wins per seat or bot, shared victories;
+    a Duel's steps and draws) and per bot its wins, win rate, its 95% Wilson interval and mean
+    points. Wins count a shared victory as a win for each sharer.
+
+    Raises:
+        UsageError: a bad bot, number of bots, variant or number of jobs; checked before any game.
     """
+    tournament = Tournament.of(bots, players, variant)
+    workers = _workers(jobs)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 32)
+    began = time.perf_counter()
+    results = play(tournament, games=games, seed=seed, jobs=workers, progress=progress)
+    seconds = time.perf_counter() - began
+    return report(tournament, results, seed=seed, seconds=seconds, jobs=workers)
+
+
+def _workers(jobs: int) -> int:
+    if jobs < 0:
+        raise UsageError(f"--jobs takes a number of processes, or 0 for one per core, not {jobs}")
+    return jobs or os.cpu_count() or 1
+
+
+def play(
+    tournament: Tournament, *, games: int, seed: int, jobs: int = 1, progress: Callable[[int], None] | None = None
+) -> list[GameResult]:
+    """The result of each game, in game order, whatever the number of processes."""
+    if jobs <= 1 or games <= 1:
+        results = []
+        with _few_collections():
+            for number in range(games):
+                results.append(play_game(tournament, number, seed))
+                if progress:
+                    progress(number + 1)
+        return results
+    import multiprocessing
+
+    # chunks: few round trips for quick games, yet a progress report and a share of the work for each process
+    size = max(1, games // (jobs * 20))
+    tasks = [(tournament, range(start, min(start + size, games)), seed) for start in range(0, games, size)]
+    found: list[GameResult] = []
+    # leaving the block (an interrupt, a failure) terminates the workers; they ignore ^C, the parent handles it
+    with multiprocessing.Pool(min(jobs, len(tasks)), initializer=_ignore_interrupts) as pool:
+        for part in pool.imap_unordered(_play_chunk, tasks):
+            found += part
+            if progress:
+                progress(len(found))
+    return sorted(found, key=lambda result: result.number)
+
+
+def _ignore_interrupts() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _play_chunk(task: tuple[Tournament, range, int]) -> list[GameResult]:
+    tournament, numbers, seed = task
     with _few_collections():
-        return _run(players=players, games=games, seed=seed, bots=bots, variant=variant)
+        return [play_game(tournament, number, seed) for number in numbers]
+
+
+def play_game(tournament: Tournament, number: int, seed: int) -> GameResult:
+    """Game `number` of the tournament of `seed`, played to the end."""
+    from . import bots
+
+    rng = random.Random(f"{seed}:{number}")
+    seated = tournament.seating(number)
+    specs = dict(tournament.seats)
+    if tournament.variant == "duel":
+        from .newgame import deal_duel
+        from .projection import duel
+
+        duel_play = {name: bots.duel_bot(specs[name]) for name in seated}
+        table = duel.start(deal_duel(seated, rng))
+        steps = 0
+        while not table.finished and steps < 4 * MAX_TURNS:
+            table = duel.evolve(table, duel.decide(table, duel_play[table.player.name](table, rng)))
+            steps += 1
+        return GameResult(
+            number=number,
+            seating=seated,
+            winners=table.winners(),
+            points=tuple(p.points for p in table.players),
+            turns=table.turn,
+            steps=steps,
+            finished=table.finished,
+        )
+    from .newgame import deal
+    from .projection.rules import decide, evolve
+    from .projection.state import start
+
+    base_play = {name: bots.base_bot(specs[name]) for name in seated}
+    setup = deal(seated, rng)
+    state = start(setup.players, (setup.deck_1, setup.deck_2, setup.deck_3), setup.nobles)
+    while not state.finished and state.turn < MAX_TURNS:
+        state = evolve(state, decide(state, base_play[state.player.name](state, rng)))
+    return GameResult(
+        number=number,
+        seating=seated,
+        winners=state.winners(),
+        points=tuple(p.points for p in state.players),
+        turns=state.turn,
+        finished=state.finished,
+    )
 
 
 @contextlib.contextmanager
@@ -90,41 +253,125 @@ def _few_collections() -> Iterator[None]:
         gc.set_threshold(*threshold)
 
 
-def _run(*, players: int, games: int, seed: int | None, bots: list[str] | None, variant: str) -> dict[str, Any]:
-    rng = random.Random(seed)
-    play = seats(bots, players, BOTS)
-    duel_play = seats(bots, players, DUEL_BOTS) if variant == "duel" else {}
-    names = list(play)
-    wins: Counter[str] = Counter({name: 0 for name in names})
-    shared = turns = steps = draws = 0
-    began = time.perf_counter()
-    for number in range(games):
-        shift = number % players if bots else 0
-        seated = tuple(names[shift:] + names[:shift])
-        if variant == "duel":
-            table = duel.start(deal_duel(seated, rng))
-            while not table.finished:
-                table = duel.evolve(table, duel.decide(table, duel_play[table.player.name](table, rng)))
-                steps += 1
-            turns += table.turn
-            draws += not table.winners()
-            wins.update(table.winners())
-            continue
-        setup = deal(seated, rng)
-        state = start(setup.players, (setup.deck_1, setup.deck_2, setup.deck_3), setup.nobles)
-        while not state.finished:
-            state = evolve(state, decide(state, play[state.player.name](state, rng)))
-            turns += 1
-        winners = state.winners()
-        shared += len(winners) > 1
-        wins.update(winners)
-    report: dict[str, Any] = {
+def report(
+    tournament: Tournament, results: Sequence[GameResult], *, seed: int, seconds: float, jobs: int = 1
+) -> dict[str, Any]:
+    """The report of a tournament: the contract's keys first, then the table per bot."""
+    names = tournament.names
+    games = len(results)
+    wins = dict.fromkeys(names, 0)
+    points = dict.fromkeys(names, 0)
+    for result in results:
+        for winner in result.winners:
+            wins[winner] += 1
+        for name, scored in zip(result.seating, result.points):
+            points[name] += scored
+    turns = sum(r.turns for r in results)
+    out: dict[str, Any] = {
         "games": games,
         "turns": turns,
-        "seconds": round(time.perf_counter() - began, 3),
-        "wins": dict(wins),
-        "shared": shared,
+        "seconds": round(seconds, 3),
+        "wins": wins,
+        "shared": sum(r.is_shared for r in results),
     }
-    if variant == "duel":
-        report |= {"steps": steps, "draws": draws}
-    return report
+    if tournament.variant == "duel":
+        steps = sum(r.steps for r in results)
+        out |= {"steps": steps, "draws": sum(r.is_draw for r in results)}
+    out |= {
+        "seed": seed,
+        "players": len(names),
+        "variant": tournament.variant,
+        "jobs": jobs,
+        "mean_turns": round(turns / games, 2) if games else 0.0,
+        "unfinished": sum(not r.finished for r in results),
+    }
+    if tournament.variant == "duel":
+        out["mean_steps"] = round(steps / games, 2) if games else 0.0
+    out["bots"] = [
+        {
+            "name": name,
+            "wins": wins[name],
+            "win_rate": round(wins[name] / games, 3) if games else 0.0,
+            "ci95": [round(bound, 3) for bound in wilson(wins[name], games)],
+            "mean_points": round(points[name] / games, 2) if games else 0.0,
+        }
+        for name in names
+    ]
+    return out
+
+
+def table(report: dict[str, Any]) -> str:
+    """The report as plain text: a header, one row per bot, the mean length of a game."""
+    duel = report["variant"] == "duel"
+    games = report["games"]
+    lines = [
+        f"{games} game{'s' if games != 1 else ''} of Splendor{' Duel' if duel else ''},"
+        f" {report['players']} players, seed {report['seed']}, {report['seconds']:.2f} s"
+    ]
+    width = max(4, *(len(row["name"]) for row in report["bots"]))
+    lines.append(f"{'bot':<{width}}  {'wins':>5}  {'win rate':>8}  {'95% CI':<16}  {'mean points':>11}")
+    for row in report["bots"]:
+        low, high = row["ci95"]
+        interval = f"[{low * 100:.1f}%, {high * 100:.1f}%]"
+        lines.append(
+            f"{row['name']:<{width}}  {row['wins']:>5}  {row['win_rate'] * 100:>7.1f}%  {interval:<16}"
+            f"  {row['mean_points']:>11.2f}"
+        )
+    if duel:
+        lines.append(
+            f"mean length: {report['mean_turns']:.2f} turns, {report['mean_steps']:.2f} steps; draws: {report['draws']}"
+        )
+    else:
+        lines.append(f"mean length: {report['mean_turns']:.2f} turns; shared victories: {report['shared']}")
+    if report["unfinished"]:
+        lines.append(f"unfinished (stopped at {MAX_TURNS} turns, no winner): {report['unfinished']}")
+    return "\n".join(lines) + "\n"
+
+
+class Progress:
+    """Games done, on `stream` (stderr): on a terminal, one bar line rewritten in place and
+    cleared at the end; elsewhere, once the run has lasted `delay` seconds, a plain line at each
+    tenth of the games (each game when there are ten or fewer)."""
+
+    def __init__(
+        self,
+        total: int,
+        stream: TextIO | None = None,
+        *,
+        tty: bool | None = None,
+        delay: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.total = total
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = self.stream.isatty() if tty is None else tty
+        self.delay = DELAY if delay is None else delay
+        self.clock = clock
+        self.began = clock()
+        self.step = max(1, math.ceil(total / 10))
+        self.shown = 0  # the last count written (plain lines)
+        self.drawn = -math.inf  # when the bar was last drawn
+        self.width = 0  # the width of the bar line on screen
+
+    def __call__(self, done: int) -> None:
+        now = self.clock()
+        elapsed = now - self.began
+        if self.tty:
+            if now - self.drawn >= 0.1 or (done >= self.total and self.width):
+                filled = 20 * done // max(1, self.total)
+                line = f"[{'#' * filled}{'.' * (20 - filled)}] {done}/{self.total} games  {elapsed:.1f} s"
+                self.stream.write("\r" + line.ljust(self.width))
+                self.stream.flush()
+                self.width, self.drawn = len(line), now
+            return
+        if elapsed >= self.delay and (done // self.step > self.shown // self.step or done >= self.total > self.shown):
+            self.stream.write(f"simulate: {done}/{self.total} games, {elapsed:.1f} s\n")
+            self.stream.flush()
+            self.shown = done
+
+    def close(self) -> None:
+        """Clear the bar from the terminal."""
+        if self.tty and self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.width = 0

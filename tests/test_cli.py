@@ -283,8 +283,8 @@ def test_simulate_with_bots_rotates_seats_and_counts_per_bot() -> None:
     report = json.loads(out)
     assert code == 0 and set(report["wins"]) == {"random#1", "random#2"}
     assert sum(report["wins"].values()) == 4 + report["shared"]
-    code, _, err = cli("simulate", "--bots", "mcts")
-    assert code == 2 and "unknown bot 'mcts'" in err
+    code, _, err = cli("simulate", "--bots", "bogus")
+    assert code == 2 and "unknown bot 'bogus'" in err
     code, _, err = cli("simulate", "--players", 3, "--bots", "random,random")
     assert code == 2 and "2 bots for 3 players" in err
 
