@@ -28,7 +28,7 @@ from ..projection.state import GameState
 from .heuristics import duel_value, value
 from .hidden import determinize
 
-PLAYOUTS = 300
+PLAYOUTS = 1000
 HORIZON = 4
 """Moves (Duel: steps times three) below the root after which a playout is scored."""
 EXPLORE = 0.7
