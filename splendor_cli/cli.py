@@ -165,7 +165,13 @@ def moves(game: GameOpt = None, json: JsonOpt = False) -> None:
 
 
 @app.command()
-def play(move: MoveArg, game: GameOpt = None, as_: AsOpt = None, json: JsonOpt = False) -> None:
+def play(
+    move: MoveArg,
+    game: GameOpt = None,
+    as_: AsOpt = None,
+    json: JsonOpt = False,
+    bots: Annotated[bool, typer.Option("--bots", help="Then let the bot seats play, up to the next person.")] = False,
+) -> None:
     """Play a turn written in the move notation (see `splendor moves`) and append it to the file.
 
     In a Duel, play one step or several separated by ';': each is judged after the ones before it.
@@ -185,8 +191,42 @@ def play(move: MoveArg, game: GameOpt = None, as_: AsOpt = None, json: JsonOpt =
     splendor play "privilege c3; take b2 c2 d2"   (Duel)
 
     splendor play "buy 1-07 as red; royal R2"   (Duel)
+
+    splendor play --bots take red green blue   (then the bots answer)
     """
-    _run("play", move=move, game=game, as_=as_, json=json)
+    _run("play", move=move, game=game, as_=as_, json=json, bots=bots)
+
+
+@app.command()
+def bot(game: GameOpt = None, json: JsonOpt = False) -> None:
+    """Let the bot seats play: every turn (Duel: step) of a seat named bot:SPEC, up to the next person.
+
+    Seat bots with `splendor new --players alice,bot:mcts,bot:greedy`.
+
+    Bots: random, greedy, mcts, mcts:N (N playouts), mcts:Ns (N seconds a move).
+
+    Each bot draws from a source seeded by the game and the move number: the same file always gets the same moves.
+
+    Example:
+
+    splendor bot -g games/friday.toml
+    """
+    _run("bot", game=game, json=json)
+
+
+@app.command()
+def hint(
+    game: GameOpt = None,
+    bot: Annotated[str, typer.Option("--bot", help="The bot asked: random, greedy, mcts, mcts:N, mcts:Ns.")] = "mcts",
+    json: JsonOpt = False,
+) -> None:
+    """Suggest a move to the player to move (what a bot would play), without playing it.
+
+    Example:
+
+    splendor hint -g games/friday.toml --bot greedy
+    """
+    _run("hint", game=game, bot=bot, json=json)
 
 
 @app.command()

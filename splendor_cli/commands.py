@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import IllegalMoveError, SplendorError, UsageError
 
 if TYPE_CHECKING:
+    from .model import Move, Step
     from .projection.game import State
     from .store import Loaded
 
@@ -118,11 +119,17 @@ def new(
     if variant not in ("base", "duel"):
         raise UsageError(f"unknown variant {variant!r}: use 'base' or 'duel'")
     names, emails = parse_players(players)
+    from .bots import parse_spec, seat_spec
+
+    for name in names:
+        if (spec := seat_spec(name)) is not None:
+            parse_spec(spec)  # a bot seat names a bot this version has
     if variant == "duel" and len(names) != 2:
         raise UsageError(f"Splendor Duel is for 2 players, not {len(names)}")
     created = _now()
     suffix = f"{random.Random(seed).getrandbits(16) if seed is not None else random.getrandbits(16):04x}"
-    game_id = f"{created[:10]}-{'-'.join(names)}-{suffix}"
+    plain = ("".join(c if c.isalnum() or c in "_.@-" else "-" for c in name) for name in names)
+    game_id = f"{created[:10]}-{'-'.join(plain)}-{suffix}"  # a file name anywhere: no colon or hash
     path = game if game is not None else store.GAMES_DIR / f"{game_id}.toml"
     header = Header(game=game_id, variant=variant, players=names, created=created, emails=emails)
     if commit_seed:
@@ -172,19 +179,27 @@ def moves(*, game: Path | None = None, json: bool = False) -> None:
         _out("\n".join(format_move(move) for move in legal_moves(now)))
 
 
-def play(*, move: list[str], game: Path | None = None, as_: str | None = None, json: bool = False) -> None:
+def play(
+    *, move: list[str], game: Path | None = None, as_: str | None = None, json: bool = False, bots: bool = False
+) -> None:
     from . import store
-    from .model import Move, Step
+    from .bots import seat_spec
+    from .model import Step
     from .notation import format_move, format_step, parse_move, parse_steps
     from .projection.duel import DuelState
-    from .views import event_notation
 
     text = " ".join(move)
     with store.writing(game) as loaded:
         parsed: list[Move] | list[Step]
         parsed = parse_steps(text) if isinstance(loaded.game.state, DuelState) else [parse_move(text)]
         after = loaded
-        mover = as_ or (loaded.game.state.player.name if len(parsed) > 1 else None)
+        now = loaded.game.state
+        if as_ is None and not now.finished and seat_spec(now.player.name):
+            raise IllegalMoveError(
+                f"it is {now.player.name}'s turn, a bot's: `splendor bot` plays it (or say --as {now.player.name})",
+                rule="turn",
+            )
+        mover = as_ or (now.player.name if len(parsed) > 1 else None)
         for one in parsed:  # several Duel steps: each judged after the ones before it, all one player's
             try:
                 after = store.stage(after, after.game.decide(one, player=mover))
@@ -192,20 +207,95 @@ def play(*, move: list[str], game: Path | None = None, as_: str | None = None, j
                 said = format_step(one) if isinstance(one, Step) else format_move(one)
                 exc.args = (f"{said!r}: {exc}",)
                 raise
+        if bots:
+            after = _bot_turns(after)
         after = store.append(loaded, *after.record.events[loaded.game.seq :])
+    _report(loaded, after, json)
+
+
+def bot(*, game: Path | None = None, json: bool = False) -> None:
+    from . import store
+
+    with store.writing(game) as loaded:
+        after = _bot_turns(loaded)
+        if after is not loaded:
+            after = store.append(loaded, *after.record.events[loaded.game.seq :])
+    if after is loaded and not json:
+        now = loaded.game.state
+        _out(_whose_turn(now) + ("" if now.finished else ": not a bot seat, nothing to play"))
+        return
+    _report(loaded, after, json)
+
+
+def _bot_turns(loaded: Loaded) -> Loaded:
+    """`loaded` with every consecutive turn (Duel: step) of a bot seat staged, until a person is
+    to move or the game ends. Each bot draws from a source seeded by the game and the event
+    before its move, so the same file always gets the same moves."""
+    from . import store
+    from .bots import seat_spec
+
+    after = loaded
+    while not after.game.state.finished and (spec := seat_spec(after.game.state.player.name)):
+        after = store.stage(after, after.game.decide(_suggest(after, spec)))
+    return after
+
+
+def _suggest(loaded: Loaded, spec: str) -> Move | Step:
+    """The move the bot of `spec` makes for the player to move, as a person would say it (a
+    replenish without its draw, which follows from the log)."""
+    import random
+
+    import attrs
+
+    from .bots import base_bot, duel_bot
+    from .projection.duel import DuelState
+
+    rng = random.Random(f"{loaded.record.header.game}:{loaded.game.seq}")
+    state = loaded.game.state
+    if isinstance(state, DuelState):
+        return attrs.evolve(duel_bot(spec)(state, rng), order=None)
+    return base_bot(spec)(state, rng)
+
+
+def hint(*, game: Path | None = None, bot: str = "mcts", json: bool = False) -> None:
+    from .bots import parse_spec
+    from .model import Step
+    from .notation import format_move, format_step, move_json, step_json
+
+    parse_spec(bot)
+    loaded = _load(game)
+    state = loaded.game.state
+    if state.finished:
+        raise IllegalMoveError("the game is over: no move to suggest", rule="game-over")
+    move = _suggest(loaded, bot)
+    if isinstance(move, Step):
+        text, shape = format_step(move), step_json(move)
+    else:
+        text, shape = format_move(move), move_json(move)
+    if json:
+        _out(_json_text({"player": state.player.name, "bot": bot, **shape}))
+    else:
+        _out(f'{state.player.name}: {text}   (suggested by {bot}; play it with: splendor play "{text}")')
+
+
+def _report(loaded: Loaded, after: Loaded, json: bool) -> None:
+    """What `play` and `bot` print: the events added (JSON: the last one too), then whose turn."""
+    from .projection.duel import DuelState
+    from .views import event_notation
+
     _views(after)  # bots ask for these next: answer them from the cache
     added = after.record.events[loaded.game.seq :]
     now = after.game.state
     if json:
         from .events.codec import event_to_dict
 
-        sealed = added[-1]
+        last = added[-1] if added else None
         _out(
             _json_text(
                 {
-                    "seq": sealed.seq,
-                    "notation": event_notation(sealed),
-                    "event": event_to_dict(sealed),
+                    "seq": after.game.seq,
+                    "notation": event_notation(last) if last else None,
+                    "event": event_to_dict(last) if last else None,
                     "events": [event_to_dict(e) for e in added],
                     "to_move": None if now.finished else now.player.name,
                     "finished": now.finished,

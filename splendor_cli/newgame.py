@@ -36,7 +36,8 @@ def check_players(players: list[str]) -> tuple[str, ...]:
         if not name or any(c.isspace() or c in ",=;\"'" for c in name):
             raise UsageError(f"bad player name {name!r}: use letters, digits, '-', '_', '.', ':' or '@'")
     if len(set(names)) != len(names):
-        raise UsageError(f"player names must differ: {', '.join(names)}")
+        twins = " (tell two alike bots apart with #: bot:greedy#1,bot:greedy#2)" if any(":" in n for n in names) else ""
+        raise UsageError(f"player names must differ: {', '.join(names)}{twins}")
     return names
 
 
