@@ -113,14 +113,13 @@ def new(
     import random
 
     from . import store
+    from .bots import parse_spec, seat_spec
     from .events.codec import Header
     from .newgame import deal, deal_duel, parse_players
 
     if variant not in ("base", "duel"):
         raise UsageError(f"unknown variant {variant!r}: use 'base' or 'duel'")
     names, emails = parse_players(players)
-    from .bots import parse_spec, seat_spec
-
     for name in names:
         if (spec := seat_spec(name)) is not None:
             parse_spec(spec)  # a bot seat names a bot this version has

@@ -17,11 +17,15 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import attrs
 
 from .errors import UsageError
+
+if TYPE_CHECKING:
+    from .projection.duel import DuelState
+    from .projection.state import GameState
 
 MAX_TURNS = 1000
 """A game still running after this many turns (base) or four times as many steps (Duel) stops
@@ -203,41 +207,37 @@ def play_game(tournament: Tournament, number: int, seed: int) -> GameResult:
     rng = random.Random(f"{seed}:{number}")
     seated = tournament.seating(number)
     specs = dict(tournament.seats)
+    steps = 0
+    end: GameState | DuelState
     if tournament.variant == "duel":
         from .newgame import deal_duel
         from .projection import duel
 
         duel_play = {name: bots.duel_bot(specs[name]) for name in seated}
         table = duel.start(deal_duel(seated, rng))
-        steps = 0
         while not table.finished and steps < 4 * MAX_TURNS:
             table = duel.evolve(table, duel.decide(table, duel_play[table.player.name](table, rng)))
             steps += 1
-        return GameResult(
-            number=number,
-            seating=seated,
-            winners=table.winners(),
-            points=tuple(p.points for p in table.players),
-            turns=table.turn,
-            steps=steps,
-            finished=table.finished,
-        )
-    from .newgame import deal
-    from .projection.rules import decide, evolve
-    from .projection.state import start
+        end = table
+    else:
+        from .newgame import deal
+        from .projection.rules import decide, evolve
+        from .projection.state import start
 
-    base_play = {name: bots.base_bot(specs[name]) for name in seated}
-    setup = deal(seated, rng)
-    state = start(setup.players, (setup.deck_1, setup.deck_2, setup.deck_3), setup.nobles)
-    while not state.finished and state.turn < MAX_TURNS:
-        state = evolve(state, decide(state, base_play[state.player.name](state, rng)))
+        base_play = {name: bots.base_bot(specs[name]) for name in seated}
+        setup = deal(seated, rng)
+        state = start(setup.players, (setup.deck_1, setup.deck_2, setup.deck_3), setup.nobles)
+        while not state.finished and state.turn < MAX_TURNS:
+            state = evolve(state, decide(state, base_play[state.player.name](state, rng)))
+        end = state
     return GameResult(
         number=number,
         seating=seated,
-        winners=state.winners(),
-        points=tuple(p.points for p in state.players),
-        turns=state.turn,
-        finished=state.finished,
+        winners=end.winners(),
+        points=tuple(p.points for p in end.players),
+        turns=end.turn,
+        steps=steps,
+        finished=end.finished,
     )
 
 

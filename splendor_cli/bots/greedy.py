@@ -10,6 +10,7 @@ taken; ties are broken by the random source.
 from __future__ import annotations
 
 import random
+from typing import TypeVar
 
 from ..model import Move, Step
 from ..projection import duel
@@ -22,9 +23,13 @@ from .hidden import determinize
 WIN = 1000.0
 
 
-def _best(scored: list[tuple[float, int]], rng: random.Random) -> int:
+M = TypeVar("M", Move, Step)
+
+
+def _best(scored: list[tuple[float, M]], rng: random.Random) -> M:
+    """The move with the top score; among equals, one chosen by `rng`."""
     top = max(score for score, _ in scored)
-    best = [i for score, i in scored if score >= top - 1e-9]
+    best = [move for score, move in scored if score >= top - 1e-9]
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
@@ -45,8 +50,7 @@ def score_moves(state: GameState, rng: random.Random) -> list[tuple[float, Move]
 
 def greedy_bot(state: GameState, rng: random.Random) -> Move:
     """The legal turn with the best score (see the module's docstring)."""
-    scored = score_moves(state, rng)
-    return scored[_best([(s, i) for i, (s, _) in enumerate(scored)], rng)][1]
+    return _best(score_moves(state, rng), rng)
 
 
 def score_steps(state: DuelState, rng: random.Random) -> list[tuple[float, Step]]:
@@ -67,5 +71,4 @@ def score_steps(state: DuelState, rng: random.Random) -> list[tuple[float, Step]
 
 def greedy_duel_bot(state: DuelState, rng: random.Random) -> Step:
     """The legal next step with the best score (see the module's docstring)."""
-    scored = score_steps(state, rng)
-    return scored[_best([(s, i) for i, (s, _) in enumerate(scored)], rng)][1]
+    return _best(score_steps(state, rng), rng)

@@ -21,11 +21,14 @@ from ..projection.state import GameState
 
 S = TypeVar("S", GameState, DuelState)
 
+_LEVEL = {card.id: card.level for card in CARDS.values()}
+_DUEL_LEVEL = {card.id: card.level for card in DUEL_CARDS.values()}
+
 
 def determinize(state: S, seat: int, rng: random.Random) -> S:
     """`state` with the decks and the other players' blind reserves drawn anew at random from the
     cards `seat` cannot see (sizes and levels kept)."""
-    levels = {card.id: card.level for card in (DUEL_CARDS if isinstance(state, DuelState) else CARDS).values()}
+    levels = _DUEL_LEVEL if isinstance(state, DuelState) else _LEVEL
     unseen: list[list[str]] = [list(deck) for deck in state.decks]
     for i, player in enumerate(state.players):
         if i != seat:

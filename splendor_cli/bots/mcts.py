@@ -93,20 +93,17 @@ def search(
             fresh = [m for m in moves if m not in node.children]
             if fresh:
                 move = rng.choice(fresh)
-                child: _Node[M] = _Node(0)
-                node.children[move] = child
                 world = apply(world, move, rng)
-                child.seat = world.to_move
+                child: _Node[M] = _Node(world.to_move)
                 child.available = 1
+                node.children[move] = child
                 path.append(child)
                 break
-            log_total = 0.0
             best, best_score = moves[0], -math.inf
             for m in moves:
                 c = node.children[m]
                 c.available += 1
-                log_total = math.log(c.available)
-                score = c.total / c.visits + EXPLORE * math.sqrt(log_total / c.visits)
+                score = c.total / c.visits + EXPLORE * math.sqrt(math.log(c.available) / c.visits)
                 if score > best_score:
                     best, best_score = m, score
             node = node.children[best]
