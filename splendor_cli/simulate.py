@@ -17,7 +17,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 import attrs
 
@@ -49,6 +49,12 @@ class GameResult:
     """Steps of a Duel (0 in the base game)."""
     finished: bool = True
     """False for a game stopped at `MAX_TURNS`."""
+    moves: tuple[int, ...] = ()
+    """The moves (Duel: steps) each seat chose."""
+    thinking: tuple[float, ...] = attrs.field(default=(), eq=False)
+    """The seconds each seat spent choosing them, in all (not compared: timings vary)."""
+    slowest: tuple[float, ...] = attrs.field(default=(), eq=False)
+    """The seconds of each seat's slowest choice (not compared)."""
 
     @property
     def is_shared(self) -> bool:
@@ -207,6 +213,7 @@ def play_game(tournament: Tournament, number: int, seed: int) -> GameResult:
     rng = random.Random(f"{seed}:{number}")
     seated = tournament.seating(number)
     specs = dict(tournament.seats)
+    clock = _Clock(seated)
     steps = 0
     end: GameState | DuelState
     if tournament.variant == "duel":
@@ -216,7 +223,8 @@ def play_game(tournament: Tournament, number: int, seed: int) -> GameResult:
         duel_play = {name: bots.duel_bot(specs[name]) for name in seated}
         table = duel.start(deal_duel(seated, rng))
         while not table.finished and steps < 4 * MAX_TURNS:
-            table = duel.evolve(table, duel.decide(table, duel_play[table.player.name](table, rng)))
+            step = clock.time(duel_play[table.player.name], table, rng)
+            table = duel.evolve(table, duel.decide(table, step))
             steps += 1
         end = table
     else:
@@ -228,7 +236,7 @@ def play_game(tournament: Tournament, number: int, seed: int) -> GameResult:
         setup = deal(seated, rng)
         state = start(setup.players, (setup.deck_1, setup.deck_2, setup.deck_3), setup.nobles)
         while not state.finished and state.turn < MAX_TURNS:
-            state = evolve(state, decide(state, base_play[state.player.name](state, rng)))
+            state = evolve(state, decide(state, clock.time(base_play[state.player.name], state, rng)))
         end = state
     return GameResult(
         number=number,
@@ -238,7 +246,34 @@ def play_game(tournament: Tournament, number: int, seed: int) -> GameResult:
         turns=end.turn,
         steps=steps,
         finished=end.finished,
+        moves=tuple(clock.moves.values()),
+        thinking=tuple(clock.thinking.values()),
+        slowest=tuple(clock.slowest.values()),
     )
+
+
+T = TypeVar("T")
+S = TypeVar("S", "GameState", "DuelState")
+
+
+class _Clock:
+    """How many choices each seat made, and how long they took."""
+
+    def __init__(self, seated: Sequence[str]) -> None:
+        self.moves = dict.fromkeys(seated, 0)
+        self.thinking = dict.fromkeys(seated, 0.0)
+        self.slowest = dict.fromkeys(seated, 0.0)
+
+    def time(self, bot: Callable[[S, random.Random], T], state: S, rng: random.Random) -> T:
+        """`bot`'s choice in `state` (the player to move's), timed."""
+        began = time.perf_counter()
+        choice = bot(state, rng)
+        spent = time.perf_counter() - began
+        name = state.player.name
+        self.moves[name] += 1
+        self.thinking[name] += spent
+        self.slowest[name] = max(self.slowest[name], spent)
+        return choice
 
 
 @contextlib.contextmanager
@@ -261,11 +296,18 @@ def report(
     games = len(results)
     wins = dict.fromkeys(names, 0)
     points = dict.fromkeys(names, 0)
+    moves = dict.fromkeys(names, 0)
+    thinking = dict.fromkeys(names, 0.0)
+    slowest = dict.fromkeys(names, 0.0)
     for result in results:
         for winner in result.winners:
             wins[winner] += 1
         for name, scored in zip(result.seating, result.points):
             points[name] += scored
+        for name, made, spent, slow in zip(result.seating, result.moves, result.thinking, result.slowest):
+            moves[name] += made
+            thinking[name] += spent
+            slowest[name] = max(slowest[name], slow)
     turns = sum(r.turns for r in results)
     out: dict[str, Any] = {
         "games": games,
@@ -294,6 +336,8 @@ def report(
             "win_rate": round(wins[name] / games, 3) if games else 0.0,
             "ci95": [round(bound, 3) for bound in wilson(wins[name], games)],
             "mean_points": round(points[name] / games, 2) if games else 0.0,
+            "seconds_per_move": round(thinking[name] / moves[name], 4) if moves[name] else 0.0,
+            "slowest_move": round(slowest[name], 4),
         }
         for name in names
     ]
@@ -309,13 +353,16 @@ def table(report: dict[str, Any]) -> str:
         f" {report['players']} players, seed {report['seed']}, {report['seconds']:.2f} s"
     ]
     width = max(4, *(len(row["name"]) for row in report["bots"]))
-    lines.append(f"{'bot':<{width}}  {'wins':>5}  {'win rate':>8}  {'95% CI':<16}  {'mean points':>11}")
+    lines.append(
+        f"{'bot':<{width}}  {'wins':>5}  {'win rate':>8}  {'95% CI':<16}  {'mean points':>11}"
+        f"  {'s/move':>6}  {'slowest':>7}"
+    )
     for row in report["bots"]:
         low, high = row["ci95"]
         interval = f"[{low * 100:.1f}%, {high * 100:.1f}%]"
         lines.append(
             f"{row['name']:<{width}}  {row['wins']:>5}  {row['win_rate'] * 100:>7.1f}%  {interval:<16}"
-            f"  {row['mean_points']:>11.2f}"
+            f"  {row['mean_points']:>11.2f}  {row['seconds_per_move']:>6.3f}  {row['slowest_move']:>7.3f}"
         )
     if duel:
         lines.append(

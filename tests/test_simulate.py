@@ -19,6 +19,7 @@ from splendor_cli.simulate import Progress, Tournament, play, play_game, run, ta
 
 runner = CliRunner()
 CONTRACT_KEYS = {"games", "turns", "seconds", "wins", "shared"}
+TIMINGS = {"seconds_per_move", "slowest_move"}
 
 
 def cli(*args: object) -> tuple[int, str, str]:
@@ -34,7 +35,10 @@ def report_of(*args: object) -> dict[str, Any]:
 
 
 def without(report: dict[str, Any], *keys: str) -> dict[str, Any]:
-    return {k: v for k, v in report.items() if k not in keys}
+    """The report without these keys, nor the bots' think times (timings vary from run to run)."""
+    out = {k: v for k, v in report.items() if k not in keys}
+    out["bots"] = [{k: v for k, v in row.items() if k not in TIMINGS} for row in report["bots"]]
+    return out
 
 
 def by_formula(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -135,6 +139,26 @@ def test_report_keeps_the_contract_and_adds_the_table_per_bot() -> None:
         assert 0 <= row["mean_points"] <= 30
 
 
+def test_think_times_are_per_move_of_each_bot() -> None:
+    """Each game counts every seat's choices and their time; the report gives each bot's mean and slowest."""
+    tournament = Tournament.of(["random", "greedy"], 2)
+    results = play(tournament, games=2, seed=4)
+    for r in results:
+        # seats alternate, the first seat moving last when a round ends the game
+        assert sum(r.moves) == r.turns and r.moves[0] - r.moves[1] in (0, 1)
+        assert all(0 < slow <= spent for spent, slow in zip(r.thinking, r.slowest))
+    report = simulate.report(tournament, results, seed=4, seconds=1.0)
+    for row in report["bots"]:
+        made = [r.moves[r.seating.index(row["name"])] for r in results]
+        spent = [r.thinking[r.seating.index(row["name"])] for r in results]
+        assert row["seconds_per_move"] == round(sum(spent) / sum(made), 4)
+        assert (
+            row["seconds_per_move"]
+            <= row["slowest_move"]
+            == round(max(r.slowest[r.seating.index(row["name"])] for r in results), 4)
+        )
+
+
 def test_points_are_the_final_points_of_each_seat() -> None:
     """mean_points is the mean of each bot's final points over the games, wherever it sat."""
     tournament = Tournament.of(["random", "random"], 2)
@@ -148,7 +172,9 @@ def test_points_are_the_final_points_of_each_seat() -> None:
 
 
 def _stable(text: str) -> str:
-    return re.sub(r"\d+\.\d+ s$", "S.SS s", text, count=1, flags=re.MULTILINE)
+    """The text with its timings (the run's seconds, each bot's think times) masked."""
+    text = re.sub(r"\d+\.\d+ s$", "S.SS s", text, count=1, flags=re.MULTILINE)
+    return re.sub(r" +\d+\.\d{3} +\d+\.\d{3}$", "  T.TTT    T.TTT", text, flags=re.MULTILINE)
 
 
 def test_text_table(snapshot: Any) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from ..cards import CARDS, DUEL_CARDS, NOBLES
 from ..projection.duel import DuelState
-from ..projection.state import GameState
+from ..projection.state import GameState, PlayerState
 
 BONUS = 0.8
 GEM = 0.12
@@ -49,10 +49,26 @@ def _reach(worth: float, cost: tuple[int, ...], bonuses: tuple[int, ...], tokens
 def value(state: GameState, seat: int) -> float:
     """The worth of player `seat`'s position in points (see the module's docstring)."""
     player = state.players[seat]
+    key = (player.bonuses.counts, player.tokens.counts, player.reserved, state.board, state.nobles)
+    rest = _VALUES.get(key)
+    if rest is None:
+        if len(_VALUES) >= _CACHED:
+            _VALUES.clear()
+        rest = _VALUES[key] = _rest(state, player)
+    return player.points + rest
+
+
+_VALUES: dict[tuple[object, ...], float] = {}
+"""`_rest` memoized: searches meet the same holdings before the same table again and again."""
+_CACHED = 1 << 18
+
+
+def _rest(state: GameState, player: PlayerState) -> float:
+    """`value` less the points: all that depends on the bonuses, tokens, reserves and the table."""
     bonuses = player.bonuses.counts[:5]
     counts = player.tokens.counts
     tokens, gold = counts[:5], counts[5]
-    score = player.points + BONUS * sum(bonuses) + GEM * sum(tokens) + GOLD * gold - RESERVED * len(player.reserved)
+    score = BONUS * sum(bonuses) + GEM * sum(tokens) + GOLD * gold - RESERVED * len(player.reserved)
     for noble in state.nobles:
         requires, total, points = _REQUIRES[noble]
         met = sum(min(r, b) for r, b in zip(requires, bonuses))

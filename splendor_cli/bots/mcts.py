@@ -1,12 +1,21 @@
-"""The `mcts` bot: information-set Monte Carlo tree search (single observer), scored by heuristics.
+"""The `mcts` bot: information-set Monte Carlo tree search (single observer), guided and scored
+by the heuristics that `greedy` plays by.
+
+Every seat is scored in [0, 1]: 1 for a win (shared: split), 0 for a loss, else a logistic of
+the seat's lead in `heuristics.value` (`duel_value`) over its best opponent.
 
 Each playout first samples what the bot cannot see (hidden.py: deck order, opponents' blind
-reserves), then walks the one tree of the bot's information set: at a node, the moves legal in
-this sample that were never tried are expanded first, in random order; otherwise the child with
-the best UCB1 score among those legal here is followed (each counts how often it was
-available). A playout stops `HORIZON` moves below the root, or at the game's end, and scores
-every seat: 1 for a win (shared: split), 0 for a loss, else a logistic of the seat's lead in
-`heuristics.value` over its best opponent. The move played is the root child visited most.
+reserves), then walks down the one tree of the bot's information set to a node it has not
+expanded yet, and expands it: every move legal there is played once and scored, each becomes a
+child whose first score is that score, and the scores of the move best for the seat to move
+there are backed up the path. So the tree's leaves carry a one-move lookahead, as `greedy`
+does, and the search reads the replies to them.
+
+Walking down, a node visited n times offers the `1 + WIDEN * sqrt(n)` children with the best
+first scores among the moves legal in this sample (a move legal here but new to the node, such
+as buying a card this sample drew, is scored and added first); of those it follows the best by
+UCB1, each child counting how often it was available. A playout also stops at the game's end
+and `HORIZON` moves below the root. The move played is the root child visited most.
 
 The budget is a number of playouts (`mcts:400`, default `PLAYOUTS`) or seconds per move
 (`mcts:0.5s`); a playout budget makes a game reproducible from its seed, a time budget does not.
@@ -28,10 +37,12 @@ from ..projection.state import GameState
 from .heuristics import duel_value, value
 from .hidden import determinize
 
-PLAYOUTS = 1000
-HORIZON = 4
-"""Moves (Duel: steps times three) below the root after which a playout is scored."""
+PLAYOUTS = 100
 EXPLORE = 0.7
+WIDEN = 1.0
+"""Children considered at a node visited n times: the 1 + WIDEN * sqrt(n) best by their first score."""
+HORIZON = 12
+"""Moves (Duel: steps) below the root past which a playout stops and scores the seats where it is."""
 SCALE = 2.0
 """Points of heuristic lead that make a seat's score about 0.73 (logistic)."""
 
@@ -40,18 +51,22 @@ M = TypeVar("M", Move, Step)
 
 
 class _Node(Generic[M]):
-    __slots__ = ("available", "children", "seat", "total", "visits")
+    __slots__ = ("available", "children", "prior", "seat", "total", "visits")
 
-    def __init__(self, seat: int) -> None:
+    def __init__(self, seat: int, prior: float) -> None:
         self.seat = seat
         """The seat that moves from this node."""
-        self.children: dict[M, _Node[M]] = {}
-        self.visits = 0
-        self.total = 0.0
-        self.available = 0
+        self.children: dict[M, _Node[M]] | None = None
+        """None until the node is expanded."""
+        self.prior = prior
+        """The score of the move to this node when first seen, for the seat that chose it."""
+        self.visits = 1
+        self.total = prior
+        self.available = 1
 
 
 def _scores(state: GameState | DuelState, rate: Callable[[Any, int], float]) -> list[float]:
+    """Every seat's score in `state`: 1 for a win (shared: split), 0 for a loss, else a logistic of its lead."""
     seats = range(len(state.players))
     if state.finished:
         winners = state.winners()
@@ -73,52 +88,61 @@ def search(
     *,
     playouts: int | None,
     seconds: float | None,
-    horizon: int,
 ) -> M:
     """The move of the player to move in `state` after an ISMCTS of the given budget."""
     seat = state.to_move
     options = legal(state)
     if len(options) == 1:
         return options[0]
-    root: _Node[M] = _Node(seat)
+    root: _Node[M] = _Node(seat, 0.0)
     deadline = time.perf_counter() + seconds if seconds else math.inf
     budget = playouts if playouts else (PLAYOUTS if not seconds else 1 << 62)
     done = 0
     while done < budget and (done == 0 or time.perf_counter() < deadline):
         done += 1
         world = determinize(state, seat, rng)
-        node, path, depth = root, [root], 0
-        while not world.finished and depth < horizon:
+        node, path = root, [root]
+        while node.children is not None and not world.finished and len(path) <= HORIZON:
             moves = legal(world)
-            fresh = [m for m in moves if m not in node.children]
-            if fresh:
-                move = rng.choice(fresh)
-                world = apply(world, move, rng)
-                child: _Node[M] = _Node(world.to_move)
-                child.available = 1
-                node.children[move] = child
-                path.append(child)
-                break
-            best, best_score = moves[0], -math.inf
+            children = node.children
             for m in moves:
-                c = node.children[m]
+                if m not in children:
+                    after = apply(world, m, rng)
+                    children[m] = _Node(after.to_move, _scores(after, rate)[node.seat])
+            ranked = sorted((children[m].prior, i) for i, m in enumerate(moves))
+            width = 1 + int(WIDEN * math.sqrt(node.visits))
+            best, best_score = moves[0], -math.inf
+            for _, i in ranked[-width:]:
+                m = moves[i]
+                c = children[m]
                 c.available += 1
                 score = c.total / c.visits + EXPLORE * math.sqrt(math.log(c.available) / c.visits)
                 if score > best_score:
                     best, best_score = m, score
-            node = node.children[best]
-            # the score stored in a child is that of the seat which chose it: its parent's
+            node = children[best]
             world = apply(world, best, rng)
             path.append(node)
-            depth += 1
-        scores = _scores(world, rate)
+        if world.finished or len(path) > HORIZON:
+            result = _scores(world, rate)
+        else:
+            # expand: score every move from here, and back up the best one's scores
+            node.children = {}
+            result, top = _scores(world, rate), -math.inf
+            for m in legal(world):
+                after = apply(world, m, rng)
+                scores = _scores(after, rate)
+                node.children[m] = _Node(after.to_move, scores[node.seat])
+                if scores[node.seat] > top:
+                    result, top = scores, scores[node.seat]
+        # a child keeps the scores of the seat that chose it: its parent's
+        root.visits += 1
         mover = root.seat
-        for n in path:
+        for n in path[1:]:
             n.visits += 1
-            if n is not root:
-                n.total += scores[mover]
+            n.total += result[mover]
             mover = n.seat
-    return max(root.children.items(), key=lambda item: item[1].visits)[0]
+    assert root.children
+    return max(root.children.items(), key=lambda item: (item[1].visits, item[1].total))[0]
 
 
 def _apply(state: GameState, move: Move, rng: random.Random) -> GameState:
@@ -135,7 +159,7 @@ def base_mcts(
     """An `mcts` bot for the base game with this budget."""
 
     def bot(state: GameState, rng: random.Random) -> Move:
-        return search(state, rng, legal_moves, _apply, value, playouts=playouts, seconds=seconds, horizon=HORIZON)
+        return search(state, rng, legal_moves, _apply, value, playouts=playouts, seconds=seconds)
 
     return bot
 
@@ -154,7 +178,6 @@ def duel_mcts(
             duel_value,
             playouts=playouts,
             seconds=seconds,
-            horizon=3 * HORIZON,
         )
         return duel.draw(state, step, rng)
 
