@@ -37,13 +37,18 @@ _WORTH = {c.id: c.points + BONUS for c in CARDS.values()}
 _REQUIRES = {n.id: (n.requires.counts[:5], sum(n.requires.counts), n.points) for n in NOBLES.values()}
 
 
-def _reach(worth: float, cost: tuple[int, ...], bonuses: tuple[int, ...], tokens: tuple[int, ...], gold: int) -> float:
-    """`worth`, discounted for each token still missing to pay `cost`."""
-    missing = -gold
-    for c, b, t in zip(cost, bonuses, tokens):
-        if c > b + t:
-            missing += c - b - t
-    return worth if missing <= 0 else worth * REACH**missing
+def _missing(cost: tuple[int, ...], have: tuple[int, ...]) -> int:
+    """The tokens still missing to pay `cost` (five colours) with `have` (bonuses plus tokens)."""
+    c0, c1, c2, c3, c4 = cost
+    h0, h1, h2, h3, h4 = have
+    # `c > h and c - h` is the shortfall in one colour, or False (0)
+    return (
+        (c0 > h0 and c0 - h0)
+        + (c1 > h1 and c1 - h1)
+        + (c2 > h2 and c2 - h2)
+        + (c3 > h3 and c3 - h3)
+        + (c4 > h4 and c4 - h4)
+    )
 
 
 def value(state: GameState, seat: int) -> float:
@@ -73,15 +78,14 @@ def _rest(state: GameState, player: PlayerState) -> float:
         requires, total, points = _REQUIRES[noble]
         met = sum(min(r, b) for r, b in zip(requires, bonuses))
         score += NOBLE_SHARE * points * (met / total) ** 2
-    reach = sorted(
-        (
-            _reach(_WORTH[card], _COST[card], bonuses, tokens, gold)
-            for row in (*state.board, player.reserved)
-            for card in row
-            if card is not None
-        ),
-        reverse=True,
-    )
+    have = tuple(b + t for b, t in zip(bonuses, tokens))
+    reach = []
+    for row in (*state.board, player.reserved):
+        for card in row:
+            if card is not None:
+                missing = _missing(_COST[card], have) - gold
+                reach.append(_WORTH[card] if missing <= 0 else _WORTH[card] * REACH**missing)
+    reach.sort(reverse=True)
     return score + sum(w * r for w, r in zip(TARGETS, reach))
 
 

@@ -37,8 +37,11 @@ from ..projection.state import GameState
 from .heuristics import duel_value, value
 from .hidden import determinize
 
-PLAYOUTS = 100
-EXPLORE = 0.7
+PLAYOUTS = 200
+POSITIONS = 40
+"""A budget of n playouts also ends once n * POSITIONS positions were scored: where every move
+has a hundred variants (tokens to return), a playout costs more, and a move's time stays bounded."""
+EXPLORE = 0.3
 WIDEN = 1.0
 """Children considered at a node visited n times: the 1 + WIDEN * sqrt(n) best by their first score."""
 HORIZON = 12
@@ -97,8 +100,9 @@ def search(
     root: _Node[M] = _Node(seat, 0.0)
     deadline = time.perf_counter() + seconds if seconds else math.inf
     budget = playouts if playouts else (PLAYOUTS if not seconds else 1 << 62)
-    done = 0
-    while done < budget and (done == 0 or time.perf_counter() < deadline):
+    cap = budget * POSITIONS
+    done = scored = 0
+    while done < budget and scored < cap and (done == 0 or time.perf_counter() < deadline):
         done += 1
         world = determinize(state, seat, rng)
         node, path = root, [root]
@@ -107,6 +111,7 @@ def search(
             children = node.children
             for m in moves:
                 if m not in children:
+                    scored += 1
                     after = apply(world, m, rng)
                     children[m] = _Node(after.to_move, _scores(after, rate)[node.seat])
             ranked = sorted((children[m].prior, i) for i, m in enumerate(moves))
@@ -129,6 +134,7 @@ def search(
             node.children = {}
             result, top = _scores(world, rate), -math.inf
             for m in legal(world):
+                scored += 1
                 after = apply(world, m, rng)
                 scores = _scores(after, rate)
                 node.children[m] = _Node(after.to_move, scores[node.seat])
