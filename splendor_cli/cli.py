@@ -203,7 +203,7 @@ def bot(game: GameOpt = None, json: JsonOpt = False) -> None:
 
     Seat bots with `splendor new --players alice,bot:mcts,bot:greedy`.
 
-    Bots: random, greedy, mcts (200 playouts a move), mcts:N (N playouts), mcts:Ns (N seconds a move).
+    Bots: random, greedy, mcts (300 playouts a move), mcts:N (N playouts), mcts:Ns (N seconds a move).
 
     Each bot draws from a source seeded by the game and the move number: the same file always gets the same moves.
 
@@ -398,7 +398,7 @@ def simulate(
 
     Bots: random (uniform among the legal moves), greedy (the best move one turn ahead), mcts (tree search).
 
-    mcts takes an optional think budget: mcts:400 (playouts a move; default 200) or mcts:0.5s (seconds a move).
+    mcts takes an optional think budget: mcts:400 (playouts a move; default 300) or mcts:0.5s (seconds a move).
 
     Each game is reproducible from the seed and its number alone: --jobs changes the time taken, never the results.
 

@@ -37,12 +37,12 @@ from ..projection.state import GameState
 from .heuristics import duel_value, value
 from .hidden import determinize
 
-PLAYOUTS = 200
-POSITIONS = 40
+PLAYOUTS = 300
+POSITIONS = 30
 """A budget of n playouts also ends once n * POSITIONS positions were scored: where every move
 has a hundred variants (tokens to return), a playout costs more, and a move's time stays bounded."""
 EXPLORE = 0.3
-WIDEN = 1.0
+WIDEN = 0.5
 """Children considered at a node visited n times: the 1 + WIDEN * sqrt(n) best by their first score."""
 HORIZON = 12
 """Moves (Duel: steps) below the root past which a playout stops and scores the seats where it is."""
