@@ -102,6 +102,15 @@ def search(
     budget = playouts if playouts else (PLAYOUTS if not seconds else 1 << 62)
     cap = budget * POSITIONS
     done = scored = 0
+
+    def grow(node: _Node[M], world: S, move: M) -> list[float]:
+        """Play `move` in `world`, add it as a child of `node` with its score, return every seat's."""
+        after = apply(world, move, rng)
+        scores = _scores(after, rate)
+        assert node.children is not None
+        node.children[move] = _Node(after.to_move, scores[node.seat])
+        return scores
+
     while done < budget and scored < cap and (done == 0 or time.perf_counter() < deadline):
         done += 1
         world = determinize(state, seat, rng)
@@ -112,8 +121,7 @@ def search(
             for m in moves:
                 if m not in children:
                     scored += 1
-                    after = apply(world, m, rng)
-                    children[m] = _Node(after.to_move, _scores(after, rate)[node.seat])
+                    grow(node, world, m)
             ranked = sorted((children[m].prior, i) for i, m in enumerate(moves))
             width = 1 + int(WIDEN * math.sqrt(node.visits))
             best, best_score = moves[0], -math.inf
@@ -135,9 +143,7 @@ def search(
             result, top = _scores(world, rate), -math.inf
             for m in legal(world):
                 scored += 1
-                after = apply(world, m, rng)
-                scores = _scores(after, rate)
-                node.children[m] = _Node(after.to_move, scores[node.seat])
+                scores = grow(node, world, m)
                 if scores[node.seat] > top:
                     result, top = scores, scores[node.seat]
         # a child keeps the scores of the seat that chose it: its parent's
