@@ -34,7 +34,7 @@ SAMPLE = ROOT / "games" / "sample-3p.toml"
 def games_per_second(games: int, repeats: int = 5, variant: str = "base") -> str:
     """Games per second of wall time (median of the runs), and of CPU time (the best run: the
     least disturbed by whatever else this shared machine is doing)."""
-    from splendor_cli.simulate import run
+    from splendor_cli.bots.tournament import run
 
     reports, cpu = [], []
     for _ in range(repeats):
@@ -62,29 +62,26 @@ def _best(runs: int, work: Callable[[], object]) -> float:
 
 
 def fold(runs: int) -> list[str]:
-    import attrs
-
-    from splendor_cli.events.codec import parse
-    from splendor_cli.newgame import deal
+    from splendor_cli.events import enveloped
     from splendor_cli.projection import Game, replay
-    from splendor_cli.projection.rules import choices
+    from splendor_cli.projection.seeding import RandomChance
+    from splendor_cli.records import parse_text
+    from splendor_cli.variants import find_variant
 
+    base = find_variant("base")
     text = SAMPLE.read_text(encoding="utf-8")
-    record = parse(text)
-    parsing, folding = _best(runs, lambda: parse(text)), _best(runs, lambda: replay(record.events))
+    record = parse_text(text)
+    parsing, folding = _best(runs, lambda: parse_text(text)), _best(runs, lambda: replay(base, record.events))
     lines = [
         f"load {SAMPLE.name} ({len(record.events)} events): parse + hash chain {parsing:.2f} ms,"
         f" fold + re-judge every event {folding:.2f} ms (best of {runs})"
     ]
     rng = random.Random(90)
-    game = Game().apply(deal(("ann", "bob"), rng))
-    while game.seq < 90 and not game.state.finished:
-        options = choices(game.state)
-        game = game.apply(attrs.evolve(game.decide(options.move(rng.randrange(len(options)))), seq=game.seq + 1))
-    lines.append(
-        f"fold + re-judge a random {game.seq}-event 2-player game: {_best(runs, lambda: replay(game.events)):.2f} ms"
-        f" (best of {runs})"
-    )
+    game = Game(variant=base).apply(base.deal(("ann", "bob"), RandomChance(rng)))
+    while game.seq < 90 and not game.table.finished:
+        game = game.apply(enveloped(game.decide(base.random_move(game.state, rng)), seq=game.seq + 1, parent=""))
+    played = _best(runs, lambda: replay(base, game.events))
+    lines.append(f"fold + re-judge a random {game.seq}-event 2-player game: {played:.2f} ms (best of {runs})")
     return lines
 
 

@@ -32,7 +32,7 @@ def main() -> None:
     parser.add_argument("--match", action="append", choices=sorted(MATCHES), help="only these (repeatable)")
     args = parser.parse_args()
 
-    from splendor_cli.simulate import run, table
+    from splendor_cli.bots.tournament import run, table
 
     for name in args.match or MATCHES:
         players, variant, bots = MATCHES[name]

@@ -31,7 +31,7 @@ def _in_process(argv: list[str], env: dict[str, str]) -> subprocess.CompletedPro
     import io
     from unittest import mock
 
-    from splendor_cli import entry
+    from splendor_cli.app import entry
 
     out, err = io.StringIO(), io.StringIO()
     code = 0

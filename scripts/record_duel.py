@@ -14,13 +14,16 @@ import sys
 from pathlib import Path
 
 from splendor_cli import store
-from splendor_cli.cards import DUEL_CARDS, ROYALS
 from splendor_cli.events.codec import Header
-from splendor_cli.model import Gem, Step
-from splendor_cli.newgame import deal_duel
-from splendor_cli.projection import duel
-from splendor_cli.projection.duel import DuelState
-from splendor_cli.projection.payment import still_to_pay
+from splendor_cli.model import Gem
+from splendor_cli.projection.seeding import RandomChance
+from splendor_cli.variants.common.payment import still_to_pay
+from splendor_cli.variants.duel import VARIANT as DUEL
+from splendor_cli.variants.duel import rules as duel
+from splendor_cli.variants.duel.cards import CARDS as DUEL_CARDS
+from splendor_cli.variants.duel.cards import ROYALS
+from splendor_cli.variants.duel.state import DuelState
+from splendor_cli.variants.duel.step import Step
 
 FEATURES = ("privilege_used", "board_replenished", "royal_taken")
 
@@ -73,7 +76,7 @@ def play(path: Path, seed: int) -> store.Loaded:
     rng = random.Random(seed)
     players = ("ann", "bob")
     header = Header(game="sample-duel", variant="duel", players=players, created="2026-12-02T12:00:00Z")
-    loaded = store.create(path, header, deal_duel(players, random.Random(seed)))
+    loaded = store.create(path, header, DUEL.deal(players, RandomChance(random.Random(seed))))
     undone = False
     while not loaded.game.state.finished and loaded.game.seq < 600:
         state = loaded.game.state

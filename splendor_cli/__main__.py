@@ -1,3 +1,3 @@
-from splendor_cli.entry import main
+from splendor_cli.app.entry import main
 
 main()

@@ -73,3 +73,16 @@ class ForkError(ConflictError):
     def __init__(self, message: str, *, seq: int) -> None:
         super().__init__(message)
         self.seq = seq
+
+
+class StaleBlockError(ConflictError):
+    """The block does not follow this copy of the game: turns are missing here, or the copies forked.
+
+    `missing` is the range of events this file lacks (empty when the copies forked); `seq` is
+    the block's event that cannot follow this file's events (0 when turns are missing).
+    """
+
+    def __init__(self, message: str, *, missing: range = range(0), seq: int = 0) -> None:
+        super().__init__(message)
+        self.missing = missing
+        self.seq = seq

@@ -1,4 +1,4 @@
-"""Pure value types: gems, token multisets, cards and nobles."""
+"""Pure value types every game shares: gems, token multisets, cards."""
 
 from __future__ import annotations
 
@@ -177,78 +177,3 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card({self.id!r})"
-
-
-@attrs.frozen
-class Royal:
-    """A royal card of Splendor Duel: points and perhaps an ability, taken at 3 and 6 crowns."""
-
-    id: str
-    points: int
-    ability: str
-
-
-@attrs.frozen
-class Noble:
-    """A noble tile: visits the first player whose bonuses meet `requires`."""
-
-    id: str
-    points: int
-    requires: Tokens
-
-    def __repr__(self) -> str:
-        return f"Noble({self.id!r})"
-
-
-ACTIONS = ("take", "reserve", "buy", "pass")
-
-
-@attrs.frozen(kw_only=True)
-class Move:
-    """A whole turn as a player says it: the action, the tokens returned, the noble chosen.
-
-    `returned` and `noble` may be left unsaid (None); the rules fill them in when there is only
-    one choice. `payment` None means the default payment (coloured tokens before gold).
-    `deck` is the level of a blind reserve (0 otherwise).
-    """
-
-    action: str
-    gems: Tokens = EMPTY
-    card: str = ""
-    deck: int = 0
-    payment: Tokens | None = None
-    returned: Tokens | None = None
-    noble: str | None = None
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def cached_move(
-    action: str, gems: Tokens = EMPTY, card: str = "", deck: int = 0, returned: Tokens = EMPTY, noble: str = ""
-) -> Move:
-    """A fully specified move, shared: moves are values, and listing them is the hot path of play."""
-    return Move(action=action, gems=gems, card=card, deck=deck, returned=returned, noble=noble)
-
-
-STEPS = ("privilege", "replenish", "take", "reserve", "buy", "token", "steal", "royal", "return", "pass")
-"""The steps of a Splendor Duel turn (see CONTRACT.md): optional, mandatory, then what follows."""
-
-
-@attrs.frozen(kw_only=True)
-class Step:
-    """One step of a Splendor Duel turn, as a player says it.
-
-    `cells` are board cells as flat indexes (0 = a1, 12 = c3, 24 = e5): the one cell of a
-    privilege or token step, the line of a take, the gold of a reserve. `card` or `deck` name
-    what is reserved or bought; `payment` None means the default payment; `wild` is the colour
-    a wild card joins; `colour` the token stolen or returned. `order` is the outcome of a
-    replenish (the bag's tokens in the order they land); None until it is drawn.
-    """
-
-    step: str
-    cells: tuple[int, ...] = ()
-    card: str = ""
-    deck: int = 0
-    payment: Tokens | None = None
-    wild: Gem | None = None
-    colour: Gem | None = None
-    order: tuple[Gem, ...] | None = None

@@ -1,4 +1,4 @@
-"""The only module that touches the filesystem: find, read, create and append to game files.
+"""The only module that opens game files: read, lock, create and append (it takes a path).
 
 Writes are atomic (a temporary file beside the game, fsync, rename), so a crash leaves the old
 file or the new one. Appending re-reads the file first and refuses (ConflictError) if it
@@ -15,13 +15,10 @@ from pathlib import Path
 import attrs
 
 from .errors import ConflictError, ForkError, GameFileError, UsageError
-from .events import DuelStarted, Event
-from .events.codec import Header, Record, format_event, format_header, parse, seal
-from .locate import find_game
-from .projection import Game, replay
-
-GAMES_DIR = Path("games")
-"""Where `splendor new` puts a game when no path is given."""
+from .events import Event
+from .events.codec import Header, Record, format_event, format_header, seal
+from .projection import Game
+from .records import describe_fork, parse_text, replay_record, split_fork
 
 
 @attrs.frozen
@@ -35,7 +32,7 @@ class Loaded:
 
 
 @contextlib.contextmanager
-def writing(game: Path | None) -> Iterator[Loaded]:
+def writing(path: Path) -> Iterator[Loaded]:
     """Hold the game's write lock, and read it: for read-validate-append as one step.
 
     The lock is an advisory `flock` on a file in the temporary folder named after the game's
@@ -43,7 +40,6 @@ def writing(game: Path | None) -> Iterator[Loaded]:
     it gets ConflictError (exit 5) at once, since the move it was about to make was decided on
     a table that is about to change.
     """
-    path = Path(find_game(str(game) if game is not None else None))
     with locked(path):
         yield read(path)
 
@@ -69,11 +65,6 @@ def locked(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def load(game: Path | None) -> Loaded:
-    """Read the game that `-g` names, or the one `locate.find_game` finds."""
-    return read(Path(find_game(str(game) if game is not None else None)))
-
-
 def read(path: Path) -> Loaded:
     """Read, parse, check the chain and replay every event through the rules.
 
@@ -91,37 +82,17 @@ def read(path: Path) -> Loaded:
     except UnicodeDecodeError as exc:
         raise GameFileError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     try:
-        record = parse(text)  # a forked file raises ForkError (a ConflictError, exit 5): let it through
+        record = parse_text(text)  # a forked file raises ForkError (a ConflictError, exit 5): let it through
         game = replay_record(record)
     except GameFileError as exc:
         raise GameFileError(f"{path}: {exc}") from None
     except ForkError as exc:
-        from .gitmerge import describe_fork, split_fork
-
         try:
             fork = split_fork(data)
         except GameFileError as broken:
             raise GameFileError(f"{path}: {broken}") from None
         raise ForkError(f"{path}: {describe_fork(fork) if fork else exc}", seq=exc.seq) from None
     return Loaded(path=path, data=data, record=record, game=game)
-
-
-def replay_record(record: Record) -> Game:
-    """Replay a parsed file through the rules and check its header against the setup: the players,
-    one e-mail (or "") per player, the variant. Raise GameFileError naming the problem."""
-    if not record.events:
-        raise GameFileError("the file has no events: it does not start with its setup")
-    game = replay(record.events)
-    header = record.header
-    if game.players != header.players:
-        raise GameFileError("header: players do not match the setup event")
-    if header.emails and len(header.emails) != len(header.players):
-        raise GameFileError("header: 'emails' must give one address (or \"\") per player")
-    started = record.events[0]
-    variant = "duel" if isinstance(started, DuelStarted) else getattr(started, "variant", header.variant)
-    if variant != header.variant:
-        raise GameFileError(f"header: variant {header.variant!r} does not match the {started.TYPE} event's {variant!r}")
-    return game
 
 
 def write_atomic(path: Path, data: bytes, *, exclusive: bool) -> None:
@@ -182,7 +153,7 @@ def append(loaded: Loaded, *events: Event) -> Loaded:
     after = loaded
     for event in events:
         after = stage(after, event)
-    reread = parse(after.data.decode("utf-8"))
+    reread = parse_text(after.data.decode("utf-8"))
     if reread.events != after.record.events:  # pragma: no cover - a codec bug
         raise GameFileError(f"{loaded.path}: the new events would not read back the same; nothing written")
     try:

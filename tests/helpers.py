@@ -2,34 +2,93 @@
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import attrs
+from typer.testing import CliRunner
 
-from splendor_cli.events import Event, GameStarted
-from splendor_cli.model import Move
-from splendor_cli.newgame import deal
-from splendor_cli.notation import parse_move
+from splendor_cli.app.cli import app
+from splendor_cli.bots import make_bot
+from splendor_cli.events import Event
 from splendor_cli.projection import Game
-from splendor_cli.projection.rules import choices
+from splendor_cli.projection.seeding import RandomChance, SeededChance
+from splendor_cli.variants import event_types
+from splendor_cli.variants.base import VARIANT as BASE
+from splendor_cli.variants.base.cards import DECKS
+from splendor_cli.variants.base.events import TURN_TYPES, GameStarted
+from splendor_cli.variants.base.notation import parse_move
+from splendor_cli.variants.base.rules import Move, choices
+from splendor_cli.variants.duel import VARIANT as DUEL
+from splendor_cli.variants.duel.events import STEP_TYPES, DuelStarted
+
+EVENT_TYPES: dict[str, type[Any]] = {**event_types("base"), **event_types("duel")}
+"""Every event type of every game, by tag."""
+PLAY_TYPES = (*TURN_TYPES, *STEP_TYPES)
+
+
+def deal(players: tuple[str, ...], rng: random.Random) -> GameStarted:
+    """A base game's setup, shuffled by `rng` (as `splendor new --seed` deals it)."""
+    setup = BASE.deal(players, RandomChance(rng))
+    assert isinstance(setup, GameStarted)
+    return setup
+
+
+def deal_duel(players: tuple[str, ...], rng: random.Random) -> DuelStarted:
+    """A Duel's setup, shuffled by `rng`."""
+    setup = DUEL.deal(players, RandomChance(rng))
+    assert isinstance(setup, DuelStarted)
+    return setup
+
+
+def seeded_deal(players: tuple[str, ...], secrets: tuple[str, ...], variant: str = "base") -> Event:
+    """The setup a commit-then-reveal deal makes of these secrets (in turn order)."""
+    import hashlib
+
+    game = BASE if variant == "base" else DUEL
+    return game.deal(players, SeededChance(hashlib.sha256("|".join(secrets).encode()).digest()))
+
+
+def base_bot(spec: str) -> Any:
+    return make_bot(BASE, spec)
+
+
+def duel_bot(spec: str) -> Any:
+    return make_bot(DUEL, spec)
+
+
+def state_json(game: Game) -> dict[str, Any]:
+    return game.variant.state_json(game.seq, game.state)
+
+
+def moves_json(game: Game) -> list[dict[str, Any]]:
+    return [game.variant.move_json(game.state, m) for m in game.variant.legal_moves(game.state)]
 
 
 def new_game(players: tuple[str, ...] = ("ann", "bob"), seed: int = 1) -> Game:
     """A freshly dealt game, shuffled by `seed`."""
-    return Game().apply(deal(players, random.Random(seed)))
+    return Game(variant=BASE).apply(deal(players, random.Random(seed)))
+
+
+def new_duel(players: tuple[str, ...] = ("ann", "bob"), seed: int = 1) -> Game:
+    """A freshly dealt Duel, shuffled by `seed`."""
+    return Game(variant=DUEL).apply(deal_duel(players, random.Random(seed)))
 
 
 def started(
-    players: tuple[str, ...], deck_1: list[str], deck_2: list[str], deck_3: list[str], nobles: list[str]
+    players: tuple[str, ...], deck_1: Sequence[str], deck_2: Sequence[str], deck_3: Sequence[str], nobles: Sequence[str]
 ) -> Game:
     """A game whose decks begin with the given cards (the rest of each level follows in id order)."""
-    from splendor_cli.cards import DECKS
-
     decks = []
     for first, level in ((deck_1, 1), (deck_2, 2), (deck_3, 3)):
         decks.append(tuple(first) + tuple(c for c in DECKS[level] if c not in first))
     event = GameStarted.of(players, tuple(decks), tuple(nobles))
-    return Game().apply(event)
+    return Game(variant=BASE).apply(event)
 
 
 def step(game: Game, move: Move | str, player: str | None = None) -> Game:
@@ -56,3 +115,55 @@ def random_game(seed: int, players: int = 2, max_turns: int | None = None) -> Ga
 
 def events_of(game: Game) -> tuple[Event, ...]:
     return game.events
+
+
+# -- the command line -------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The project's folder (README.md, games/)."""
+_runner = CliRunner()
+
+
+def cli(*args: object, env: dict[str, str] | None = None, input: str | None = None) -> tuple[int, str, str]:
+    """Run `splendor ARGS` through the typer app: the exit code, stdout and stderr."""
+    result = _runner.invoke(app, [str(a) for a in args], env=env, input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def state(path: Path, *extra: object) -> dict[str, Any]:
+    """`splendor state --json` of the game at `path`."""
+    code, out, err = cli("state", "-g", path, "--json", *extra)
+    assert code == 0, err
+    loaded: dict[str, Any] = json.loads(out)
+    return loaded
+
+
+def git(cwd: Path, *args: str, who: str = "alice", email: str = "") -> subprocess.CompletedProcess[str]:
+    """`git ARGS` in `cwd` as author `who` (e-mail `email`, default who@example.org), no user config."""
+    address = email or f"{who}@example.org"
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": who,
+        "GIT_AUTHOR_EMAIL": address,
+        "GIT_COMMITTER_NAME": who,
+        "GIT_COMMITTER_EMAIL": address,
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+    result = subprocess.run(
+        ["git", "-c", "commit.gpgsign=false", *args], cwd=cwd, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, (args, result.stdout, result.stderr)
+    return result
+
+
+def splendor_in(cwd: Path, *args: str, input: str | None = None) -> str:
+    """`splendor ARGS` run in folder `cwd` (through the typer app); its stdout. It must succeed."""
+    old = Path.cwd()
+    os.chdir(cwd)
+    try:
+        result = _runner.invoke(app, list(args), input=input)
+    finally:
+        os.chdir(old)
+    assert result.exit_code == 0, (args, result.stdout, result.stderr)
+    return result.stdout

@@ -8,14 +8,15 @@ then (when asked) the last turn is undone instead, so that undone turns are in t
 from __future__ import annotations
 
 import attrs
-from helpers import step, undo
+from helpers import BASE, step, undo
 from hypothesis import strategies as st
 
-from splendor_cli.cards import DECKS, NOBLES
-from splendor_cli.events import Event, GameStarted
+from splendor_cli.events import Event
 from splendor_cli.events.codec import Header, Record, seal
 from splendor_cli.projection import Game
-from splendor_cli.projection.rules import choices
+from splendor_cli.variants.base.cards import DECKS, NOBLES
+from splendor_cli.variants.base.events import GameStarted
+from splendor_cli.variants.base.rules import choices
 
 NAMES = ("ann", "bob", "cat", "dan")
 
@@ -43,7 +44,7 @@ def histories(
     It stops when the game is over or after `max_turns` events. With `undo_rate` n > 0, about
     one event in n is an undo of the last turn instead of a turn.
     """
-    game = Game().apply(draw(setups(players)))
+    game = Game(variant=BASE).apply(draw(setups(players)))
     history = [game]
     for _ in range(max_turns):
         if game.state.finished:

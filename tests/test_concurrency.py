@@ -10,7 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from splendor_cli import store
-from splendor_cli.cli import app
+from splendor_cli.app.cli import app
 
 
 def _splendor(*args: object) -> subprocess.Popen[str]:

@@ -38,22 +38,22 @@ from typing import Any
 import attrs
 import pytest
 import tomli_w
-from helpers import random_game, step, undo
+from helpers import DUEL, EVENT_TYPES, deal_duel, random_game, step, undo
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from splendor_cli import store
-from splendor_cli.cards import DECKS, NOBLES
-from splendor_cli.cli import app
+from splendor_cli.app.cli import app
 from splendor_cli.errors import ForkError, GameFileError
-from splendor_cli.events import EVENT_TYPES, CardPurchased
 from splendor_cli.events.codec import Header, Record, format_record, seal
 from splendor_cli.model import Gem
-from splendor_cli.newgame import deal_duel
-from splendor_cli.projection import Game, duel
-from splendor_cli.projection.duel import DuelState
-from splendor_cli.projection.rules import choices
+from splendor_cli.projection import Game
+from splendor_cli.variants.base.cards import DECKS, NOBLES
+from splendor_cli.variants.base.events import CardPurchased
+from splendor_cli.variants.base.rules import choices
+from splendor_cli.variants.duel import rules as duel
+from splendor_cli.variants.duel.state import DuelState
 
 HANG = 10.0
 """Seconds one load may take before it counts as a hang (a load takes a few milliseconds)."""
@@ -105,7 +105,7 @@ def _duel_base(seed: int, steps: int) -> Base:
     rng = random.Random(seed)
     header = Header(game="fuzz-duel", variant="duel", players=("ann", "bob"), created="2026-01-01T00:00:00Z")
     record = Record(header=header, events=(seal(Record(header=header, events=()), deal_duel(("ann", "bob"), rng)),))
-    game = Game().apply(record.events[0])
+    game = Game(variant=DUEL).apply(record.events[0])
     for n in range(steps):
         state = game.state
         assert isinstance(state, DuelState)
@@ -784,7 +784,8 @@ def test_stacked_mutations_are_read_or_refused_in_one_line(scratch: Path) -> Non
 
 def test_the_cli_exits_0_or_4_with_one_line_on_mutated_files(tmp_path: Path) -> None:
     """`splendor state -g FILE --json` on 50 mutated files: exit 0 with the JSON state, or exit 4
-    with one line on stderr; never a traceback, and the same verdict as `store.read`."""
+    with one JSON line on stderr (the error's code, exit and message); never a traceback, and the
+    same verdict as `store.read`."""
     runner = CliRunner()
     rng = random.Random(20261202)
     draws = RandomDraws(rng)
@@ -803,6 +804,8 @@ def test_the_cli_exits_0_or_4_with_one_line_on_mutated_files(tmp_path: Path) -> 
             assert result.stderr == "" and json.loads(result.stdout)["seq"] >= 1, what
         else:
             assert result.stdout == "" and len(result.stderr.splitlines()) == 1, (what, result.stderr)
-            assert result.stderr.startswith("splendor: ") and str(path) in result.stderr, (what, result.stderr)
+            error = json.loads(result.stderr)["error"]
+            assert error["code"] == "bad-game-file" and error["exit"] == 4, (what, error)
+            assert str(path) in error["message"], (what, error)
         codes[result.exit_code] += 1
     assert codes[0] > 0 and codes[4] > 0, codes

@@ -7,11 +7,12 @@ import shlex
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 from typer.testing import CliRunner
 
-from splendor_cli.cli import app
+from splendor_cli.app.cli import app
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = ROOT / "README.md"
 
 
 def _transcript(which: int = 0) -> list[tuple[str, list[str]]]:

@@ -6,12 +6,13 @@ import os
 from pathlib import Path
 
 import pytest
+from helpers import deal
 
 from splendor_cli import store
 from splendor_cli.errors import ConflictError, UsageError
 from splendor_cli.events.codec import Header
-from splendor_cli.model import Move, Tokens
-from splendor_cli.newgame import deal
+from splendor_cli.model import Tokens
+from splendor_cli.variants.base.rules import Move
 
 
 def _new(path: Path) -> store.Loaded:

@@ -5,26 +5,26 @@ think budget after a colon: `mcts:400` (playouts) or `mcts:0.5s` (seconds per mo
 a game file is played by a bot when the player's name is `bot:SPEC`, optionally followed by
 `#LABEL` to tell two alike bots apart (`bot:greedy#2`).
 
-`base_bot(spec)` and `duel_bot(spec)` return the bot as a function of the state and a
-`random.Random`: a whole legal turn (a `Move`) in the base game, the legal next step (a `Step`,
-a replenish with its draw) in a Duel. The modules of each kind are imported when asked for.
+`make_bot(variant, spec)` returns the bot as a function of the state and a `random.Random`:
+the game's next legal move (a whole turn; in a game played stepwise, the next step, its random
+outcome drawn). The bots are written once against the game protocol
+(`splendor_cli.projection.variant.Variant`): each game gives its legal moves and its heuristic
+evaluation. The modules of each kind are imported when asked for.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 
 if TYPE_CHECKING:
-    from ..model import Move, Step
-    from ..projection.duel import DuelState
-    from ..projection.state import GameState
+    from ..projection.variant import AnyVariant
 
-BaseBot = Callable[["GameState", random.Random], "Move"]
-DuelBot = Callable[["DuelState", random.Random], "Step"]
+Bot = Callable[[Any, random.Random], Any]
+"""A bot: (the game's state, a random source) -> the game's move."""
 
 KINDS = ("random", "greedy", "mcts")
 SEAT = "bot:"
@@ -67,33 +67,17 @@ def seat_spec(player: str) -> str | None:
     return player[len(SEAT) :].partition("#")[0]
 
 
-def base_bot(spec: str) -> BaseBot:
-    """The base-game bot that `spec` names."""
+def make_bot(variant: AnyVariant, spec: str) -> Bot:
+    """The bot that `spec` names, for games of `variant`."""
     kind, playouts, seconds = parse_spec(spec)
     if kind == "random":
         from .simple import random_bot
 
-        return random_bot
+        return random_bot(variant)
     if kind == "greedy":
         from .greedy import greedy_bot
 
-        return greedy_bot
-    from .mcts import base_mcts
+        return greedy_bot(variant)
+    from .mcts import mcts_bot
 
-    return base_mcts(playouts=playouts, seconds=seconds)
-
-
-def duel_bot(spec: str) -> DuelBot:
-    """The Splendor Duel bot that `spec` names."""
-    kind, playouts, seconds = parse_spec(spec)
-    if kind == "random":
-        from .simple import random_duel_bot
-
-        return random_duel_bot
-    if kind == "greedy":
-        from .greedy import greedy_duel_bot
-
-        return greedy_duel_bot
-    from .mcts import duel_mcts
-
-    return duel_mcts(playouts=playouts, seconds=seconds)
+    return mcts_bot(variant, playouts=playouts, seconds=seconds)

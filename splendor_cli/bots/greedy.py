@@ -1,74 +1,49 @@
-"""The `greedy` bot: the legal move after which its own position looks best (heuristics.py).
+"""The `greedy` bot: the legal move after which its own position looks best.
 
-It looks one move ahead, never at the opponents' replies: for each legal turn (in a Duel, each
-legal next step) it plays it on a determinized copy of the table (hidden.py) and scores the
-result with `heuristics.value` (in a Duel, its own `duel_value` less the opponent's, since
-many Duel steps help or hurt the opponent directly). A move that wins outright is always
-taken; ties are broken by the random source.
+It looks one move ahead, never at the opponents' replies: for each legal move (in a game played
+stepwise, each legal next step) it plays it on a determinized copy of the table (`Variant.hide`:
+the hidden order and blind reserves drawn anew) and scores the result with `Variant.score` (the
+game's heuristics.py). A move that wins outright is always taken (a win weighs more than any
+position); ties are broken by the random source.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TypeVar
+from collections.abc import Hashable
+from typing import Any, TypeVar
 
-from ..model import Move, Step
-from ..projection import duel
-from ..projection.duel import DuelState
-from ..projection.rules import decide, evolve, legal_moves
-from ..projection.state import GameState
-from .heuristics import duel_value, value
-from .hidden import determinize
+from ..projection.seeding import RandomChance
+from ..projection.variant import AnyVariant
+from . import Bot
 
-WIN = 1000.0
+M = TypeVar("M", bound=Hashable)
 
 
-M = TypeVar("M", Move, Step)
-
-
-def _best(scored: list[tuple[float, M]], rng: random.Random) -> M:
+def best(scored: list[tuple[float, M]], rng: random.Random) -> M:
     """The move with the top score; among equals, one chosen by `rng`."""
     top = max(score for score, _ in scored)
-    best = [move for score, move in scored if score >= top - 1e-9]
-    return best[0] if len(best) == 1 else rng.choice(best)
+    tied = [move for score, move in scored if score >= top - 1e-9]
+    return tied[0] if len(tied) == 1 else rng.choice(tied)
 
 
-def score_moves(state: GameState, rng: random.Random) -> list[tuple[float, Move]]:
-    """Every legal turn of the player to move, with the score greedy gives it."""
+def score_moves(variant: AnyVariant, state: Any, rng: random.Random) -> list[tuple[float, Any]]:
+    """Every legal move of the player to move (its random outcome drawn), with the score greedy gives it."""
     seat = state.to_move
-    world = determinize(state, seat, rng)
-    me = state.player.name
+    world = variant.hide(state, seat, rng)
+    chance = RandomChance(rng)
     out = []
-    for move in legal_moves(world):
-        after = evolve(world, decide(world, move))
-        score = value(after, seat)
-        if after.finished and me in after.winners():
-            score += WIN / len(after.winners())
-        out.append((score, move))
+    for option in variant.legal_moves(world):
+        move = variant.draw(world, option, chance)
+        after = variant.evolve(world, variant.decide(world, move))
+        out.append((variant.score(after, seat), move))
     return out
 
 
-def greedy_bot(state: GameState, rng: random.Random) -> Move:
-    """The legal turn with the best score (see the module's docstring)."""
-    return _best(score_moves(state, rng), rng)
+def greedy_bot(variant: AnyVariant) -> Bot:
+    """The bot that plays the legal move with the best score (see the module's docstring)."""
 
+    def bot(state: Any, rng: random.Random) -> Any:
+        return best(score_moves(variant, state, rng), rng)
 
-def score_steps(state: DuelState, rng: random.Random) -> list[tuple[float, Step]]:
-    """Every legal next step of the player to move (a replenish with its draw), with its score."""
-    seat = state.to_move
-    world = determinize(state, seat, rng)
-    out = []
-    for option in duel.legal_steps(world):
-        step = duel.draw(world, option, rng)
-        after = duel.evolve(world, duel.decide(world, step))
-        if after.finished:
-            score = WIN if after.winner == state.player.name else -WIN if after.winner else 0.0
-        else:
-            score = duel_value(after, seat) - duel_value(after, 1 - seat)
-        out.append((score, step))
-    return out
-
-
-def greedy_duel_bot(state: DuelState, rng: random.Random) -> Step:
-    """The legal next step with the best score (see the module's docstring)."""
-    return _best(score_steps(state, rng), rng)
+    return bot

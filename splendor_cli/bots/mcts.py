@@ -2,10 +2,10 @@
 by the heuristics that `greedy` plays by.
 
 Every seat is scored in [0, 1]: 1 for a win (shared: split), 0 for a loss, else a logistic of
-the seat's lead in `heuristics.value` (`duel_value`) over its best opponent.
+the seat's lead in the game's heuristic `Variant.value` over its best opponent.
 
-Each playout first samples what the bot cannot see (hidden.py: deck order, opponents' blind
-reserves), then walks down the one tree of the bot's information set to a node it has not
+Each playout first samples what the bot cannot see (`Variant.hide`: deck order, opponents'
+blind reserves), then walks down the one tree of the bot's information set to a node it has not
 expanded yet, and expands it: every move legal there is played once and scored, each becomes a
 child whose first score is that score, and the scores of the move best for the seat to move
 there are backed up the path. So the tree's leaves carry a one-move lookahead, as `greedy`
@@ -26,16 +26,12 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
-from ..model import Move, Step
-from ..projection import duel
-from ..projection.duel import DuelState
-from ..projection.rules import decide, evolve, legal_moves
-from ..projection.state import GameState
-from .heuristics import duel_value, value
-from .hidden import determinize
+from ..projection.seeding import RandomChance
+from ..projection.variant import AnyVariant, State
+from . import Bot
 
 PLAYOUTS = 300
 POSITIONS = 30
@@ -49,8 +45,8 @@ HORIZON = 12
 SCALE = 2.0
 """Points of heuristic lead that make a seat's score about 0.73 (logistic)."""
 
-S = TypeVar("S", GameState, DuelState)
-M = TypeVar("M", Move, Step)
+S = TypeVar("S", bound=State)
+M = TypeVar("M", bound=Hashable)
 
 
 class _Node(Generic[M]):
@@ -68,7 +64,7 @@ class _Node(Generic[M]):
         self.available = 1
 
 
-def _scores(state: GameState | DuelState, rate: Callable[[Any, int], float]) -> list[float]:
+def _scores(state: State, rate: Callable[[Any, int], float]) -> list[float]:
     """Every seat's score in `state`: 1 for a win (shared: split), 0 for a loss, else a logistic of its lead."""
     seats = range(len(state.players))
     if state.finished:
@@ -85,9 +81,10 @@ def _scores(state: GameState | DuelState, rate: Callable[[Any, int], float]) -> 
 def search(
     state: S,
     rng: random.Random,
-    legal: Callable[[S], list[M]],
-    apply: Callable[[S, M, random.Random], S],
+    legal: Callable[[S], Sequence[M]],
+    apply: Callable[[S, M], S],
     rate: Callable[[S, int], float],
+    hide: Callable[[S, int, random.Random], S],
     *,
     playouts: int | None,
     seconds: float | None,
@@ -105,7 +102,7 @@ def search(
 
     def grow(node: _Node[M], world: S, move: M) -> list[float]:
         """Play `move` in `world`, add it as a child of `node` with its score, return every seat's."""
-        after = apply(world, move, rng)
+        after = apply(world, move)
         scores = _scores(after, rate)
         assert node.children is not None
         node.children[move] = _Node(after.to_move, scores[node.seat])
@@ -113,7 +110,7 @@ def search(
 
     while done < budget and scored < cap and (done == 0 or time.perf_counter() < deadline):
         done += 1
-        world = determinize(state, seat, rng)
+        world = hide(state, seat, rng)
         node, path = root, [root]
         while node.children is not None and not world.finished and len(path) <= HORIZON:
             moves = legal(world)
@@ -133,7 +130,7 @@ def search(
                 if score > best_score:
                     best, best_score = m, score
             node = children[best]
-            world = apply(world, best, rng)
+            world = apply(world, best)
             path.append(node)
         if world.finished or len(path) > HORIZON:
             result = _scores(world, rate)
@@ -157,40 +154,18 @@ def search(
     return max(root.children.items(), key=lambda item: (item[1].visits, item[1].total))[0]
 
 
-def _apply(state: GameState, move: Move, rng: random.Random) -> GameState:
-    return evolve(state, decide(state, move))
+def mcts_bot(variant: AnyVariant, *, playouts: int | None = None, seconds: float | None = None) -> Bot:
+    """An `mcts` bot for games of `variant` with this budget (default `PLAYOUTS` playouts)."""
 
+    def bot(state: Any, rng: random.Random) -> Any:
+        chance = RandomChance(rng)
 
-def _duel_apply(state: DuelState, step: Step, rng: random.Random) -> DuelState:
-    return duel.evolve(state, duel.decide(state, duel.draw(state, step, rng)))
+        def apply(world: Any, move: Any) -> Any:
+            return variant.evolve(world, variant.decide(world, variant.draw(world, move, chance)))
 
-
-def base_mcts(
-    *, playouts: int | None = None, seconds: float | None = None
-) -> Callable[[GameState, random.Random], Move]:
-    """An `mcts` bot for the base game with this budget."""
-
-    def bot(state: GameState, rng: random.Random) -> Move:
-        return search(state, rng, legal_moves, _apply, value, playouts=playouts, seconds=seconds)
-
-    return bot
-
-
-def duel_mcts(
-    *, playouts: int | None = None, seconds: float | None = None
-) -> Callable[[DuelState, random.Random], Step]:
-    """An `mcts` bot for Splendor Duel with this budget."""
-
-    def bot(state: DuelState, rng: random.Random) -> Step:
-        step = search(
-            state,
-            rng,
-            duel.legal_steps,
-            _duel_apply,
-            duel_value,
-            playouts=playouts,
-            seconds=seconds,
+        move = search(
+            state, rng, variant.legal_moves, apply, variant.value, variant.hide, playouts=playouts, seconds=seconds
         )
-        return duel.draw(state, step, rng)
+        return variant.draw(state, move, chance)
 
     return bot

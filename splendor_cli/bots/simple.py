@@ -1,23 +1,18 @@
-"""The `random` bot: a uniform choice among the engine's own list of legal moves."""
+"""The `random` bot: a uniform choice among the game's own list of legal moves."""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from ..model import Move, Step
-from ..projection import duel
-from ..projection.duel import DuelState
-from ..projection.rules import choices
-from ..projection.state import GameState
+from ..projection.variant import AnyVariant
+from . import Bot
 
 
-def random_bot(state: GameState, rng: random.Random) -> Move:
-    """A uniform choice among every legal turn."""
-    options = choices(state)
-    return options.move(rng.randrange(len(options)))
+def random_bot(variant: AnyVariant) -> Bot:
+    """A uniform choice among every legal move (a random outcome drawn from the same source)."""
 
+    def bot(state: Any, rng: random.Random) -> Any:
+        return variant.random_move(state, rng)
 
-def random_duel_bot(state: DuelState, rng: random.Random) -> Step:
-    """A uniform choice among every legal next step (a replenish drawn from `rng`)."""
-    options = duel.legal_steps(state)
-    return duel.draw(state, options[rng.randrange(len(options))], rng)
+    return bot

@@ -15,6 +15,7 @@ import hashlib
 import json
 import re
 import tomllib
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -23,7 +24,11 @@ import tomli_w
 from cattrs.preconf.tomllib import make_converter
 
 from ..errors import ForkError, GameFileError
-from . import EVENT_TYPES, Event
+from . import Event, enveloped
+
+EventTypes = Callable[[str], Mapping[str, type[Any]]]
+"""The event classes of a game, by type tag, for the header's `variant` (GameFileError if unknown):
+`splendor_cli.variants.event_types`. The codec takes it as an argument: it knows no game."""
 
 FORMAT = 1
 """The version of the file format this program writes and reads."""
@@ -82,7 +87,7 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     holds it: old events keep their bytes, and so their digests.
     """
     raw = {"type": event.TYPE, **_converter.unstructure(event)}
-    for field in _DEFAULTED[type(event)]:
+    for field in _defaulted(type(event)):
         if getattr(event, field.name) == field.default:
             del raw[field.name]
     return raw
@@ -94,7 +99,7 @@ def event_digest(event: Event) -> str:
 
 def seal(record: Record, event: Event) -> Event:
     """Give a new event the envelope that appends it to `record`: the next seq, the head digest."""
-    return attrs.evolve(event, seq=len(record.events) + 1, parent=record.head)
+    return enveloped(event, seq=len(record.events) + 1, parent=record.head)
 
 
 # -- writing ---------------------------------------------------------------------------------
@@ -129,7 +134,16 @@ def format_record(record: Record) -> str:
 
 # -- reading ---------------------------------------------------------------------------------
 
-_DEFAULTED = {cls: [f for f in attrs.fields(cls) if f.default is not attrs.NOTHING] for cls in EVENT_TYPES.values()}
+_DEFAULTED: dict[type, list[Any]] = {}
+
+
+def _defaulted(cls: type) -> list[Any]:
+    """The fields of an event class that have a default (added after files were written)."""
+    if cls not in _DEFAULTED:
+        _DEFAULTED[cls] = [f for f in attrs.fields(cls) if f.default is not attrs.NOTHING]
+    return _DEFAULTED[cls]
+
+
 _TOML_ERROR_LINE = re.compile(r"\(at line (\d+), column \d+\)")
 
 
@@ -178,8 +192,9 @@ def _same(ours: Any, theirs: Any) -> bool:
     return _kind(ours) is _kind(theirs) and ours == theirs
 
 
-def parse(text: str) -> Record:
-    """Read a whole game file. Raise GameFileError naming the first problem."""
+def parse(text: str, types: EventTypes) -> Record:
+    """Read a whole game file, its events by the classes `types` gives for its variant.
+    Raise GameFileError naming the first problem."""
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -209,16 +224,16 @@ def parse(text: str) -> Record:
     if not isinstance(raw_events, list):
         raise GameFileError("'events' must be an array of [[events]] tables")
     header: Header = structure({k: v for k, v in doc.items()}, Header, "header")
-    return Record(header=header, events=read_events(raw_events, [header_digest(header)]))
+    return Record(header=header, events=read_events(raw_events, [header_digest(header)], types(header.variant)))
 
 
-def read_events(raw_events: list[Any], parents: list[str]) -> tuple[Event, ...]:
+def read_events(raw_events: list[Any], parents: list[str], types: Mapping[str, type[Any]]) -> tuple[Event, ...]:
     """Build the events of raw `[[events]]` tables that continue a chain, checking every link.
 
     `parents[i]` is the digest that event #i+1 must name as its parent: the header's digest
     alone for a whole file, or, for events appended to a known log, its head at the end (the
     digests before it may be left "" when unknown: they only serve to tell a fork from a gap).
-    The list grows as events are read.
+    The list grows as events are read. `types` are the event classes of the game, by tag.
 
     Raises:
         ForkError: two different events with one parent (two players moved from the same copy).
@@ -230,11 +245,11 @@ def read_events(raw_events: list[Any], parents: list[str]) -> tuple[Event, ...]:
         if not isinstance(raw, dict):
             raise GameFileError(f"{where}: not a table")
         kind = raw.get("type")
-        cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None  # `type = []` is not hashable
+        cls = types.get(kind) if isinstance(kind, str) else None  # `type = []` is not hashable
         if cls is None:
             raise GameFileError(f"{where}: unknown event type {raw.get('type')!r}")
         event: Event = structure(raw, cls, f"{where} ({cls.TYPE})")
-        for field in _DEFAULTED[cls]:
+        for field in _defaulted(cls):
             if field.name in raw and raw[field.name] == field.default:
                 # event_to_dict leaves it out, so the chain would hash this event two ways.
                 raise GameFileError(f"{where} ({cls.TYPE}): {field.name!r} is written only when it is not the default")

@@ -1,7 +1,6 @@
-"""Pure reducers that rebuild a game from its events, and the rules that judge each turn."""
+"""The fold, whatever the game: `Game` (undo and its policy), the variant protocol, forks,
+commit-then-reveal chance, and the log's read model. Pure: no I/O."""
 
 from .game import Game, replay
-from .rules import decide, default_payment, evolve, legal_moves
-from .state import GameState, PlayerState
 
-__all__ = ["Game", "GameState", "PlayerState", "decide", "default_payment", "evolve", "legal_moves", "replay"]
+__all__ = ["Game", "replay"]

@@ -1,22 +1,26 @@
-"""Dealing by commit-then-reveal: nobody alone chooses the shuffle (pure).
+"""Chance, in any game: a seeded random source, or SHA-256 when the players deal together (pure).
 
-Each player commits to a secret (the SHA-256 of their name and the secret), then, once all have
-committed, reveals it. The shuffle is drawn from SHA-256 of all the secrets in turn order, by a
-Fisher-Yates shuffle fed by SHA-256 in counter mode: spelled out here, so that it never changes
-with Python's `random` module. The `game_started` event that follows must be exactly that deal.
+Dealing by commit-then-reveal means nobody alone chooses the shuffle. Each player commits to a
+secret (the SHA-256 of their name and the secret), then, once all have committed, reveals it.
+The shuffle is drawn from SHA-256 of all the secrets in turn order, by a Fisher-Yates shuffle
+fed by SHA-256 in counter mode: spelled out here, so that it never changes with Python's
+`random` module. The setup event that follows must be exactly the deal the game makes with
+that `SeededChance`. The same stream also decides draws the log makes (a Duel's replenish).
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import attrs
 
-from ..cards import DECKS, DUEL_DECKS, NOBLES
 from ..errors import IllegalMoveError
-from ..events import DuelStarted, GameStarted, SeedCommitted, SeedRevealed
-from ..model import Gem
-from .duel import TOKENS, board_of
+from ..events import SeedCommitted, SeedRevealed
+
+if TYPE_CHECKING:
+    import random
 
 
 def commitment(player: str, secret: str) -> str:
@@ -42,7 +46,7 @@ class _Stream:
                 return value % n
 
 
-def shuffled(items: tuple[str, ...], seed: bytes, label: str) -> tuple[str, ...]:
+def shuffled(items: Sequence[str], seed: bytes, label: str) -> tuple[str, ...]:
     """`items` shuffled by Fisher-Yates fed from SHA-256 of `seed` and `label`: the same everywhere."""
     out = list(items)
     stream = _Stream(hashlib.sha256(seed + label.encode()).digest())
@@ -52,33 +56,39 @@ def shuffled(items: tuple[str, ...], seed: bytes, label: str) -> tuple[str, ...]
     return tuple(out)
 
 
-def deal(players: tuple[str, ...], secrets: tuple[str, ...], variant: str = "base") -> GameStarted | DuelStarted:
-    """The setup that the secrets (in turn order) give: for a Duel, the decks and the bag's draw
-    onto the board in spiral order."""
-    seed = hashlib.sha256("|".join(secrets).encode()).digest()
-    if variant == "duel":
-        deck_1, deck_2, deck_3 = (shuffled(DUEL_DECKS[level], seed, f"deck {level}") for level in (1, 2, 3))
-        bag = shuffled(tuple(str(gem) for gem in TOKENS.gems()), seed, "bag")
-        return DuelStarted(
-            seq=1,
-            parent="",
-            players=players,
-            deck_1=deck_1,
-            deck_2=deck_2,
-            deck_3=deck_3,
-            board=board_of(tuple(Gem(gem) for gem in bag)),
-        )
-    decks = tuple(shuffled(DECKS[level], seed, f"deck {level}") for level in (1, 2, 3))
-    nobles = shuffled(tuple(sorted(NOBLES)), seed, "nobles")[: len(players) + 1]
-    return GameStarted.of(players, decks, nobles)
+@attrs.frozen
+class SeededChance:
+    """Chance that follows from `seed` alone: every reader computes the same draws."""
+
+    seed: bytes
+
+    def shuffle(self, items: Sequence[str], label: str) -> tuple[str, ...]:
+        return shuffled(items, self.seed, label)
+
+    def sample(self, items: Sequence[str], count: int, label: str) -> tuple[str, ...]:
+        return shuffled(items, self.seed, label)[:count]
+
+
+@attrs.frozen
+class RandomChance:
+    """Chance from a `random.Random` (a new game's deal, a simulated game); labels are ignored."""
+
+    rng: random.Random
+
+    def shuffle(self, items: Sequence[str], label: str) -> tuple[str, ...]:
+        out = list(items)
+        self.rng.shuffle(out)
+        return tuple(out)
+
+    def sample(self, items: Sequence[str], count: int, label: str) -> tuple[str, ...]:
+        return tuple(self.rng.sample(list(items), count))
 
 
 @attrs.frozen(kw_only=True)
 class Seeding:
-    """Where the dealing stands: who has committed, who has revealed."""
+    """Where a commit-then-reveal deal stands: who has committed, who has revealed."""
 
     players: tuple[str, ...]
-    variant: str = "base"
     commitments: tuple[tuple[str, str], ...] = ()
     secrets: tuple[tuple[str, str], ...] = ()
 
@@ -93,6 +103,11 @@ class Seeding:
         if late:
             return f"waiting for {', '.join(late)} to reveal their seed (`splendor seed --as NAME`)"
         return "every seed is revealed: the cards can be dealt"
+
+    @property
+    def complete(self) -> bool:
+        """Every secret is revealed: the deal can be made."""
+        return len(self.secrets) == len(self.players)
 
     def next_step(self, player: str) -> str:
         """What `player` does next: "commit", "reveal", or "" when they have nothing to do."""
@@ -119,12 +134,12 @@ class Seeding:
             raise IllegalMoveError(f"{event.player}'s secret does not match their commitment", rule="seed")
         return attrs.evolve(self, secrets=(*self.secrets, (event.player, event.secret)))
 
-    def setup(self) -> GameStarted | DuelStarted:
-        """The deal, once every secret is revealed."""
-        if len(self.secrets) < len(self.players):
+    def chance(self) -> SeededChance:
+        """The chance the revealed secrets give (in turn order), once every one is revealed."""
+        if not self.complete:
             raise IllegalMoveError(f"the cards cannot be dealt yet: {self.waiting()}", rule="seed")
         revealed = dict(self.secrets)
-        return deal(self.players, tuple(revealed[p] for p in self.players), self.variant)
+        return SeededChance(hashlib.sha256("|".join(revealed[p] for p in self.players).encode()).digest())
 
     def _check_player(self, player: str) -> None:
         if player not in self.players:

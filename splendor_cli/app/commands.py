@@ -1,0 +1,923 @@
+"""The bodies of the `splendor` commands, free of typer, each registered with its parameters.
+
+Each body is declared with `@command(NAME, *PARAMS)` (params.py): entry.py calls it directly
+for a plain command line, and cli.py builds the typer app from the same declarations. Each
+raises a SplendorError on failure; `run` turns it into one line on stderr (a JSON object under
+`--json`) and the exit code of the contract. Heavy modules are imported in the bodies, and only
+the game a file names is imported: the commands are written once against the game protocol.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import IllegalMoveError, SplendorError, UsageError
+from .params import AS, AT, COLOR, COMMANDS, GAME, JSON, MOVE, SEED, Param, command
+
+if TYPE_CHECKING:
+    from ..projection.game import Game
+    from ..store import Loaded
+
+
+__all__ = ["COMMANDS", "run"]
+
+
+def run(body: Callable[..., None], kwargs: dict[str, Any]) -> int:
+    """Call a command body; return its exit code, an error reported on stderr as one line (or,
+    when the command was asked for `--json`, as one JSON object with the exit code and a stable
+    error code)."""
+    code, name, message, extra = 0, "", "", {}
+    try:
+        body(**kwargs)
+    except SplendorError as exc:
+        code, name, message = exc.exit_code, exc.code, " ".join(str(exc).split())
+        if isinstance(exc, IllegalMoveError) and exc.rule:
+            extra = {"rule": exc.rule}
+    except KeyboardInterrupt:
+        code, name, message = 130, "interrupted", "interrupted"
+    except BrokenPipeError:  # `splendor moves | head`: the reader left; say nothing more
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - no flush error at exit
+        return 141
+    except OSError as exc:  # e.g. no permission to write beside the game file
+        where = f"{exc.filename}: " if exc.filename else ""
+        code, name, message = 1, "os-error", f"{where}{exc.strerror or exc}"
+    except Exception as exc:  # a bug: one line, exit 1 (SPLENDOR_DEBUG=1 shows the traceback)
+        if os.environ.get("SPLENDOR_DEBUG"):
+            raise
+        message = f"internal error: {type(exc).__name__}: {exc} (SPLENDOR_DEBUG=1 for details)"
+        code, name = 1, "internal"
+    if not code:
+        return 0
+    if kwargs.get("json"):
+        error = {"code": name, "exit": code, "message": message, **extra}
+        sys.stderr.write(_json_text({"error": error}))
+    else:
+        rule = f" (rule: {extra['rule']})" if extra else ""
+        sys.stderr.write(f"splendor: {message}{rule}\n")
+    return code
+
+
+def _out(text: str) -> None:
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def _json_text(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False) + "\n"
+
+
+def _use_color(color: str) -> bool:
+    if color not in ("auto", "always", "never"):
+        raise UsageError(f"--color takes auto, always or never, not {color!r}")
+    if color != "auto":
+        return color == "always"
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def _width() -> int:
+    import shutil
+
+    return min(shutil.get_terminal_size((100, 24)).columns, 120)
+
+
+def _now() -> str:
+    import datetime
+
+    return datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def _path(game: Path | None) -> Path:
+    """The game file a command means: `-g`, else the one `locate.find_game` finds."""
+    from .locate import find_game
+
+    return Path(find_game(str(game) if game is not None else None))
+
+
+def _load(game: Path | None) -> Loaded:
+    from .. import store
+
+    return store.read(_path(game))
+
+
+def _views(loaded: Loaded, at: int | None = None) -> tuple[str, str]:
+    """The texts of `state --json` and (for the last event) `moves --json`, remembered in the cache."""
+    from . import cache
+
+    played = loaded.game.at(at) if at is not None else loaded.game
+    state_text = _json_text(played.variant.state_json(played.seq, played.state))
+    cache.put(loaded.data, cache.view_name("state", at), state_text)
+    moves_text = ""
+    if at is None:
+        moves_text = _json_text(_moves_json(played))
+        cache.put(loaded.data, "moves", moves_text)
+    return state_text, moves_text
+
+
+def _moves_json(game: Game) -> list[dict[str, Any]]:
+    variant, state = game.variant, game.state
+    return [variant.move_json(state, move) for move in variant.legal_moves(state)]
+
+
+def _board(game: Game, color: str) -> str:
+    return game.variant.board_text(game, width=_width(), color=_use_color(color), ascii=False)
+
+
+# -- starting a game --------------------------------------------------------------------------
+
+_VARIANT = Param("variant", "--variant", help="base (Splendor, 2-4 players) or duel (Splendor Duel, 2 players).")
+
+
+@command(
+    "new",
+    Param(
+        "players",
+        "--players",
+        "-p",
+        help="Comma-separated names in turn order (ann,bob,cy); name=e-mail ties a player to a git author.",
+    ),
+    GAME,
+    SEED,
+    _VARIANT,
+    Param(
+        "commit_seed",
+        "--commit-seed",
+        kind="flag",
+        help="Deal by commit-then-reveal of every player's secret (see `splendor seed`).",
+    ),
+    JSON,
+)
+def new(
+    *,
+    players: str,
+    game: Path | None = None,
+    seed: int | None = None,
+    variant: str = "base",
+    commit_seed: bool = False,
+    json: bool = False,
+) -> None:
+    """Start a new game: shuffle, deal, and write the game file (never over an existing one).
+
+    Example:
+
+    splendor new -g games/friday.toml --players alice,bob,carol
+
+    splendor new -g games/duel.toml --players ann,bob --variant duel
+    """
+    import random
+
+    from .. import store
+    from ..bots import parse_spec, seat_spec
+    from ..events import SeedsAsked
+    from ..events.codec import Header
+    from ..projection.seeding import RandomChance
+    from ..variants import find_variant
+    from .locate import GAMES_DIR
+    from .players import parse_players
+
+    game_of = find_variant(variant)
+    names, emails = parse_players(players, game_of)
+    for name in names:
+        if (spec := seat_spec(name)) is not None:
+            parse_spec(spec)  # a bot seat names a bot this version has
+    if commit_seed and seed is not None:
+        raise UsageError("--seed and --commit-seed exclude each other: the players' secrets make the shuffle")
+    created = _now()
+    suffix = f"{random.Random(seed).getrandbits(16) if seed is not None else random.getrandbits(16):04x}"
+    plain = ("".join(c if c.isalnum() or c in "_.@-" else "-" for c in name) for name in names)
+    game_id = f"{created[:10]}-{'-'.join(plain)}-{suffix}"  # a file name anywhere: no colon or hash
+    path = game if game is not None else Path(GAMES_DIR) / f"{game_id}.toml"
+    header = Header(game=game_id, variant=variant, players=names, created=created, emails=emails)
+    if commit_seed:
+        store.create(path, header, SeedsAsked(seq=1, parent="", variant=variant, players=names))
+        after = f"each player now runs `splendor seed -g {path} --as NAME` twice: to commit, then to reveal"
+    else:
+        store.create(path, header, game_of.deal(names, RandomChance(random.Random(seed))))
+        after = f"{names[0]} to move"
+    if json:
+        _out(_json_text({"game": game_id, "path": str(path), "players": list(names)}))
+    else:
+        _out(f"new game {game_id} in {path}: {', '.join(names)}; {after}")
+
+
+@command("seed", GAME, AS)
+def seed(*, game: Path | None = None, as_: str | None = None) -> None:
+    """Take your next step of a commit-then-reveal deal (`new --commit-seed`): commit, then reveal.
+
+    The first call commits to a fresh secret (kept on this machine); the second, once all have committed, reveals it.
+
+    The last reveal deals the cards: nobody alone chooses the shuffle.
+
+    Example:
+
+    splendor seed -g games/friday.toml --as alice
+    """
+    import secrets
+
+    from .. import store
+    from ..events import SeedCommitted, SeedRevealed
+    from ..projection.seeding import commitment
+    from .secrets import secret_path
+
+    if not as_:
+        raise UsageError("say who you are: --as NAME (or $SPLENDOR_PLAYER)")
+    with store.writing(_path(game)) as loaded:
+        seeding = loaded.game.seeding
+        if seeding is None or loaded.game.states:
+            raise IllegalMoveError("the cards of this game are dealt already", rule="seed")
+        if as_ not in seeding.players:
+            raise IllegalMoveError(f"{as_!r} does not play in this game", rule="seed")
+        keep = secret_path(loaded.record.header.game, as_)
+        step = seeding.next_step(as_)
+        if step == "commit":
+            secret = secrets.token_hex(32)
+            keep.parent.mkdir(parents=True, exist_ok=True)
+            # Kept before the commitment is written: a commitment without its secret could never be revealed.
+            fd = os.open(keep, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as handle:
+                handle.write(secret + "\n")
+            loaded = store.append(
+                loaded, SeedCommitted(seq=0, parent="", player=as_, commitment=commitment(as_, secret))
+            )
+            done = f"{as_} committed to a secret seed (kept in {keep})"
+        elif step == "reveal":
+            try:
+                secret = keep.read_text().strip()
+            except OSError:
+                raise UsageError(f"{as_}'s secret is not on this machine ({keep}): it cannot be revealed") from None
+            loaded = store.append(loaded, SeedRevealed(seq=0, parent="", player=as_, secret=secret))
+            done = f"{as_} revealed their seed"
+            finished = loaded.game.seeding
+            if finished is not None and finished.complete:
+                loaded = store.append(loaded, loaded.game.deal())
+                done += f"; the cards are dealt: {loaded.game.table.player.name} to move"
+        else:
+            raise IllegalMoveError(f"{as_} has nothing to do now: {seeding.waiting()}", rule="seed")
+    after = loaded.game.seeding
+    _out(f"#{loaded.game.seq} {done}" + ("" if loaded.game.states or after is None else f"; {after.waiting()}"))
+
+
+# -- looking at a game ------------------------------------------------------------------------
+
+
+@command("show", GAME, JSON, AT, COLOR)
+def show(*, game: Path | None = None, json: bool = False, at: int | None = None, color: str = "auto") -> None:
+    """Show the board: bank, cards, nobles, each player's holdings, whose turn or the result.
+
+    A Duel shows its token board with coordinates, the pyramid, privileges and royal cards.
+
+    It says too how far each player is from each victory.
+
+    Example:
+
+    splendor show -g games/friday.toml --at 12
+    """
+    _use_color(color)
+    loaded = _load(game)
+    if json:
+        _out(_views(loaded, at)[0])
+        return
+    _out(_board(loaded.game.at(at) if at is not None else loaded.game, color))
+
+
+@command("state", GAME, JSON, AT, COLOR)
+def state(*, game: Path | None = None, json: bool = False, at: int | None = None, color: str = "auto") -> None:
+    """Print the state after the last event (or after event SEQ with --at): JSON, or the board.
+
+    Example:
+
+    splendor state -g games/friday.toml --json --at 12
+    """
+    show(game=game, json=json, at=at, color=color)
+
+
+@command("moves", GAME, JSON)
+def moves(*, game: Path | None = None, json: bool = False) -> None:
+    """List every legal turn of the player to move (in a Duel: every legal next step), one notation a line.
+
+    Each line is what `play` accepts.
+
+    Example:
+
+    splendor moves -g games/friday.toml --json
+    """
+    loaded = _load(game)
+    if json:
+        _out(_views(loaded)[1])
+        return
+    variant = loaded.game.variant
+    _out("\n".join(variant.format_move(move) for move in variant.legal_moves(loaded.game.state)))
+
+
+@command("log", GAME, JSON, COLOR)
+def log(*, game: Path | None = None, json: bool = False, color: str = "auto") -> None:
+    """List the events, one a line: turns in move notation, undone ones marked.
+
+    Example:
+
+    splendor log -g games/friday.toml
+    """
+    from ..projection.log import log_entries
+
+    on = _use_color(color)
+    entries = log_entries(_load(game).game)
+    if json:
+        _out(_json_text([e.to_json() for e in entries]))
+        return
+    from ..presentation.log import log_text
+
+    _out(log_text(entries, color=on))
+
+
+# -- playing ----------------------------------------------------------------------------------
+
+_BOTS = Param("bots", "--bots", kind="flag", help="Then let the bot seats play, up to the next person.")
+
+
+@command("play", MOVE, GAME, AS, JSON, _BOTS)
+def play(
+    *, move: list[str], game: Path | None = None, as_: str | None = None, json: bool = False, bots: bool = False
+) -> None:
+    """Play a turn written in the move notation (see `splendor moves`) and append it to the file.
+
+    In a Duel, play one step or several separated by ';': each is judged after the ones before it.
+
+    If one is refused, none is written.
+
+    Examples:
+
+    splendor play take white blue green
+
+    splendor play "buy 1-30 pay red gold"
+
+    splendor play reserve deck 3 return black
+
+    splendor play buy 2-14 noble N04
+
+    splendor play "privilege c3; take b2 c2 d2"   (Duel)
+
+    splendor play "buy 1-07 as red; royal R2"   (Duel)
+
+    splendor play --bots take red green blue   (then the bots answer)
+    """
+    from .. import store
+    from ..bots import seat_spec
+
+    text = " ".join(move)
+    with store.writing(_path(game)) as loaded:
+        variant = loaded.game.variant
+        parsed = variant.parse_moves(text)
+        after = loaded
+        now = loaded.game.table
+        if as_ is None and not now.finished and seat_spec(now.player.name):
+            raise IllegalMoveError(
+                f"it is {now.player.name}'s turn, a bot's: `splendor bot` plays it (or say --as {now.player.name})",
+                rule="turn",
+            )
+        mover = as_ or (now.player.name if len(parsed) > 1 else None)
+        for one in parsed:  # several steps: each judged after the ones before it, all one player's
+            try:
+                after = store.stage(after, after.game.decide(one, player=mover))
+            except SplendorError as exc:
+                exc.args = (f"{variant.format_move(one)!r}: {exc}",)
+                raise
+        if bots:
+            after = _bot_turns(after)
+        after = store.append(loaded, *after.record.events[loaded.game.seq :])
+    _report(loaded, after, json)
+
+
+def _shortcut(action: str, words: list[str], game: Path | None, as_: str | None, json: bool) -> None:
+    play(move=[action, *words], game=game, as_=as_, json=json)
+
+
+@command(
+    "take",
+    Param("colours", kind="words", help="The colours, e.g. white blue green, or red red; in a Duel, cells: b2 c3 d4."),
+    GAME,
+    AS,
+    JSON,
+)
+def take(*, colours: list[str], game: Path | None = None, as_: str | None = None, json: bool = False) -> None:
+    """Take 3 gems of different colours, or 2 of one colour (add 'return ...' past 10 tokens).
+
+    In a Duel: take 1 to 3 tokens in a line of the board, named by their cells.
+
+    Examples:
+
+    splendor take white blue green
+
+    splendor take b2 c3 d4   (Duel)
+    """
+    _shortcut("take", colours, game, as_, json)
+
+
+@command(
+    "reserve",
+    Param(
+        "card",
+        kind="words",
+        help="A face-up card id (2-14), or 'deck N' for a blind reserve; in a Duel, then the gold's cell.",
+    ),
+    GAME,
+    AS,
+    JSON,
+)
+def reserve(*, card: list[str], game: Path | None = None, as_: str | None = None, json: bool = False) -> None:
+    """Reserve a face-up card or the top card of a deck, and take a gold if there is one.
+
+    In a Duel, the gold is taken from the board: name its cell (unless only one gold is there).
+
+    Examples:
+
+    splendor reserve 2-14
+
+    splendor reserve deck 3 return white
+
+    splendor reserve 2-05 a1   (Duel)
+    """
+    _shortcut("reserve", card, game, as_, json)
+
+
+@command(
+    "buy",
+    Param("card", kind="words", help="A card id, face up or reserved; optionally 'pay ...'; in a Duel, 'as COLOUR'."),
+    GAME,
+    AS,
+    JSON,
+)
+def buy(*, card: list[str], game: Path | None = None, as_: str | None = None, json: bool = False) -> None:
+    """Buy a face-up or reserved card (default payment: coloured tokens before gold).
+
+    In a Duel, a card with a wild bonus says the colour it joins.
+
+    Examples:
+
+    splendor buy 2-14
+
+    splendor buy 1-30 pay red gold
+
+    splendor buy 1-27 as red   (Duel)
+    """
+    _shortcut("buy", card, game, as_, json)
+
+
+@command("replenish", GAME, AS, JSON)
+def replenish(*, game: Path | None = None, as_: str | None = None, json: bool = False) -> None:
+    """Duel: replenish the board from the bag (your opponent takes a privilege).
+
+    Example:
+
+    splendor replenish -g games/duel.toml
+    """
+    _shortcut("replenish", [], game, as_, json)
+
+
+@command("bot", GAME, JSON)
+def bot(*, game: Path | None = None, json: bool = False) -> None:
+    """Let the bot seats play: every turn (Duel: step) of a seat named bot:SPEC, up to the next person.
+
+    Seat bots with `splendor new --players alice,bot:mcts,bot:greedy`.
+
+    Bots: random, greedy, mcts (300 playouts a move), mcts:N (N playouts), mcts:Ns (N seconds a move).
+
+    Each bot draws from a source seeded by the game and the move number: the same file always gets the same moves.
+
+    Example:
+
+    splendor bot -g games/friday.toml
+    """
+    from .. import store
+
+    with store.writing(_path(game)) as loaded:
+        after = _bot_turns(loaded)
+        if after is not loaded:
+            after = store.append(loaded, *after.record.events[loaded.game.seq :])
+    if after is loaded and not json:
+        now = loaded.game
+        _out(now.variant.whose_turn(now.state) + ("" if now.table.finished else ": not a bot seat, nothing to play"))
+        return
+    _report(loaded, after, json)
+
+
+def _bot_turns(loaded: Loaded) -> Loaded:
+    """`loaded` with every consecutive move of a bot seat staged, until a person is to move or the
+    game ends. Each bot draws from a source seeded by the game and the event before its move, so
+    the same file always gets the same moves."""
+    from .. import store
+    from ..bots import seat_spec
+
+    after = loaded
+    while not after.game.table.finished and (spec := seat_spec(after.game.table.player.name)):
+        after = store.stage(after, after.game.decide(_suggest(after, spec)))
+    return after
+
+
+def _suggest(loaded: Loaded, spec: str) -> Any:
+    """The move the bot of `spec` makes for the player to move. What it leaves to chance (a Duel's
+    replenish) is drawn again by the log when the move is played."""
+    import random
+
+    from ..bots import make_bot
+
+    rng = random.Random(f"{loaded.record.header.game}:{loaded.game.seq}")
+    return make_bot(loaded.game.variant, spec)(loaded.game.state, rng)
+
+
+@command(
+    "hint",
+    GAME,
+    Param("bot", "--bot", help="The bot asked: random, greedy, mcts, mcts:N, mcts:Ns."),
+    JSON,
+)
+def hint(*, game: Path | None = None, bot: str = "mcts", json: bool = False) -> None:
+    """Suggest a move to the player to move (what a bot would play), without playing it.
+
+    Example:
+
+    splendor hint -g games/friday.toml --bot greedy
+    """
+    from ..bots import parse_spec
+
+    parse_spec(bot)
+    loaded = _load(game)
+    variant, state = loaded.game.variant, loaded.game.table
+    if state.finished:
+        raise IllegalMoveError("the game is over: no move to suggest", rule="game-over")
+    move = _suggest(loaded, bot)
+    text = variant.format_move(move)
+    if json:
+        _out(_json_text({"player": state.player.name, "bot": bot, **variant.move_json(loaded.game.state, move)}))
+    else:
+        _out(f'{state.player.name}: {text}   (suggested by {bot}; play it with: splendor play "{text}")')
+
+
+def _report(loaded: Loaded, after: Loaded, json: bool) -> None:
+    """What `play` and `bot` print: the events added (JSON: the last one too), then whose turn."""
+    from ..events import actor
+    from ..projection.log import event_notation
+
+    _views(after)  # bots ask for these next: answer them from the cache
+    added = after.record.events[loaded.game.seq :]
+    variant, now = after.game.variant, after.game.state
+    if json:
+        from ..events.codec import event_to_dict
+
+        last = added[-1] if added else None
+        _out(
+            _json_text(
+                {
+                    "seq": after.game.seq,
+                    "notation": event_notation(variant, last) if last else None,
+                    "event": event_to_dict(last) if last else None,
+                    "events": [event_to_dict(e) for e in added],
+                    "to_move": None if now.finished else now.player.name,
+                    "finished": now.finished,
+                    "winners": list(now.winners()),
+                    **variant.status(now),
+                }
+            )
+        )
+        return
+    lines = [f"#{e.seq} {actor(e)}: {event_notation(variant, e)}" for e in added]
+    lines.append(variant.whose_turn(now))
+    _out("\n".join(lines))
+
+
+@command(
+    "undo",
+    GAME,
+    Param("to", "--to", kind="int", low=1, metavar="SEQ", help="Go back to just after event SEQ."),
+    Param(
+        "turn",
+        "--turn",
+        kind="flag",
+        help="Duel: take back the whole turn (the steps of the turn under way, or the last turn).",
+    ),
+    AS,
+    Param("force", "--force", kind="flag", help="An agreed rewind over other players' turns (recorded in the event)."),
+    JSON,
+)
+def undo(
+    *,
+    game: Path | None = None,
+    to: int | None = None,
+    turn: bool = False,
+    as_: str | None = None,
+    force: bool = False,
+    json: bool = False,
+) -> None:
+    """Take back the last turn (in a Duel, the last step) or every turn after event SEQ, by appending an undo event.
+
+    With --as (or $SPLENDOR_PLAYER) a player may take back only their own turns, while nobody has moved since.
+
+    Taking back other players' turns needs --force: an agreed rewind, recorded in the event.
+
+    Examples:
+
+    splendor undo
+
+    splendor undo --to 12
+
+    splendor undo --turn
+    """
+    from .. import store
+
+    if turn and to is not None:
+        raise UsageError("--turn and --to exclude each other")
+    with store.writing(_path(game)) as loaded:
+        if turn:
+            to = loaded.game.turn_start()
+        event = loaded.game.decide_undo(to=to, by=as_ or "", forced=force)
+        after = store.append(loaded, event)
+    state_text, _ = _views(after)
+    if json:
+        _out(state_text)
+    else:
+        now = after.game
+        _out(f"#{now.seq} undo: back to just after #{event.to}; {now.variant.whose_turn(now.state)}")
+
+
+# -- demos and tournaments --------------------------------------------------------------------
+
+
+@command(
+    "demo",
+    GAME,
+    Param("turns", "--turns", kind="int", low=0, help="How many random turns to play."),
+    SEED,
+    Param("variant", "--variant", help="base (ann, bob and cy) or duel (ann and bob)."),
+    COLOR,
+)
+def demo(
+    *, game: Path | None = None, turns: int = 12, seed: int | None = None, variant: str = "base", color: str = "auto"
+) -> None:
+    """Start a demo game for ann, bob and cy, play some random turns, and show the board.
+
+    The game is written like any other (default: in a new temporary folder): try every command on it.
+
+    Examples:
+
+    splendor demo --turns 20 --seed 7
+
+    splendor demo --variant duel
+    """
+    import random
+    import tempfile
+
+    from .. import store
+    from ..events.codec import Header
+    from ..projection.seeding import RandomChance
+    from ..variants import find_variant
+
+    _use_color(color)
+    game_of = find_variant(variant)
+    rng = random.Random(seed)
+    path = game if game is not None else Path(tempfile.mkdtemp(prefix="splendor-demo-")) / "demo.toml"
+    names = game_of.demo_players
+    header = Header(game="demo", variant=variant, players=names, created=_now())
+    loaded = store.create(path, header, game_of.deal(names, RandomChance(rng)))
+    while loaded.game.table.turn < turns and not loaded.game.table.finished:
+        moves = game_of.legal_moves(loaded.game.state)  # a random outcome is drawn by the log (Game.decide)
+        loaded = store.append(loaded, loaded.game.decide(moves[rng.randrange(len(moves))]))
+    _out(_board(loaded.game, color))
+    _out(f"\nThe demo game is {path}: try `splendor log -g {path}` or `splendor moves -g {path}`.")
+
+
+@command(
+    "simulate",
+    Param("players", "--players", kind="int", low=2, high=4, help="Players per game."),
+    Param("games", "--games", kind="int", low=1, help="How many games."),
+    Param("seed", "--seed", kind="int", help="Seed of the tournament (default: random, reported)."),
+    Param("variant", "--variant", help="base, or duel (2 players)."),
+    Param("bots", "--bots", help="Bots, one per seat or one for all: random, greedy, mcts[:PLAYOUTS|:SECONDSs]."),
+    Param("jobs", "--jobs", "-j", kind="int", help="Processes to play in; 0: one per core."),
+    Param("quiet", "--quiet", "-q", kind="flag", help="No progress report on stderr."),
+    JSON,
+)
+def simulate(
+    *,
+    players: int = 2,
+    games: int = 10,
+    seed: int | None = None,
+    variant: str = "base",
+    bots: str | None = None,
+    jobs: int = 1,
+    quiet: bool = False,
+    json: bool = False,
+) -> None:
+    """Play a tournament of bots in memory and report each bot's wins, win rate and points.
+
+    The bots rotate through the seats from one game to the next; without --bots every seat (p1, p2, ...) plays random.
+
+    Bots: random (uniform among the legal moves), greedy (the best move one turn ahead), mcts (tree search).
+
+    mcts takes an optional think budget: mcts:400 (playouts a move; default 300) or mcts:0.5s (seconds a move).
+
+    Each game is reproducible from the seed and its number alone: --jobs changes the time taken, never the results.
+
+    The win rate comes with its 95% confidence interval (Wilson); a shared victory is a win for each sharer.
+
+    Progress goes to stderr (--quiet: none).
+
+    Examples:
+
+    splendor simulate --players 2 --games 200 --bots mcts,greedy --seed 1 --jobs 0
+
+    splendor simulate --players 3 --games 100 --seed 1 --json
+
+    splendor simulate --variant duel --games 100
+    """
+    from ..bots.tournament import Progress, run, table
+
+    names = [b.strip() for b in bots.split(",")] if bots else None
+    progress = None if quiet else Progress(games, sys.stderr)
+    try:
+        report = run(players=players, games=games, seed=seed, bots=names, variant=variant, jobs=jobs, progress=progress)
+    finally:
+        if progress:
+            progress.close()
+    _out(_json_text(report) if json else table(report))
+
+
+# -- sharing ----------------------------------------------------------------------------------
+
+
+@command(
+    "export",
+    GAME,
+    Param("last", "--last", kind="int", low=1, help="How many of the last events to put in the block."),
+)
+def export(*, game: Path | None = None, last: int = 1) -> None:
+    """Print the last move(s) as a plain-text block to paste into a mail (see `splendor apply`).
+
+    The block survives quoting (> ), line-end changes and re-wrapping of blank lines; a damaged one is refused.
+
+    Example:
+
+    splendor export -g games/friday.toml --last 2
+    """
+    from ..sharing.mail import export_text
+
+    _out(export_text(_load(game).record, last))
+
+
+@command(
+    "apply",
+    Param("mail", help="A mail (text or a whole .eml file) holding move blocks; - or none: stdin."),
+    GAME,
+)
+def apply(*, mail: str | None = None, game: Path | None = None) -> None:
+    """Append the moves of `splendor export` blocks found in a mail, after checking game, chain and rules.
+
+    A block already applied is a no-op; a block for another game is refused (exit 2).
+
+    A stale block, after a turn this file lacks, is a conflict (exit 5) naming the missing turns.
+
+    Example:
+
+    splendor apply -g games/friday.toml ~/mail/bob-move.eml
+    """
+    from .. import store
+    from ..sharing.mail import apply_blocks, find_blocks
+
+    try:
+        data = sys.stdin.buffer.read() if mail is None or mail == "-" else Path(mail).read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{mail}: cannot read: {exc.strerror}") from None
+    with store.writing(_path(game)) as loaded:
+        blocks = find_blocks(data, loaded.game.variant)
+        outcome = apply_blocks(loaded.record, loaded.game, blocks)
+        if outcome.events:
+            loaded = store.append(loaded, *outcome.events)
+    if outcome.events:
+        _views(loaded)
+    _out(outcome.message)
+
+
+@command(
+    "verify",
+    Param("rev_range", help="With --git: the commits to check (main..feature, HEAD~5..HEAD)."),
+    GAME,
+    Param("git", "--git", kind="flag", help="Check the git history of the file instead."),
+    Param("staged", "--staged", kind="flag", help="With --git: check the staged change (a pre-commit hook)."),
+    JSON,
+)
+def verify(
+    *,
+    rev_range: str | None = None,
+    game: Path | None = None,
+    git: bool = False,
+    staged: bool = False,
+    json: bool = False,
+) -> None:
+    """Replay and check everything, and print a short report; exit 0, or 4 when something is wrong.
+
+    With --git: every commit that touched the file only appended events, at most one turn each.
+
+    When the header maps players to e-mails, each turn's player must also be its commit's author.
+
+    Examples:
+
+    splendor verify -g games/friday.toml
+
+    splendor verify --git -g games/friday.toml '@{upstream}..HEAD'
+    """
+    from ..errors import GameFileError
+    from ..sharing import verify as checks
+
+    if (rev_range or staged) and not git:
+        raise UsageError("a revision range and --staged go with --git")
+    if git:
+        path = _path(game)
+        report = checks.staged_report(path) if staged else checks.git_report(path, rev_range)
+        text = checks.git_report_text(report)
+    else:
+        report = checks.file_report(_load(game))
+        text = checks.report_text(report)
+    _out(_json_text(report) if json else text)
+    if not report["ok"]:
+        raise GameFileError(f"verify found a problem: {report['bad']['reason'] if report.get('bad') else 'see above'}")
+
+
+@command(
+    "git install",
+    Param("pattern", "--pattern", help="Which files are games (a .gitattributes pattern)."),
+)
+def git_install(*, pattern: str = "games/**/*.toml") -> None:
+    """Set up this repository: a .gitattributes line and the `splendor` merge driver in .git/config.
+
+    Every player runs it once in their clone (the driver lives in .git/config); commit .gitattributes.
+
+    Example:
+
+    splendor git install
+    """
+    import shlex
+
+    from ..sharing.gitmerge import install
+
+    # The driver runs this very installation: its Python, not whichever `splendor` is on PATH.
+    for line in install(Path.cwd(), shlex.join([sys.executable, "-m", "splendor_cli"]), pattern=pattern):
+        _out(line)
+
+
+@command(
+    "merge-driver",
+    Param("base", kind="path", help="git's %O: the common ancestor."),
+    Param("ours", kind="path", help="git's %A: our version, where the result goes."),
+    Param("theirs", kind="path", help="git's %B: their version."),
+)
+def merge_driver(*, base: Path, ours: Path, theirs: Path) -> None:
+    """Merge two versions of a game file (git calls it; see `splendor git install`).
+
+    Identical appends and fast-forwards merge cleanly; a side that breaks the rules is dropped.
+
+    Two legal turns from one parent leave a forked file and exit 5 (see `splendor resolve`).
+
+    Example:
+
+    splendor merge-driver base.toml ours.toml theirs.toml
+    """
+    from ..errors import ConflictError
+    from ..sharing.gitmerge import run_driver
+
+    result = run_driver(base, ours, theirs)
+    if result.conflict:
+        raise ConflictError(result.message)
+    if result.message:
+        sys.stderr.write(f"splendor: {result.message}\n")
+
+
+@command(
+    "resolve",
+    Param("keep", "--keep", help="ours or theirs: which of the two forked turns stays."),
+    GAME,
+)
+def resolve(*, keep: str, game: Path | None = None) -> None:
+    """Settle a forked game (two turns after one event, left by a merge): keep one side.
+
+    Example:
+
+    splendor resolve -g games/friday.toml --keep theirs
+    """
+    from .. import store
+    from ..sharing import gitmerge
+
+    path = _path(game)
+    with store.locked(path):
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
+        kept = gitmerge.resolve(data, keep)
+        store.write_atomic(path, kept, exclusive=False)
+    loaded = store.read(path)
+    _out(
+        f"kept {keep}: {path} is a valid game again ({loaded.game.seq} events,"
+        f" {loaded.game.table.player.name} to move); now `git add {path}` and commit"
+    )

@@ -1,0 +1,116 @@
+"""The `splendor` console entry point: a plain command line is run without building typer.
+
+Typer's start-up (its click and parameter machinery) costs more than the work of most commands,
+so when a command line is plain (its command and options are all declared in params.py, with
+values of the declared kinds, and no --help), this module parses it by those declarations and
+calls the command body directly. `state --json` and `moves --json` are first looked up in the
+cache (cache.py) with nothing but the standard library loaded.
+
+Anything else (`--help`, a usage error, an option typer alone knows) goes to the full typer app
+(cli.py), built from the same declarations, which gives the same results (a test checks it).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than this whole path
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .params import Command
+
+
+def parse(argv: list[str]) -> tuple[Command, dict[str, Any]] | None:
+    """The command and its keyword arguments, when `argv` is plain enough to skip typer; else None."""
+    from .commands import COMMANDS
+
+    if not argv:
+        return None
+    name = argv[0]
+    if name not in COMMANDS and len(argv) > 1 and f"{name} {argv[1]}" in COMMANDS:
+        name, argv = f"{name} {argv[1]}", argv[1:]
+    spec = COMMANDS.get(name)
+    if spec is None:
+        return None
+    flags = {flag: param for param in spec.params for flag in param.flags}
+    positional = [param for param in spec.params if param.positional]
+    kwargs: dict[str, Any] = {}
+    words: list[str] = []
+    args = iter(argv[1:])
+    try:
+        for arg in args:
+            if arg == "--":
+                words.extend(args)
+                break
+            if arg.startswith("-") and arg != "-":
+                flag, equals, value = arg.partition("=")
+                param = flags.get(flag)
+                if param is None or param.name in kwargs:
+                    return None
+                if param.kind == "flag":
+                    if equals:
+                        return None
+                    kwargs[param.name] = True
+                    continue
+                if not equals:
+                    value = next(args, "")
+                if not value or (value.startswith("-") and param.kind != "int"):
+                    return None
+                kwargs[param.name] = param.convert(value)
+            else:
+                words.append(arg)
+    except ValueError:
+        return None
+    if positional and positional[0].kind == "words":
+        if not words:
+            return None
+        kwargs[positional[0].name] = words
+    else:
+        if len(words) > len(positional):
+            return None
+        try:
+            kwargs.update({param.name: param.convert(word) for param, word in zip(positional, words)})
+        except ValueError:
+            return None
+    defaults = spec.body.__kwdefaults__ or {}
+    for param in spec.params:
+        if param.name not in kwargs:
+            if param.envvar and os.environ.get(param.envvar):
+                kwargs[param.name] = os.environ[param.envvar]
+            elif param.name not in defaults:
+                return None  # a required parameter is missing: typer says so
+    return spec, kwargs
+
+
+def _cached(name: str, kwargs: dict[str, Any]) -> str | None:
+    """The cached output of `state --json` or `moves --json` for the game file's exact bytes."""
+    if name not in ("state", "show", "moves") or not kwargs.get("json"):
+        return None
+    from . import cache
+    from .locate import find_game
+
+    game = kwargs.get("game")
+    try:
+        with open(find_game(str(game) if game is not None else None), "rb") as fh:
+            data = fh.read()
+    except Exception:  # the command itself reports it properly
+        return None
+    return cache.get(data, cache.view_name("moves" if name == "moves" else "state", kwargs.get("at")))
+
+
+def main() -> None:
+    parsed = parse(sys.argv[1:])
+    if parsed is not None:
+        spec, kwargs = parsed
+        text = _cached(spec.name, kwargs)
+        if text is not None:
+            sys.stdout.write(text)
+            return
+        from .commands import run
+
+        sys.exit(run(spec.body, kwargs))
+    from .cli import main as full
+
+    full()

@@ -1,0 +1,158 @@
+"""The pieces both games' boards are drawn with (rich), and the log as text.
+
+Every function returns rich `Text`, or a plain string: rich renders into a string buffer, with
+ANSI colour only when `color` is true. Gems are written with one letter each (`w u g r k`,
+`*` for gold, `p` for a Duel pearl), as `Gem.letter` gives them. Every string that comes
+from a game file goes through `safe` before it reaches a terminal.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Mapping
+
+from rich.console import Console
+from rich.measure import Measurement
+from rich.table import Table
+from rich.text import Text
+
+from ..model import DUEL_GEMS, Card, Gem, Tokens
+
+GEM_STYLE = {
+    Gem.WHITE: "bright_white",
+    Gem.BLUE: "blue",
+    Gem.GREEN: "green",
+    Gem.RED: "red",
+    Gem.BLACK: "bright_black",
+    Gem.GOLD: "yellow",
+    Gem.PEARL: "magenta",
+}
+"""The colour each gem is printed in when colour is on."""
+
+
+def gem_counts(tokens: Tokens, gems: tuple[Gem, ...]) -> Text:
+    """`w3 g2 r3`: the positive counts, each in its gem's colour; `-` when there are none."""
+    parts = [Text(f"{gem.letter}{tokens[gem]}", style=GEM_STYLE[gem]) for gem in gems if tokens[gem]]
+    return Text(" ").join(parts) if parts else Text("-", style="dim")
+
+
+def card_head(card_id: str, cards: Mapping[str, Card]) -> Text:
+    """`2-14 1pt green`: the id to buy or reserve it by, its points (left out when 0), its bonus.
+
+    `cards` is the table the id is looked up in: a Duel card's id may be a base card's too.
+    """
+    card = cards[card_id]
+    return Text.assemble(card_title(card), " ", card_bonus(card))
+
+
+def card_title(card: Card) -> Text:
+    """`2-14 1pt`: the id and the points, left out when 0."""
+    title = Text(card.id, style="bold")
+    if card.points:
+        title.append(f" {card.points}pt", style="bold")
+    return title
+
+
+def card_bonus(card: Card) -> Text:
+    """`green`, `red x2` (a Duel double bonus), `wild` or `no bonus` (Duel cards both)."""
+    if card.bonus is not None:
+        return Text(f"{card.bonus}{' x2' if card.bonus_count == 2 else ''}", style=GEM_STYLE[card.bonus])
+    return Text("wild" if card.wild else "no bonus", style="bold" if card.wild else "dim")
+
+
+def card_extras(card: Card) -> Text:
+    """`2 crowns`, `steal`: what a Duel card has besides points and bonus (nothing in the base game).
+
+    A wild card's `wild` ability is its bonus, said by `card_bonus` already.
+    """
+    parts = [Text(plural(card.crowns, "crown"), style="bold")] if card.crowns else []
+    if card.ability and card.ability != "wild":
+        parts.append(Text(card.ability, style="italic"))
+    return Text(", ").join(parts)
+
+
+def cost_text(card_id: str, cards: Mapping[str, Card]) -> Text:
+    """`w3 g2 r3`, pearls too (`p1`) for a Duel card."""
+    return gem_counts(cards[card_id].cost, DUEL_GEMS)
+
+
+def card_cell(card_id: str | None, cards: Mapping[str, Card]) -> Text:
+    """A face-up card on two lines (head, then cost), or `(empty)` when its deck ran out."""
+    if card_id is None:
+        return Text("(empty)", style="dim")
+    return Text.assemble(card_head(card_id, cards), "\n", cost_text(card_id, cards))
+
+
+def name_list(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def gem_row(label: str, tokens: Tokens, gems: tuple[Gem, ...], slot: int, total: str | None = None) -> Text:
+    """`tokens  7  w2 u1    r3    *1`: the total, then each gem in its own place, blank when none.
+
+    `total` replaces the count of the tokens (a Duel's `points` row shows `9/20` there); `label`
+    may be "" (then the row starts with the total).
+    """
+    total = f"{tokens.total():>2}" if total is None else total
+    row = Text(f"{label:<6} {total} " if label else f"{total} ")
+    for gem in gems:
+        count = tokens[gem]
+        row.append(" ")
+        row.append(f"{gem.letter}{count}".ljust(slot) if count else " " * slot, style=GEM_STYLE[gem])
+    return row
+
+
+def reserved_card(
+    card_id: str, blind: bool, one_line: bool, cards: Mapping[str, Card], head_width: int | None = None
+) -> Text:
+    """A reserved card, marked `(blind)` when it came face down from a deck: the other players
+    at a real table would not know it (the file, an open record, does say it). A Duel card's
+    crowns and ability follow its cost."""
+    mark = Text("  (blind)" if blind else "", style="dim italic")
+    extras = card_extras(cards[card_id])
+    if extras:
+        extras = Text.assemble("  ", extras)
+    if one_line:
+        return Text.assemble(reserved_card_line(card_id, cards, head_width or HEAD_WIDTH), extras, mark)
+    return Text.assemble(card_head(card_id, cards), mark, "\n", cost_text(card_id, cards), extras)
+
+
+def reserved_card_line(card_id: str, cards: Mapping[str, Card], head_width: int | None = None) -> Text:
+    """`2-14 1pt green  w3 g2 r3`: a reserved card on one line, the costs of a hand aligned."""
+    head = card_head(card_id, cards)
+    head.pad_right((head_width or HEAD_WIDTH) - len(head))
+    return Text.assemble(head, "  ", cost_text(card_id, cards))
+
+
+HEAD_WIDTH = len("3-09 3pt green")
+
+
+def natural_width(console: Console, table: Table) -> int:
+    """How wide `table` is when nothing wraps (rich clamps a measure to the width it is given)."""
+    return Measurement.get(console, console.options.update_width(1000), table).maximum
+
+
+def new_console(width: int, color: bool) -> Console:
+    return Console(
+        file=io.StringIO(),
+        width=width,
+        color_system="standard" if color else None,
+        emoji=False,
+        highlight=False,
+        force_terminal=color,
+        no_color=not color,  # `--color always` wins over NO_COLOR: the command line alone decides
+    )
+
+
+def printed(console: Console) -> str:
+    """What was printed, without the spaces at the ends of lines (colour codes may follow them)."""
+    printed = console.file.getvalue()  # type: ignore[attr-defined]
+    return "\n".join(_TRAILING.sub(r"\1", line) for line in printed.splitlines())
+
+
+_TRAILING = re.compile(r"\s+((?:\x1b\[[0-9;]*m)*)$")

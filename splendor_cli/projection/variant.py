@@ -1,0 +1,212 @@
+"""The protocol every game implements, so that everything else is written once.
+
+The fold (game.py), the store, verify, the merge driver, mail, the bots, tournaments and the
+command line know a game only through this protocol: they never ask which game it is. Each
+game is one package under `splendor_cli/variants/` that builds one object satisfying
+`Variant` and registers it in `splendor_cli/variants/__init__.py` (one line); `find_variant`
+there turns a file header's `variant` into it, as python-chess's `find_variant` turns a PGN
+header into a board class.
+
+A game has states (frozen, rebuilt by the fold), moves (what a player says: a whole turn, or
+in a game played `stepwise`, one step of a turn) and events (what the log records). The
+contract between them, checked on every read of a file:
+
+    event = variant.decide(state, move)          # IllegalMoveError / AmbiguousMoveError
+    state = variant.evolve(state, event)         # ValueError if the event cannot apply
+    variant.decide(state, variant.move_of(event)) == event   (up to the envelope)
+
+Chance (a shuffle, a draw from a bag) enters only through `Chance`: a seeded random source
+when a game is dealt or simulated, the SHA-256 stream of seeding.py when the log decides it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from ..events import Event, PlayEvent
+
+if TYPE_CHECKING:
+    import random
+
+    from .game import Game
+
+
+class Seat(Protocol):
+    """A player's holdings, as far as code outside the game needs them."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def points(self) -> int: ...
+
+
+class State(Protocol):
+    """A game's table, as far as code outside the game needs it."""
+
+    @property
+    def players(self) -> Sequence[Seat]: ...
+
+    @property
+    def player(self) -> Seat:
+        """The player to move."""
+        ...
+
+    @property
+    def to_move(self) -> int: ...
+
+    @property
+    def turn(self) -> int:
+        """Turns completed."""
+        ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    def winners(self) -> tuple[str, ...]:
+        """The winners once finished (several: a shared victory; none: a draw)."""
+        ...
+
+    def names(self) -> tuple[str, ...]: ...
+
+
+class Chance(Protocol):
+    """Where randomness comes from: items are strings (card ids, gem names) so that every
+    source, seeded or not, sees the same thing. `label` names the draw (a seeded source
+    draws each label independently; a random source ignores it)."""
+
+    def shuffle(self, items: Sequence[str], label: str) -> tuple[str, ...]: ...
+
+    def sample(self, items: Sequence[str], count: int, label: str) -> tuple[str, ...]: ...
+
+
+S = TypeVar("S", bound=State)
+M = TypeVar("M", bound=Hashable)
+
+
+class Variant(Protocol[S, M]):
+    """One game: its setup, rules, notation, views and bots' evaluation."""
+
+    name: str
+    """What a file header's `variant` says ("base", "duel"): never change it."""
+    title: str
+    """What people call it ("Splendor", "Splendor Duel")."""
+    seats: tuple[int, int]
+    """The fewest and most players."""
+    demo_players: tuple[str, ...]
+    stepwise: bool
+    """A turn is several moves, each its own event (Splendor Duel); else one move is one turn."""
+    setup_type: type[Event]
+    play_types: tuple[type[PlayEvent], ...]
+
+    # -- setup and rules -------------------------------------------------------------------
+
+    def deal(self, players: tuple[str, ...], chance: Chance) -> Event:
+        """The setup event of a new game: the outcome of the shuffle, recorded."""
+        ...
+
+    def start(self, setup: Any) -> S:
+        """The table after the setup event. Raise ValueError naming what is wrong with it."""
+        ...
+
+    def decide(self, state: S, move: M) -> PlayEvent:
+        """The event recording `move` for the player to move (envelope empty).
+
+        Raises:
+            IllegalMoveError: the rules forbid it now (the message names the rule).
+            AmbiguousMoveError: the move leaves a choice unsaid.
+        """
+        ...
+
+    def evolve(self, state: S, event: Any) -> S:
+        """The state after a play event that `decide` accepted. Raise ValueError if it cannot apply."""
+        ...
+
+    def move_of(self, event: Any) -> M:
+        """The fully specified move that a play event records. Raise ValueError for ids no table has."""
+        ...
+
+    def draw(self, state: S, move: M, chance: Chance) -> M:
+        """`move` with its random outcome drawn from `chance` (a Duel's replenish); else `move`."""
+        ...
+
+    def legal_moves(self, state: S) -> Sequence[M]:
+        """Every legal move of the player to move; empty once the game is over."""
+        ...
+
+    def random_move(self, state: S, rng: random.Random) -> M:
+        """A uniform choice among the legal moves (quicker than listing them all), outcome drawn."""
+        ...
+
+    def at_turn_start(self, state: S) -> bool:
+        """Whether `state` is between two turns (always, unless `stepwise`)."""
+        ...
+
+    # -- notation and views ----------------------------------------------------------------
+
+    def parse_moves(self, text: str) -> list[M]:
+        """The moves `text` says (one turn; or, `stepwise`, one or more steps). InvalidMoveError."""
+        ...
+
+    def format_move(self, move: M) -> str: ...
+
+    def move_json(self, state: S, move: M) -> dict[str, Any]:
+        """An item of `moves --json` (CONTRACT.md)."""
+        ...
+
+    def state_json(self, seq: int, state: S) -> dict[str, Any]:
+        """`state --json` (CONTRACT.md)."""
+        ...
+
+    def status(self, state: S) -> dict[str, Any]:
+        """What `play --json` adds about where the turn stands (a Duel's `phase`); {} for none."""
+        ...
+
+    def whose_turn(self, state: S) -> str:
+        """`bob to move`, or how the game ended."""
+        ...
+
+    def event_notation(self, event: Any) -> str:
+        """How the log writes one of the game's own events (its setup, a turn or a step)."""
+        ...
+
+    def shown(self, event: Any) -> tuple[str, ...]:
+        """The hidden cards a play event showed (dealt to the table, reserved blind)."""
+        ...
+
+    def board_text(self, game: Game, *, width: int, color: bool, ascii: bool) -> str:
+        """The board as a player sees it (the presentation floor: imported only when asked for)."""
+        ...
+
+    # -- bots --------------------------------------------------------------------------------
+
+    def hide(self, state: S, seat: int, rng: random.Random) -> S:
+        """`state` with what `seat` cannot see (deck order, others' blind reserves) drawn anew."""
+        ...
+
+    def value(self, state: S, seat: int) -> float:
+        """How good the position looks for `seat`, in points (heuristic; mcts scores leads by it)."""
+        ...
+
+    def score(self, state: S, seat: int) -> float:
+        """What `greedy` maximises one move ahead: `value`, with wins and losses weighed in."""
+        ...
+
+
+AnyVariant = Variant[Any, Any]
+"""A game of unknown kind, as the code written once against the protocol holds it."""
+
+
+def check_players(variant: AnyVariant, players: Sequence[str]) -> str:
+    """What is wrong with this list of players for `variant` ("" when nothing is)."""
+    low, high = variant.seats
+    if not low <= len(players) <= high:
+        many = f"{low}" if low == high else f"{low} to {high}"
+        return f"{variant.title} is for {many} players, not {len(players)}"
+    if len(set(players)) != len(players):
+        return f"player names must differ: {', '.join(players)}"
+    return ""
+
+
+__all__ = ["AnyVariant", "Chance", "Seat", "State", "Variant", "check_players"]

@@ -1,0 +1,239 @@
+"""Git integration: the merge driver for game files, `resolve` for forked files, and `splendor git install`.
+
+A game file only ever grows by `[[events]]` blocks appended at its end, and each event names
+the digest of the one before it. So two copies of a game merge by comparing their events:
+
+- the same events on both sides: ours, as it is;
+- one side continues the other: the longer one (a fast-forward);
+- both continue the common events differently (two players moved from stale copies): the game
+  has *forked*. When only one side replays by the rules (the other's turn was played by someone
+  who was not to move), that side is kept and the other's turns are named as dropped. When both
+  replay, neither can be chosen for the players: the result is a *forked file*, the common
+  events followed by our branch and then their branch (two events with one parent), and the
+  merge stops as a conflict until `splendor resolve --keep ours|theirs` keeps one branch.
+
+Everything works on the blocks of the text, so the bytes kept are the bytes that were written:
+a merge never re-serialises a game. Each result is parsed and replayed before it is returned,
+so that the merge never writes an invalid game (a forked file is refused by the reader as a
+conflict, never mistaken for a game). Never use `merge=union` for game files: it would splice
+both sides' blocks together under one chain and break the file.
+
+Nothing here prints; the CLI reports `MergeResult.message` and chooses the exit code.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+
+from ..errors import GameFileError, SplendorError, UsageError
+from ..events import Event
+from ..events.codec import Record
+from ..records import Blocks, cut, decode, describe_fork, parse_text, replay_record, split_fork, turns
+from ..variants import find_variant
+
+DRIVER = "splendor"
+"""The merge driver's name, as `.gitattributes` and `git config merge.<name>.*` spell it."""
+
+PATTERN = "games/**/*.toml"
+"""The game files that the driver merges: every `.toml` under `games/`, where `splendor new`
+puts games (and `locate.find_game` looks). A wider pattern would hand `pyproject.toml` and
+the like to a driver that only knows games."""
+
+SIDES = ("ours", "theirs")
+
+
+@attrs.frozen(kw_only=True)
+class MergeResult:
+    """What the merge driver writes to %A, whether the merge stopped as a conflict, and why."""
+
+    data: bytes
+    conflict: bool
+    message: str
+
+
+@attrs.frozen
+class _Side:
+    """One input of the merge: its bytes, its record, and its blocks."""
+
+    data: bytes
+    record: Record
+    text: Blocks
+
+
+def _side(data: bytes) -> _Side:
+    """Parse one input. Raise a SplendorError (GameFileError, or a ConflictError for a fork)."""
+    text = decode(data)
+    record = parse_text(text)
+    return _Side(data, record, cut(text, len(record.events)))
+
+
+def _fault(record: Record) -> str | None:
+    """Why the record does not replay by the rules (as `store.read` replays it); None when it does."""
+    try:
+        replay_record(record)
+    except SplendorError as exc:
+        return str(exc)
+    return None
+
+
+def _common(a: tuple[Event, ...], b: tuple[Event, ...]) -> int:
+    """The number of events the two logs share from the start."""
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+# -- forked files --------------------------------------------------------------------------------
+
+
+def resolve(data: bytes, keep: str) -> bytes:
+    """The forked file with only the `keep` branch ("ours" or "theirs") after the common prefix.
+
+    The prefix and the kept blocks are the bytes that were there, so the result continues the
+    common prefix as any append would. It is parsed and replayed before it is returned.
+
+    Raises:
+        UsageError: `keep` is neither "ours" nor "theirs", or the file is not forked.
+        GameFileError: the file is broken, or the kept branch does not replay by the rules.
+    """
+    if keep not in SIDES:
+        raise UsageError(f"keep 'ours' or 'theirs', not {keep!r}")
+    fork = split_fork(data)
+    if fork is None:
+        parse_text(decode(data))  # a broken file says how it is broken
+        raise UsageError("the game has not forked: there is nothing to resolve")
+    branch = fork.ours if keep == "ours" else fork.theirs
+    result = fork.prefix + branch.data
+    fault = _fault(parse_text(result.decode("utf-8")))
+    if fault is not None:
+        other = "theirs" if keep == "ours" else "ours"
+        raise GameFileError(f"keeping {keep} gives a game that does not replay ({fault}): keep {other}")
+    return result
+
+
+# -- the merge driver ----------------------------------------------------------------------------
+
+
+def _stop(ours: bytes, message: str) -> MergeResult:
+    """A conflict that leaves our file as it is."""
+    return MergeResult(data=ours, conflict=True, message=f"{message}; ours left as it is")
+
+
+def merge(base: bytes, ours: bytes, theirs: bytes) -> MergeResult:
+    """Merge two copies of a game that both grew from `base` (empty when there is none).
+
+    Never returns an invalid game: the result is ours, theirs, the one side that replays, or
+    (a conflict) a forked file when both replay; when the inputs cannot be merged at all, ours
+    is left as it is and the merge is a conflict.
+    """
+    if ours == theirs:
+        return MergeResult(data=ours, conflict=False, message="both sides are the same")
+    sides: dict[str, _Side | None] = {}
+    for name, data in (("ours", ours), ("theirs", theirs), ("the common ancestor", base)):
+        if name == "the common ancestor" and not base.strip():
+            sides[name] = None  # no common ancestor: the file was added on both sides
+            continue
+        try:
+            sides[name] = _side(data)
+        except SplendorError as exc:
+            return _stop(ours, f"cannot merge the game: {name}: {exc}")
+    our, their, common = sides["ours"], sides["theirs"], sides["the common ancestor"]
+    assert our is not None and their is not None
+    if our.record.header != their.record.header:
+        return _stop(ours, "cannot merge: ours and theirs are different games (their headers differ)")
+    if common is not None:
+        for side, name in ((our, "ours"), (their, "theirs")):
+            n = len(common.record.events)
+            if common.record.header != side.record.header or side.record.events[:n] != common.record.events:
+                return _stop(
+                    ours,
+                    f"cannot merge: {name} does not continue the events of the common ancestor"
+                    " (was the file rewritten?)",
+                )
+    variant = find_variant(our.record.header.variant)
+    shared = _common(our.record.events, their.record.events)
+    mine, yours = our.record.events[shared:], their.record.events[shared:]
+    if not mine and not yours:
+        return MergeResult(data=ours, conflict=False, message=f"both sides hold the same {shared} events")
+    faults = {"ours": _fault(our.record), "theirs": _fault(their.record)}
+    if faults["ours"] is not None and faults["theirs"] is not None:
+        return _stop(ours, f"cannot merge: neither side replays (ours: {faults['ours']}; theirs: {faults['theirs']})")
+    for keep, drop, kept, dropped in (("ours", "theirs", our, yours), ("theirs", "ours", their, mine)):
+        if faults[drop] is not None:
+            return MergeResult(
+                data=kept.data,
+                conflict=False,
+                message=f"kept {keep}; dropped {turns(variant, dropped)} from {drop}: {faults[drop]}",
+            )
+    if not mine:
+        return MergeResult(data=theirs, conflict=False, message=f"fast-forward: theirs adds {turns(variant, yours)}")
+    if not yours:
+        return MergeResult(
+            data=ours, conflict=False, message=f"ours already holds theirs, and adds {turns(variant, mine)}"
+        )
+    forked = "".join((our.text.head, *our.text.blocks, *their.text.blocks[shared:])).encode("utf-8")
+    fork = split_fork(forked)
+    if fork is None:  # pragma: no cover - the blocks were cut from parsed files
+        return _stop(ours, "cannot merge: the forked file would not read back")
+    return MergeResult(data=forked, conflict=True, message=describe_fork(fork))
+
+
+def run_driver(base: Path, ours: Path, theirs: Path) -> MergeResult:
+    """Git's `%O %A %B`: merge the three files and write the result over `ours` (%A)."""
+    from ..store import write_atomic
+
+    result = merge(base.read_bytes(), ours.read_bytes(), theirs.read_bytes())
+    if result.data != ours.read_bytes():
+        write_atomic(ours, result.data, exclusive=False)
+    return result
+
+
+# -- splendor git install ------------------------------------------------------------------------
+
+
+def _git(repo: Path, *args: str) -> str:
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=False)
+    except FileNotFoundError:
+        raise UsageError("git is not installed (or not on PATH)") from None
+    if done.returncode != 0:
+        why = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
+        raise UsageError(f"git {' '.join(args)}: {why}")
+    return done.stdout.strip()
+
+
+def install(repo: Path, command: str, *, pattern: str = PATTERN) -> list[str]:
+    """Set up the repository holding `repo` so that git merges game files with the driver.
+
+    Adds `<pattern> merge=splendor` to the top-level `.gitattributes` (once) and sets
+    `merge.splendor.name` and `merge.splendor.driver` in the repository's own git config.
+    `command` is shell text that runs splendor (quote a path with spaces: `shlex.quote`).
+    Running it again changes nothing but the command. Returns what was done, one line each.
+
+    Raises:
+        UsageError: `repo` is not in a git repository, or git fails.
+    """
+    top = Path(_git(repo, "rev-parse", "--show-toplevel"))
+    done = []
+    line = f"{pattern} merge={DRIVER}"
+    attributes = top / ".gitattributes"
+    text = attributes.read_text(encoding="utf-8") if attributes.exists() else ""
+    if line in (row.strip() for row in text.splitlines()):
+        done.append(f"{attributes} already has '{line}'")
+    else:
+        if text and not text.endswith("\n"):
+            text += "\n"
+        attributes.write_text(text + line + "\n", encoding="utf-8")
+        done.append(f"added '{line}' to {attributes} (commit it, so that every clone has it)")
+    driver = f"{command} merge-driver %O %A %B"
+    _git(top, "config", "--local", f"merge.{DRIVER}.name", "splendor game files: append-only event logs")
+    _git(top, "config", "--local", f"merge.{DRIVER}.driver", driver)
+    done.append(f"set git config merge.{DRIVER}.driver to '{driver}' (each clone runs `splendor git install` once)")
+    return done

@@ -1,0 +1,447 @@
+"""Moves by e-mail: a plain-text block that carries events from one copy of a game to another.
+
+`export_text` writes the last events of a game as a block that survives a mail body, quoting
+(`> `), CRLF line ends and re-encoding; `find_blocks` finds every block in a pasted mail or a
+whole `.eml` file; `apply_blocks` decides what a game file must append to take them in. No
+filesystem, no terminal: the CLI reads the mail and calls `store.append` for each event.
+
+A block, as `export_text` writes it::
+
+    -----BEGIN SPLENDOR MOVE-----
+    game: 2026-12-02-ann-bob-1a2b
+    seq: 7
+    parent: 9c1e0b7a44d2f3e1
+    player: bob
+    move: take white blue green
+
+    [[events]]
+    type = "tokens_taken"
+    seq = 7
+    parent = "9c1e0b7a44d2f3e1"
+    player = "bob"
+    gems = ["white", "blue", "green"]
+    returned = []
+    noble = ""
+
+    check: 3a61c0de2b9f8e71
+    -----END SPLENDOR MOVE-----
+
+`seq` is `7-9` when the block holds events 7 to 9, followed by one `player:`/`move:` pair per
+event; `parent` is the first event's. The `[[events]]` lines are exactly `codec.format_event`,
+so the events hash as in the sender's file. `check` is a digest of the block's other non-blank
+lines (stripped of quoting and surrounding spaces): a line changed, lost or re-wrapped on the
+way is refused rather than half understood. The summary lines are checked against the events,
+so they cannot lie about what the block does. The check detects damage, not forgery: what a
+block may do is limited by the hash chain and by the rules, which judge every event again.
+"""
+
+from __future__ import annotations
+
+import email.parser
+import email.policy
+import hashlib
+import html
+import re
+import tomllib
+from collections.abc import Sequence
+from email.message import Message
+from typing import NoReturn
+
+import attrs
+
+from ..errors import ConflictError, CorruptLogError, GameFileError, IllegalMoveError, StaleBlockError, UsageError
+from ..events import Event, actor
+from ..events.codec import Record, event_digest, format_event, header_digest, read_events, seal
+from ..projection import Game
+from ..projection.log import event_notation
+from ..projection.variant import AnyVariant
+from ..variants import event_types, find_variant
+
+BEGIN = "-----BEGIN SPLENDOR MOVE-----"
+_MAX_SEQ = 1_000_000
+"""No game comes near this many events: a block claiming more is damaged."""
+END = "-----END SPLENDOR MOVE-----"
+
+_QUOTING = re.compile(r"^[\s>]*")
+"""Mail quoting and indentation before a line: `> `, `>> `, `> > `, or spaces."""
+
+
+@attrs.frozen(kw_only=True)
+class MoveBlock:
+    """The events of one block found in a mail, checked for damage, in order and chained."""
+
+    game: str
+    events: tuple[Event, ...]
+
+    @property
+    def first(self) -> int:
+        """The seq of the first event."""
+        return self.events[0].seq
+
+    @property
+    def last(self) -> int:
+        """The seq of the last event."""
+        return self.events[-1].seq
+
+    @property
+    def parent(self) -> str:
+        """The digest of the event the block follows."""
+        return self.events[0].parent
+
+    def format(self, variant: AnyVariant) -> str:
+        return format_block(self.game, self.events, variant)
+
+
+@attrs.frozen(kw_only=True)
+class Applied:
+    """What taking blocks in means for a game file.
+
+    `events` are to be appended in order with `store.append` (sealing leaves each unchanged:
+    its seq and parent already follow the file); `known` were in the file already. `message`
+    says, one line per event, what was applied and what was there already.
+    """
+
+    events: tuple[Event, ...]
+    known: tuple[Event, ...]
+    message: str
+
+    @property
+    def is_noop(self) -> bool:
+        """True when every event was in the file already."""
+        return not self.events
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def export_text(record: Record, last: int = 1) -> str:
+    """The block that carries the last `last` events of `record` (any event: a turn, an undo).
+
+    Raises:
+        UsageError: `last` is not between 1 and the number of events.
+    """
+    count = len(record.events)
+    if not 1 <= last <= count:
+        raise UsageError(f"--last must be between 1 and {count} (the events of this game), not {last}")
+    return format_block(record.header.game, record.events[count - last :], find_variant(record.header.variant))
+
+
+def format_block(game: str, events: Sequence[Event], variant: AnyVariant) -> str:
+    """The block for these consecutive events of game `game` (as `export_text`, without checks)."""
+    body = _body(game, tuple(events), variant)
+    return "\n".join([BEGIN, *body, "", f"check: {_check(body)}", END]) + "\n"
+
+
+def _body(game: str, events: tuple[Event, ...], variant: AnyVariant) -> list[str]:
+    """The lines of a block between BEGIN and the check line, blank lines included."""
+    first, last = events[0], events[-1]
+    lines = [
+        f"game: {game}",
+        f"seq: {first.seq}" if len(events) == 1 else f"seq: {first.seq}-{last.seq}",
+        f"parent: {first.parent}",
+    ]
+    for event in events:
+        lines += [f"player: {_who(event)}", f"move: {event_notation(variant, event)}"]
+    for event in events:
+        lines += format_event(event).rstrip("\n").split("\n")
+    return lines
+
+
+def _who(event: Event) -> str:
+    return actor(event) or "-"
+
+
+def _canonical(lines: Sequence[str]) -> list[str]:
+    """The lines that count: stripped, blank ones left out (mail programs add and drop them)."""
+    return [s for s in (line.strip() for line in lines) if s]
+
+
+def _check(lines: Sequence[str]) -> str:
+    text = "\n".join(_canonical(lines))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+# -- finding ---------------------------------------------------------------------------------
+
+
+def find_blocks(text: str | bytes, variant: AnyVariant) -> list[MoveBlock]:
+    """Every block in a mail body or a whole `.eml` file, in the order found, duplicates dropped;
+    the events are read as `variant`'s (the game of the file the blocks are for).
+
+    A mail's text/plain parts are decoded (quoted-printable, base64, charsets, format=flowed)
+    and scanned; when they hold no block, its text/html parts (tags dropped); when those hold
+    none either, or `text` is not a mail, the raw text. Quoting prefixes, CRLF line ends and
+    indentation are ignored. An empty list means no block was found.
+
+    Raises:
+        GameFileError: a block is damaged or cut short (the message names the block and why).
+    """
+    raw = text if isinstance(text, str) else text.decode("utf-8", errors="replace")
+    found: list[MoveBlock] = []
+    for texts in (*_mail_texts(text), [raw]):  # the first kind of text that holds a block wins
+        found = [block for part in texts for block in _scan(part, variant)]
+        if found:
+            break
+    unique: list[MoveBlock] = []
+    for block in found:
+        if block not in unique:  # a reply quotes the block it answers, a mail has text and html
+            unique.append(block)
+    return unique
+
+
+def _mail_texts(data: str | bytes) -> tuple[list[str], list[str]]:
+    """The decoded text/plain parts of a mail, and its text/html parts as text; none if no mail."""
+    parser = email.parser.BytesParser(policy=email.policy.default)
+    message = parser.parsebytes(data.encode("utf-8") if isinstance(data, str) else data)
+    plain: list[str] = []
+    rich: list[str] = []
+    if not message.keys():
+        return plain, rich
+    for part in message.walk():
+        if part.is_multipart():
+            continue
+        kind = part.get_content_type()
+        if kind == "text/plain":
+            plain.append(_part_text(part))
+        elif kind == "text/html":
+            rich.append(_html_text(_part_text(part)))
+    return plain, rich
+
+
+def _part_text(part: Message) -> str:
+    """A text part, its transfer encoding and charset undone."""
+    payload = part.get_payload(decode=True)
+    data = payload if isinstance(payload, bytes) else b""
+    charset = part.get_content_charset() or "utf-8"
+    try:
+        text = data.decode(charset, errors="replace")
+    except LookupError:  # an unknown charset: most mail is UTF-8 or ASCII anyway
+        text = data.decode("utf-8", errors="replace")
+    if str(part.get_param("format") or "").lower() == "flowed":
+        text = _unflow(text, delsp=str(part.get_param("delsp") or "").lower() == "yes")
+    return text
+
+
+def _unflow(text: str, *, delsp: bool) -> str:
+    """Join the soft line breaks of format=flowed text (RFC 3676), keeping the quoting."""
+    out: list[str] = []
+    pending: tuple[int, str] | None = None
+    for line in text.splitlines():
+        depth = len(line) - len(line.lstrip(">"))
+        content = line[depth:]
+        if content.startswith(" "):  # space-stuffing
+            content = content[1:]
+        if pending is not None and pending[0] == depth:
+            content = pending[1] + content
+        elif pending is not None:
+            out.append(_quoted(*pending))
+        pending = None
+        if content.endswith(" ") and content != "-- ":
+            pending = (depth, content[:-1] if delsp else content)
+        else:
+            out.append(_quoted(depth, content))
+    if pending is not None:
+        out.append(_quoted(*pending))
+    return "\n".join(out)
+
+
+def _quoted(depth: int, content: str) -> str:
+    return ">" * depth + (" " if depth else "") + content
+
+
+def _html_text(text: str) -> str:
+    """The text of an html part, roughly: line breaks kept, tags dropped, entities decoded."""
+    text = re.sub(r"(?i)<br\s*/?>|</(p|div|pre|blockquote|li|tr)>", "\n", text)
+    return html.unescape(re.sub(r"<[^>]*>", "", text))
+
+
+def _scan(text: str, variant: AnyVariant) -> list[MoveBlock]:
+    """The blocks of a text, each parsed and checked."""
+    blocks: list[MoveBlock] = []
+    body: list[str] | None = None
+    for line in text.splitlines():
+        line = _QUOTING.sub("", line).strip()
+        if line == BEGIN:
+            if body is not None:
+                raise GameFileError(f"move block {len(blocks) + 1} is cut short: a new block begins before its end")
+            body = []
+        elif line == END and body is not None:
+            blocks.append(_parse(body, f"move block {len(blocks) + 1}", variant))
+            body = None
+        elif body is not None:
+            body.append(line)
+    if body is not None:
+        raise GameFileError(f"move block {len(blocks) + 1} is cut short: no {END} line")
+    return blocks
+
+
+def _parse(body: list[str], where: str, variant: AnyVariant) -> MoveBlock:
+    """One block from its lines between BEGIN and END."""
+    lines = _canonical(body)
+    if not lines or not lines[-1].startswith("check:"):
+        raise GameFileError(f"{where} has no 'check:' line before its end: it was cut short or edited")
+    *lines, check_line = lines
+    claimed = check_line.removeprefix("check:").strip()
+    seq_line = next((line for line in lines if line.startswith("seq:")), "")
+    where = f"{where} ({seq_line})" if seq_line else where
+    if _check(lines) != claimed:
+        raise GameFileError(
+            f"{where} is damaged: its lines do not match its check {claimed!r}"
+            f" (a line was changed, added, removed or re-wrapped on the way){_suspect(lines, variant)};"
+            " ask for it again"
+        )
+    game, events = _contents(lines, where, variant)
+    expected = _canonical(_body(game, events, variant))
+    for got, want in zip(lines, expected):
+        if got != want:
+            raise GameFileError(f"{where}: line {got!r} does not match its events, which give {want!r}")
+    if len(lines) != len(expected):  # pragma: no cover - the events come from these very lines
+        raise GameFileError(f"{where}: {len(lines)} lines, but its events make {len(expected)}")
+    return MoveBlock(game=game, events=events)
+
+
+def _contents(lines: list[str], where: str, variant: AnyVariant) -> tuple[str, tuple[Event, ...]]:
+    """The game id and the events of a block's lines (the check already matched)."""
+    if not lines[0].startswith("game:"):
+        raise GameFileError(f"{where}: the first line is {lines[0]!r}, not 'game: ...'")
+    game = lines[0].removeprefix("game:").strip()
+    start = lines.index("[[events]]") if "[[events]]" in lines else len(lines)
+    try:
+        doc = tomllib.loads("\n".join(lines[start:]))
+    except tomllib.TOMLDecodeError as exc:
+        raise GameFileError(f"{where}: its events are not valid TOML: {exc}") from None
+    raw_events = doc.pop("events", [])
+    if doc or not isinstance(raw_events, list) or not raw_events:
+        raise GameFileError(f"{where}: it must hold [[events]] tables and nothing else")
+    first = raw_events[0]
+    seq = first.get("seq") if isinstance(first, dict) else None
+    parent = first.get("parent") if isinstance(first, dict) else None
+    if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= _MAX_SEQ or not isinstance(parent, str):
+        raise GameFileError(f"{where}: its first event has no usable seq and parent")
+    try:  # the block's own chain, from the parent its first event names
+        events = read_events(raw_events, [""] * (seq - 1) + [parent], event_types(variant.name))
+    except (GameFileError, ConflictError) as exc:
+        raise GameFileError(f"{where}: {exc}") from None
+    try:
+        _body(game, events, variant)
+    except ValueError as exc:  # move_of cannot read the event back into a move
+        raise GameFileError(f"{where}: an event cannot be read as a move: {exc}") from None
+    return game, events
+
+
+def _suspect(lines: list[str], variant: AnyVariant) -> str:
+    """A hint at the damaged line of a block whose check failed (or nothing when none is seen)."""
+    try:
+        game, events = _contents(lines, "", variant)
+        expected = _canonical(_body(game, events, variant))
+    except (GameFileError, ValueError):
+        return ""
+    for got, want in zip(lines, expected):
+        if got != want:
+            return f"; line {got!r} disagrees with the events, which give {want!r}"
+    if len(lines) != len(expected):
+        return f"; it has {len(lines)} lines where its events make {len(expected)}"
+    return ""
+
+
+# -- applying --------------------------------------------------------------------------------
+
+
+def apply_blocks(record: Record, game: Game, blocks: Sequence[MoveBlock]) -> Applied:
+    """The events that `record` must append to take in `blocks`, each judged by the rules.
+
+    Blocks are taken in order of their first seq. An event already in the file (same seq, same
+    digest) is skipped; a block whose events are all there is a no-op that says "already
+    applied". Nothing is applied unless every block can be: the caller appends `events`.
+
+    Raises:
+        UsageError: no block, or a block of another game.
+        StaleBlockError: (a ConflictError, exit 5) the file lacks the turns before the block,
+            or holds other events where the block has its own (the copies forked).
+        IllegalMoveError: (exit 3) an event the file lacks breaks the rules or the undo rules;
+            the block is well formed, so the fault is the move, not a file.
+    """
+    if not blocks:
+        raise UsageError(f"no move block found: nothing between {BEGIN} and {END}")
+    for block in blocks:
+        if block.game != record.header.game:
+            raise UsageError(
+                f"the move block is for game {block.game!r}, but this file is game {record.header.game!r}:"
+                " apply it to that game's file (-g)"
+            )
+    have = len(record.events)
+    new: list[Event] = []
+    known: list[Event] = []
+    for block in sorted(blocks, key=lambda b: b.first):
+        for event in block.events:
+            if event.seq <= len(record.events):
+                _check_known(game.variant, record, event)
+                if event.seq <= have and event not in known:  # not one that an earlier block brought
+                    known.append(event)
+                continue
+            if event.seq > len(record.events) + 1:
+                _missing(record, block)
+            if event.parent != record.head:
+                _forked(record, event)
+            if seal(record, event) != event:  # pragma: no cover - seq and parent were just checked
+                raise StaleBlockError(f"move block event #{event.seq} does not follow this file", seq=event.seq)
+            try:
+                game = game.apply(event, check=True)
+            except CorruptLogError as exc:
+                raise IllegalMoveError(
+                    f"illegal move in the block: {exc} ({_entry(game.variant, event)}); nothing applied", rule="block"
+                ) from None
+            record = attrs.evolve(record, events=(*record.events, event))
+            new.append(event)
+    lines = [f"already applied: {_entry(game.variant, e)}" for e in sorted(known, key=lambda e: e.seq)]
+    lines += [f"applied {_entry(game.variant, e)}" for e in new]
+    if not new:
+        lines.append("nothing to do: the file has every event of the block already")
+    return Applied(events=tuple(new), known=tuple(known), message="\n".join(lines))
+
+
+def _entry(variant: AnyVariant, event: Event) -> str:
+    """How `play` reports an event: `#7 bob: take white blue green`, `#9 undo: back to ...`."""
+    if isinstance(event, variant.play_types):
+        return f"#{event.seq} {actor(event)}: {event_notation(variant, event)}"
+    return f"#{event.seq} {event_notation(variant, event)}"
+
+
+def _digest_before(record: Record, seq: int) -> str:
+    """The digest that the event `seq` of `record` must name as its parent."""
+    return header_digest(record.header) if seq == 1 else event_digest(record.events[seq - 2])
+
+
+def _check_known(variant: AnyVariant, record: Record, event: Event) -> None:
+    """An event of the block at a seq the file has: it must be the file's event."""
+    ours = record.events[event.seq - 1]
+    if event_digest(ours) == event_digest(event):
+        return
+    if event.parent != _digest_before(record, event.seq):
+        _forked(record, event)
+    raise StaleBlockError(
+        f"the move block conflicts with this file at #{event.seq}: the block has {_entry(variant, event)},"
+        f" the file has {_entry(variant, ours)}; the two copies forked after #{event.seq - 1}",
+        seq=event.seq,
+    )
+
+
+def _missing(record: Record, block: MoveBlock) -> NoReturn:
+    have = len(record.events)
+    gap = range(have + 1, block.first)
+    turns = f"turn #{gap[0]} is" if len(gap) == 1 else f"turns #{gap[0]} to #{gap[-1]} are"
+    raise StaleBlockError(
+        f"the move block starts at #{block.first}, but this file ends at #{have}: {turns} missing;"
+        f" apply their block first, or ask for `splendor export --last {block.last - have}`",
+        missing=gap,
+    )
+
+
+def _forked(record: Record, event: Event) -> NoReturn:
+    before = event.seq - 1
+    raise StaleBlockError(
+        f"the move block's #{event.seq} follows another #{before} than this file's"
+        f" (its parent is {event.parent!r}, this file's #{before} hashes to {_digest_before(record, event.seq)!r}):"
+        f" the two copies forked at or before #{before}",
+        seq=event.seq,
+    )

@@ -1,0 +1,526 @@
+"""The rules of base Splendor: legal turns, `decide` (turn -> event) and `evolve` (event -> state).
+
+`decide` is the single judge of legality: it refuses a turn with IllegalMoveError naming the
+rule, and otherwise returns the event that records it (with an empty envelope; the log seals
+it). `evolve` applies an event that `decide` accepted. `legal_moves` lists every distinct
+turn, fully specified, so that a bot or a script can pick one.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import operator
+from typing import Literal, assert_never
+
+import attrs
+
+from ...errors import AmbiguousMoveError, IllegalMoveError
+from ...model import COLOURS, EMPTY, GEMS, Gem, Tokens
+from ..common import payment as paying
+from ..common.display import draw_card, take_face_up, unreserve
+from ..common.payment import affordable, payment_for
+from .cards import CARDS, NOBLES
+from .events import CardPurchased, CardReserved, TokensTaken, TurnEvent, TurnPassed
+from .state import MAX_RESERVED, MAX_TOKENS, WINNING_POINTS, GameState, PlayerState
+
+Action = Literal["take", "reserve", "buy", "pass"]
+ACTIONS: tuple[Action, ...] = ("take", "reserve", "buy", "pass")
+
+
+@attrs.frozen(kw_only=True)
+class Move:
+    """A whole turn as a player says it: the action, the tokens returned, the noble chosen.
+
+    `returned` and `noble` may be left unsaid (None); the rules fill them in when there is only
+    one choice. `payment` None means the default payment (coloured tokens before gold).
+    `deck` is the level of a blind reserve (0 otherwise).
+    """
+
+    action: Action
+    gems: Tokens = EMPTY
+    card: str = ""
+    deck: int = 0
+    payment: Tokens | None = None
+    returned: Tokens | None = None
+    noble: str | None = None
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def cached_move(
+    action: Action, gems: Tokens = EMPTY, card: str = "", deck: int = 0, returned: Tokens = EMPTY, noble: str = ""
+) -> Move:
+    """A fully specified move, shared: moves are values, and listing them is the hot path of play."""
+    return Move(action=action, gems=gems, card=card, deck=deck, returned=returned, noble=noble)
+
+
+ONE_GOLD = Tokens.of(gold=1)
+_TWO = {gem: Tokens.of({gem: 2}) for gem in GEMS}
+_NONE = ("",)
+_BONUS_OF = {card.id: card.gives for card in CARDS.values()}
+_PRICE = {card.id: card.cost.total() for card in CARDS.values()}
+_TAKEN = {Tokens.from_gems(c): n for n in (1, 2, 3) for c in itertools.combinations_with_replacement(COLOURS, n)}
+"""How many tokens each possible take holds."""
+_RETURN_CHOICES: dict[int, tuple[Tokens, ...]] = {
+    k: tuple(Tokens.from_gems(c) for c in itertools.combinations_with_replacement(GEMS, k)) for k in (1, 2, 3)
+}
+
+
+# -- what a player can afford ----------------------------------------------------------------
+
+
+_COST = {card.id: card.cost.counts for card in CARDS.values()}
+
+
+def still_to_pay(player: PlayerState, card: str) -> Tokens:
+    """The cost of `card` after the player's bonuses, per colour, never below zero."""
+    return paying.still_to_pay(_COST[card], player.bonuses)
+
+
+def default_payment(player: PlayerState, card: str) -> Tokens | None:
+    """Coloured tokens first, gold for the rest; None when the player cannot afford the card."""
+    return paying.default_payment(_COST[card], player.bonuses, player.tokens)
+
+
+# -- deciding a turn -------------------------------------------------------------------------
+
+
+def _find_on_board(state: GameState, card: str) -> tuple[int, int] | None:
+    for level, row in enumerate(state.board):
+        if card in row:
+            return level, row.index(card)
+    return None
+
+
+def _take(state: GameState, gems: Tokens) -> None:
+    """rulebook: 3 gems of different colours, or 2 of one colour from a pile of 4 or more; never gold."""
+    if gems[Gem.GOLD]:
+        raise IllegalMoveError("gold cannot be taken, only received by reserving a card", rule="take")
+    if not gems <= state.bank:
+        raise IllegalMoveError(f"the bank does not have {gems} (it has {state.bank})", rule="take")
+    counts = [n for n in gems.counts[:5] if n]
+    if counts == [2]:
+        colour = next(g for g in COLOURS if gems[g])
+        if state.bank[colour] < 4:
+            raise IllegalMoveError(
+                f"2 {colour} may be taken only from a pile of 4 or more (the bank has {state.bank[colour]})",
+                rule="take-two",
+            )
+        return
+    if max(counts, default=0) > 1:
+        raise IllegalMoveError(f"take {gems}: take 3 different colours or 2 of one colour", rule="take")
+    # rulebook: fewer than 3 colours may be taken only when fewer than 3 are left in the bank.
+    available = 5 - state.bank.counts[:5].count(0)
+    if not counts or len(counts) > 3 or (len(counts) < 3 <= available):
+        raise IllegalMoveError(
+            f"take {gems or 'nothing'}: take 3 gems of different colours, or 2 of one colour",
+            rule="take-three",
+        )
+
+
+def _returns(name: str, tokens: Tokens, returned: Tokens | None) -> Tokens:
+    """rulebook: a player over 10 tokens returns tokens of their choice until exactly 10 remain."""
+    held = sum(tokens.counts)
+    excess = held - MAX_TOKENS
+    if returned is None:
+        if excess <= 0:
+            return EMPTY
+        choices = return_choices(tokens)
+        if len(choices) == 1:
+            return choices[0]
+        raise AmbiguousMoveError(
+            f"{name} would hold {held} tokens: say which {excess} to return,"
+            f" e.g. '... return {' '.join(choices[0].gems())}'"
+        )
+    if returned.total() != max(0, excess):
+        raise IllegalMoveError(
+            f"{name} would hold {held} tokens and must return {max(0, excess)}, not {returned.total()}",
+            rule="ten-tokens",
+        )
+    if not returned <= tokens:
+        raise IllegalMoveError(f"{name} cannot return {returned}: holds {tokens}", rule="ten-tokens")
+    return returned
+
+
+_REQUIRES = {noble.id: noble.requires.counts for noble in NOBLES.values()}
+
+
+def qualifying_nobles(state: GameState, bonuses: Tokens) -> tuple[str, ...]:
+    """The nobles on the table whose requirements the bonuses meet."""
+    have = bonuses.counts
+    return tuple(n for n in state.nobles if all(map(operator.le, _REQUIRES[n], have)))
+
+
+def _noble(state: GameState, bonuses: Tokens, noble: str | None) -> str:
+    """rulebook: a noble whose requirement the bonuses meet must visit; the player picks one."""
+    choices = qualifying_nobles(state, bonuses)
+    if noble is None:
+        if len(choices) > 1:
+            raise AmbiguousMoveError(f"nobles {', '.join(choices)} may visit: name one with '... noble {choices[0]}'")
+        return choices[0] if choices else ""
+    if noble == "" and choices:
+        raise IllegalMoveError(f"noble {choices[0]} must visit: a visit is not optional", rule="noble")
+    if noble and noble not in choices:
+        why = "is not on the table" if noble not in state.nobles else f"asks for {NOBLES[noble].requires} in bonuses"
+        raise IllegalMoveError(f"noble {noble} cannot visit {state.player.name}: it {why}", rule="noble")
+    return noble
+
+
+def decide(state: GameState, move: Move) -> TurnEvent:
+    """Judge `move` for the player to move and return the event recording it (envelope empty).
+
+    The action is judged by its handler; then, for every action alike, the tokens returned
+    down to 10 and the noble that visits.
+
+    Raises:
+        IllegalMoveError: the rules forbid it now (the message names the rule).
+        AmbiguousMoveError: tokens must be returned or a noble chosen, and the move does not say.
+    """
+    if state.finished:
+        raise IllegalMoveError("the game is over", rule="game-over")
+    match move.action:
+        case "take":
+            return _decide_take(state, move)
+        case "reserve":
+            return _decide_reserve(state, move)
+        case "buy":
+            return _decide_buy(state, move)
+        case "pass":
+            return _decide_pass(state, move)
+        case _:
+            assert_never(move.action)
+
+
+def _decide_take(state: GameState, move: Move) -> TokensTaken:
+    _take(state, move.gems)
+    player = state.player
+    returned = _returns(player.name, player.tokens + move.gems, move.returned)
+    noble = _noble(state, player.bonuses, move.noble)
+    return TokensTaken(
+        seq=0, parent="", player=player.name, gems=move.gems.gems(), returned=returned.gems(), noble=noble
+    )
+
+
+def _decide_reserve(state: GameState, move: Move) -> CardReserved:
+    player = state.player
+    if len(player.reserved) >= MAX_RESERVED:
+        raise IllegalMoveError(f"{player.name} already holds {MAX_RESERVED} reserved cards", rule="reserve")
+    if move.deck:
+        if not 1 <= move.deck <= 3:
+            raise IllegalMoveError(f"there is no deck {move.deck}", rule="reserve")
+        if not state.decks[move.deck - 1]:
+            raise IllegalMoveError(f"deck {move.deck} is empty", rule="reserve")
+        card, drawn = state.decks[move.deck - 1][0], ""
+    else:
+        card = move.card
+        if _find_on_board(state, card) is None:
+            raise IllegalMoveError(f"card {card} is not face up on the board", rule="reserve")
+        drawn = _top(state, card)
+    gold = state.bank.counts[5] > 0
+    returned = _returns(player.name, player.tokens + ONE_GOLD if gold else player.tokens, move.returned)
+    noble = _noble(state, player.bonuses, move.noble)
+    return CardReserved(
+        seq=0,
+        parent="",
+        player=player.name,
+        card=card,
+        blind=bool(move.deck),
+        gold=gold,
+        drawn=drawn,
+        returned=returned.gems(),
+        noble=noble,
+    )
+
+
+def _decide_buy(state: GameState, move: Move) -> CardPurchased:
+    player = state.player
+    card = move.card
+    reserved = card in player.reserved
+    if not reserved and _find_on_board(state, card) is None:
+        raise IllegalMoveError(f"card {card} is neither face up nor reserved by {player.name}", rule="buy")
+    payment = payment_for(player.name, card, _COST[card], player.bonuses, player.tokens, move.payment)
+    _returns(player.name, player.tokens - payment, move.returned)  # a purchase never brings a hand over 10
+    noble = _noble(state, player.bonuses + _BONUS_OF[card], move.noble)
+    return CardPurchased(
+        seq=0,
+        parent="",
+        player=player.name,
+        card=card,
+        payment=payment.gems(),
+        drawn="" if reserved else _top(state, card),
+        noble=noble,
+    )
+
+
+def _decide_pass(state: GameState, move: Move) -> TurnPassed:
+    player = state.player
+    if has_action(state):
+        raise IllegalMoveError(f"{player.name} may not pass: a legal action exists", rule="pass")
+    _returns(player.name, player.tokens, move.returned)
+    return TurnPassed(seq=0, parent="", player=player.name, noble=_noble(state, player.bonuses, move.noble))
+
+
+def _top(state: GameState, card: str) -> str:
+    """The card dealt into the slot a face-up `card` leaves: the top of its deck ("" if empty)."""
+    deck = state.decks[CARDS[card].level - 1]
+    return deck[0] if deck else ""
+
+
+def move_of(event: TurnEvent) -> Move:
+    """The fully specified move that `event` records (what `decide` must turn back into it).
+
+    Raises:
+        ValueError: the event names a card or a noble that Splendor does not have.
+    """
+    for kind, table, value in (("card", CARDS, getattr(event, "card", "")), ("noble", NOBLES, event.noble)):
+        if value and value not in table:
+            raise ValueError(f"there is no {kind} {value!r} in Splendor")
+    match event:
+        case TokensTaken():
+            return Move(
+                action="take",
+                gems=Tokens.from_gems(event.gems),
+                returned=Tokens.from_gems(event.returned),
+                noble=event.noble,
+            )
+        case CardReserved():
+            deck = CARDS[event.card].level if event.blind else 0
+            return Move(
+                action="reserve",
+                card="" if event.blind else event.card,
+                deck=deck,
+                returned=Tokens.from_gems(event.returned),
+                noble=event.noble,
+            )
+        case CardPurchased():
+            return Move(action="buy", card=event.card, payment=Tokens.from_gems(event.payment), noble=event.noble)
+        case TurnPassed():
+            return Move(action="pass", noble=event.noble)
+        case _:
+            assert_never(event)
+
+
+# -- listing the legal turns -----------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=4096)
+def return_choices(hand: Tokens) -> tuple[Tokens, ...]:
+    """Every distinct set of tokens whose return leaves `hand` with exactly 10."""
+    excess = hand.total() - MAX_TOKENS
+    if excess <= 0:
+        return (EMPTY,)
+    return tuple(r for r in _RETURN_CHOICES[excess] if r <= hand)
+
+
+@functools.lru_cache(maxsize=64)
+def _takes_from(available: tuple[Gem, ...]) -> tuple[Tokens, ...]:
+    """rulebook: 3 different colours, or fewer only when fewer than 3 are left."""
+    size = min(3, len(available))
+    sizes = [3] if size == 3 else range(size, 0, -1)
+    return tuple(Tokens.from_gems(combo) for n in sizes for combo in itertools.combinations(available, n))
+
+
+def _takes(state: GameState) -> tuple[Tokens, ...]:
+    return _takes_for(state.bank.counts[:5])
+
+
+@functools.lru_cache(maxsize=1024)
+def _takes_for(bank: tuple[int, ...]) -> tuple[Tokens, ...]:
+    """Every legal take from a bank with these gem counts (gold aside)."""
+    twos = tuple(_TWO[gem] for gem, n in zip(COLOURS, bank) if n >= 4)
+    return _takes_from(tuple(gem for gem, n in zip(COLOURS, bank) if n)) + twos
+
+
+def has_action(state: GameState) -> bool:
+    """Whether the player to move has any action at all (else the turn is a pass)."""
+    player = state.player
+    if any(state.bank.counts[:5]):
+        return True
+    if len(player.reserved) < MAX_RESERVED and (any(c for row in state.board for c in row) or any(state.decks)):
+        return True
+    return any(
+        affordable(_COST[card], player.bonuses, player.tokens)
+        for row in (*state.board, player.reserved)
+        for card in row
+        if card
+    )
+
+
+_Key = tuple[Action, Tokens, str, int]
+"""An action before returns and nobles: the action word, gems, card and deck of a Move."""
+
+
+@attrs.frozen
+class Choices:
+    """The legal turns of a position, grouped: actions that share their return and noble options.
+
+    Each group is (actions, returns, nobles) and stands for every combination of the three.
+    Flattened in order, the groups are `legal_moves`; `move(i)` picks the i-th turn without
+    building the others (random play needs only one).
+    """
+
+    groups: tuple[tuple[tuple[_Key, ...], tuple[Tokens, ...], tuple[str, ...]], ...]
+
+    def __len__(self) -> int:
+        return sum(len(keys) * len(returns) * len(nobles) for keys, returns, nobles in self.groups)
+
+    def move(self, index: int) -> Move:
+        if index < 0:
+            raise IndexError("no such move")
+        for keys, returns, nobles in self.groups:
+            per_key = len(returns) * len(nobles)
+            size = len(keys) * per_key
+            if index < size:
+                action, gems, card, deck = keys[index // per_key]
+                index %= per_key
+                return cached_move(action, gems, card, deck, returns[index // len(nobles)], nobles[index % len(nobles)])
+            index -= size
+        raise IndexError("no such move")
+
+    def moves(self) -> list[Move]:
+        return [
+            cached_move(action, gems, card, deck, returned, noble)
+            for keys, returns, nobles in self.groups
+            for action, gems, card, deck in keys
+            for returned in returns
+            for noble in nobles
+        ]
+
+
+_KEEP = (EMPTY,)
+
+
+def choices(state: GameState) -> Choices:
+    """The legal turns of the player to move, grouped (see Choices).
+
+    This is the inner loop of random play and of every bot: written flat, for speed.
+    """
+    if state.finished:
+        return Choices(())
+    player = state.player
+    tokens, bonuses = player.tokens, player.bonuses
+    total = sum(tokens.counts)
+    same = qualifying_nobles(state, bonuses) or _NONE
+    groups: list[tuple[tuple[_Key, ...], tuple[Tokens, ...], tuple[str, ...]]] = []
+    kept: list[_Key] = []  # takes that need no return
+    for gems in _takes(state):
+        if total + _TAKEN[gems] <= MAX_TOKENS:
+            kept.append(("take", gems, "", 0))
+        else:
+            groups.append(((("take", gems, "", 0),), return_choices(tokens + gems), same))
+    if kept:
+        groups.append((tuple(kept), _KEEP, same))
+    if len(player.reserved) < MAX_RESERVED:
+        gold = state.bank.counts[5] > 0
+        reserves: list[_Key] = [("reserve", EMPTY, card, 0) for row in state.board for card in row if card is not None]
+        reserves += [("reserve", EMPTY, "", level) for level, deck in enumerate(state.decks, start=1) if deck]
+        if reserves:
+            returns = _KEEP if total + gold <= MAX_TOKENS else return_choices(tokens + ONE_GOLD)
+            groups.append((tuple(reserves), returns, same))
+    nobles_with: dict[Tokens, tuple[str, ...]] = {}  # by the bonus a buy adds
+    purse = total + sum(bonuses.counts)  # no card costing more than this can be afforded
+    for row in (*state.board, player.reserved):
+        for card in row:
+            if card is not None and _PRICE[card] <= purse and affordable(_COST[card], bonuses, tokens):
+                bonus = _BONUS_OF[card]
+                if bonus not in nobles_with:
+                    nobles_with[bonus] = qualifying_nobles(state, bonuses + bonus) or _NONE
+                groups.append(((("buy", EMPTY, card, 0),), _KEEP, nobles_with[bonus]))
+    if not groups:
+        groups.append(((("pass", EMPTY, "", 0),), _KEEP, same))
+    return Choices(tuple(groups))
+
+
+def legal_moves(state: GameState) -> list[Move]:
+    """Every distinct legal turn of the player to move, fully specified (returns and noble)."""
+    return choices(state).moves()
+
+
+def has_turn_but_pass(state: GameState, index: int) -> bool:
+    """Whether player `index` could do anything but a plain pass, were it their turn."""
+    seat = attrs.evolve(state, to_move=index)
+    return has_action(seat) or bool(qualifying_nobles(seat, seat.player.bonuses))
+
+
+# -- applying an event -----------------------------------------------------------------------
+
+
+def evolve(state: GameState, event: TurnEvent) -> GameState:
+    """The state after a turn event that `decide` accepted. Raise ValueError if it cannot apply."""
+    player = state.player
+    if event.player != player.name:
+        raise ValueError(f"it is {player.name}'s turn, not {event.player}'s")
+    bank, board, decks = state.bank, state.board, state.decks
+    tokens, reserved, cards = player.tokens, player.reserved, player.cards
+    bonuses, points, blind = player.bonuses, player.points, player.blind
+    match event:
+        case TokensTaken():
+            gems, returned = Tokens.from_gems(event.gems), Tokens.from_gems(event.returned)
+            bank = bank - gems + returned
+            tokens = tokens + gems - returned
+        case CardReserved():
+            if event.blind:
+                decks = draw_card(decks, event.card)
+            else:
+                board, decks = take_face_up(board, decks, event.card, event.drawn)
+            returned = Tokens.from_gems(event.returned)
+            gold = ONE_GOLD if event.gold else EMPTY
+            bank = bank - gold + returned
+            tokens = tokens + gold - returned
+            reserved = (*reserved, event.card)
+            if event.blind:
+                blind = (*blind, event.card)
+        case CardPurchased():
+            if event.card in reserved:
+                reserved, blind = unreserve(reserved, blind, event.card)
+            else:
+                board, decks = take_face_up(board, decks, event.card, event.drawn)
+            payment = Tokens.from_gems(event.payment)
+            card = CARDS[event.card]
+            bank = bank + payment
+            tokens = tokens - payment
+            cards = (*cards, event.card)
+            bonuses = bonuses + card.gives
+            points += card.points
+        case TurnPassed():
+            pass
+        case _:
+            assert_never(event)
+    nobles, won = state.nobles, player.nobles
+    if event.noble:
+        nobles = tuple(n for n in nobles if n != event.noble)
+        won = (*won, event.noble)
+        points += NOBLES[event.noble].points
+    player = PlayerState(
+        name=player.name,
+        tokens=tokens,
+        cards=cards,
+        reserved=reserved,
+        blind=blind,
+        nobles=won,
+        bonuses=bonuses,
+        points=points,
+    )
+    players = (*state.players[: state.to_move], player, *state.players[state.to_move + 1 :])
+    # rulebook: reaching 15 points finishes the round, so that everyone has had as many turns.
+    last_round = state.last_round or player.points >= WINNING_POINTS
+    to_move = (state.to_move + 1) % len(players)
+    after = GameState(
+        players=players,
+        bank=bank,
+        board=board,
+        decks=decks,
+        nobles=nobles,
+        to_move=to_move,
+        turn=state.turn + 1,
+        last_round=last_round,
+        finished=last_round and to_move == 0,
+    )
+    # Decision (splendor_rules.md): a pass after which nobody can ever do anything else ends the game.
+    if (
+        isinstance(event, TurnPassed)
+        and not after.finished
+        and not any(has_turn_but_pass(after, i) for i in range(len(players)))
+    ):
+        after = attrs.evolve(after, finished=True)
+    return after

@@ -1,0 +1,666 @@
+"""The rules of Splendor Duel (shared/reference/duel_rules.md): its state, `decide` and `evolve`.
+
+A Duel turn is played step by step (CONTRACT.md): optional steps (use privileges, then
+replenish), one mandatory step (take a line, reserve with a gold, buy, or pass when nothing
+else is possible), then the steps its purchase owes (a token or steal ability, a royal card)
+and returns down to 10. Each step is judged by `decide`, recorded by one event, and applied by
+`evolve`; the turn ends inside `evolve` when nothing is owed any more: the victory check, then
+the other player's turn (or the same player's, after an `again` ability).
+
+Rule numbers in comments are those of duel_rules.md. Payments are shared with the base game
+(payment.py).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, assert_never
+
+import attrs
+
+from ...errors import AmbiguousMoveError, IllegalMoveError
+from ...model import COLOURS, EMPTY, Gem, Tokens
+from ..common.display import draw_card, take_face_up, unreserve
+from ..common.payment import affordable, default_payment, payment_for
+from .cards import CARDS, ROYALS, SPIRAL
+from .events import (
+    BoardReplenished,
+    BonusTokenTaken,
+    DuelCardBought,
+    DuelPassed,
+    GoldReserved,
+    LineTaken,
+    PrivilegeUsed,
+    RoyalTaken,
+    StepEvent,
+    TokenReturned,
+    TokenStolen,
+)
+from .state import (
+    CELL_INDEX,
+    CELLS,
+    GOLD,
+    LINE_SET,
+    LINES,
+    MASK,
+    MAX_RESERVED,
+    MAX_TOKENS,
+    ONE,
+    PEARL,
+    ROYAL_AT,
+    SIZE,
+    WIN_COLOUR,
+    WIN_CROWNS,
+    WIN_POINTS,
+    DuelPlayer,
+    DuelState,
+    evolve_by_position,
+)
+from .step import Step, StepKind
+
+if TYPE_CHECKING:
+    from ...projection.variant import Chance
+
+# -- what a player holds and may do ------------------------------------------------------------
+
+_COST = {card.id: card.cost.counts for card in CARDS.values()}
+_PRICE = {card.id: card.cost.total() for card in CARDS.values()}
+_WILD = {card.id: card.wild for card in CARDS.values()}
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _mask(board: tuple[Gem | None, ...]) -> int:
+    """The cells holding a gem or a pearl (what a line or a privilege may take), as bits."""
+    return sum(1 << i for i, gem in enumerate(board) if gem is not None and gem is not GOLD)
+
+
+@functools.lru_cache(maxsize=4096)
+def _face_up(pyramid: tuple[tuple[str | None, ...], ...]) -> tuple[str, ...]:
+    """The cards of the pyramid, level 1 first (the empty places left out)."""
+    return tuple(card for row in pyramid for card in row if card is not None)
+
+
+def _wild_colours(player: DuelPlayer) -> tuple[Gem, ...]:
+    """rule 18: a wild card joins a colour of which the player has a bonus."""
+    return tuple(gem for gem in COLOURS if player.bonuses[gem])
+
+
+def default_payment_of(player: DuelPlayer, card: str) -> Tokens | None:
+    """Gems and pearls first, gold for the rest; None when the player cannot afford the card."""
+    return default_payment(_COST[card], player.bonuses, player.tokens)
+
+
+def can_buy(player: DuelPlayer, card: str) -> bool:
+    if _WILD[card] and not any(player.bonuses.counts[:5]):
+        return False
+    return affordable(_COST[card], player.bonuses, player.tokens)
+
+
+def has_mandatory(state: DuelState) -> bool:
+    """Whether any of the three mandatory actions is possible (rule 12)."""
+    player = state.player
+    if _mask(state.board):
+        return True
+    if GOLD in state.board and len(player.reserved) < MAX_RESERVED and (_face_up(state.pyramid) or any(state.decks)):
+        return True
+    return any(can_buy(player, card) for card in (*_face_up(state.pyramid), *player.reserved))
+
+
+# -- deciding a step ---------------------------------------------------------------------------
+
+
+def _cell(index: int) -> str:
+    if not 0 <= index < SIZE * SIZE:
+        raise IllegalMoveError(f"there is no cell #{index}", rule="cell")
+    return CELLS[index]
+
+
+def decide(state: DuelState, step: Step) -> StepEvent:
+    """Judge `step` for the player to move and return the event recording it (envelope empty).
+
+    Raises:
+        IllegalMoveError: the rules forbid it now (the message names the rule).
+        AmbiguousMoveError: a replenish without its outcome, a wild card without its colour.
+    """
+    if state.finished:
+        raise IllegalMoveError("the game is over", rule="game-over")
+    player = state.player
+    name = player.name
+    kind = step.step
+    if state.phase != "main" and kind != state.phase:
+        raise IllegalMoveError(f"{name} must first {_PHASE_TODO[state.phase]}, not {kind}", rule="step-order")
+    if state.phase == "main" and kind in _PHASE_TODO:
+        raise IllegalMoveError(f"no {kind} step is owed now: {name} has the turn's actions to play", rule="step-order")
+    match kind:
+        case "privilege":
+            if state.replenished:
+                raise IllegalMoveError("privileges are used before replenishing, not after", rule="privilege")
+            if not player.privileges:
+                raise IllegalMoveError(f"{name} holds no privilege", rule="privilege")
+            cell = _one_cell(step)
+            gem = state.board[cell]
+            if gem is None or gem is GOLD:
+                raise IllegalMoveError(
+                    f"a privilege takes a gem or a pearl, and {_cell(cell)} holds {gem or 'nothing'}", rule="privilege"
+                )
+            return PrivilegeUsed(seq=0, parent="", player=name, cell=CELLS[cell], gem=gem)
+        case "replenish":
+            if state.replenished:
+                raise IllegalMoveError("the board was replenished already this turn", rule="replenish")
+            if not state.bag:
+                raise IllegalMoveError("the bag is empty: nothing to replenish the board with", rule="replenish")
+            if step.order is None:
+                raise AmbiguousMoveError("a replenish needs its draw from the bag")
+            if Tokens.from_gems(step.order) != state.bag:
+                raise IllegalMoveError(f"the draw {list(step.order)} is not the bag ({state.bag})", rule="replenish")
+            empty = [CELLS[i] for i in SPIRAL if state.board[i] is None][: len(step.order)]
+            return BoardReplenished(seq=0, parent="", player=name, cells=tuple(empty), tokens=tuple(step.order))
+        case "take":
+            line = LINE_SET.get(tuple(sorted(step.cells)))
+            if line is None:
+                raise IllegalMoveError(
+                    f"take {' '.join(_cell(c) for c in step.cells) or 'nothing'}: take 1 to 3 tokens"
+                    " on consecutive cells of one row, column or diagonal",
+                    rule="take-line",
+                )
+            gems = tuple(state.board[i] for i in line)
+            for i, gem in zip(line, gems):
+                if gem is None:
+                    raise IllegalMoveError(f"{CELLS[i]} is empty: a line has no gaps", rule="take-line")
+                if gem is GOLD:
+                    raise IllegalMoveError(f"{CELLS[i]} holds gold: gold is only taken to reserve", rule="take-gold")
+            return LineTaken(seq=0, parent="", player=name, cells=tuple(CELLS[i] for i in line), gems=gems)  # type: ignore[arg-type]
+        case "reserve":
+            if len(player.reserved) >= MAX_RESERVED:
+                raise IllegalMoveError(f"{name} already holds {MAX_RESERVED} reserved cards", rule="reserve")
+            cell = _one_cell(step, state)
+            if state.board[cell] is not GOLD:
+                raise IllegalMoveError(f"{CELLS[cell]} holds no gold", rule="reserve")
+            if step.deck:
+                if not 1 <= step.deck <= 3:
+                    raise IllegalMoveError(f"there is no deck {step.deck}", rule="reserve")
+                if not state.decks[step.deck - 1]:
+                    raise IllegalMoveError(f"deck {step.deck} is empty", rule="reserve")
+                card, drawn = state.decks[step.deck - 1][0], ""
+            else:
+                card = step.card
+                if card not in _face_up(state.pyramid):
+                    raise IllegalMoveError(f"card {card} is not face up in the pyramid", rule="reserve")
+                drawn = _top(state, card)
+            return GoldReserved(
+                seq=0, parent="", player=name, gold=CELLS[cell], card=card, blind=bool(step.deck), drawn=drawn
+            )
+        case "buy":
+            card = step.card
+            reserved = card in player.reserved
+            if not reserved and card not in _face_up(state.pyramid):
+                raise IllegalMoveError(f"card {card} is neither in the pyramid nor reserved by {name}", rule="buy")
+            wild = ""
+            if CARDS[card].wild:
+                colours = _wild_colours(player)
+                if not colours:
+                    raise IllegalMoveError(
+                        f"{card} has a wild bonus: it joins a colour {name} has a bonus of, and {name} has none",
+                        rule="wild",
+                    )
+                if step.wild is None:
+                    if len(colours) > 1:
+                        raise AmbiguousMoveError(
+                            f"{card} has a wild bonus: say which colour it joins,"
+                            f" e.g. 'buy {card} as {colours[0]}' ({', '.join(colours)})"
+                        )
+                    wild = str(colours[0])
+                elif step.wild not in colours:
+                    raise IllegalMoveError(
+                        f"{card} can join only a colour {name} has a bonus of ({', '.join(colours)}), not {step.wild}",
+                        rule="wild",
+                    )
+                else:
+                    wild = str(step.wild)
+            elif step.wild is not None:
+                raise IllegalMoveError(f"{card} has no wild bonus to place", rule="wild")
+            payment = payment_for(name, card, _COST[card], player.bonuses, player.tokens, step.payment)
+            return DuelCardBought(
+                seq=0,
+                parent="",
+                player=name,
+                card=card,
+                payment=payment.gems(),
+                wild=wild,
+                drawn="" if reserved else _top(state, card),
+            )
+        case "pass":
+            if has_mandatory(state):
+                raise IllegalMoveError(f"{name} may not pass: a mandatory action is possible", rule="pass")
+            if state.bag:
+                raise IllegalMoveError(f"{name} must replenish the board before passing (rule 12)", rule="pass")
+            return DuelPassed(seq=0, parent="", player=name)
+        case "token":
+            cell = _one_cell(step)
+            colour = CARDS[player.cards[-1]].bonus
+            if state.board[cell] is not colour:
+                raise IllegalMoveError(
+                    f"the ability takes a {colour} token, and {CELLS[cell]} holds {state.board[cell] or 'nothing'}",
+                    rule="token",
+                )
+            return BonusTokenTaken(seq=0, parent="", player=name, cell=CELLS[cell], gem=colour)  # type: ignore[arg-type]
+        case "steal":
+            gem = step.colour
+            if gem is None or gem is GOLD or not state.opponent.tokens[gem]:
+                raise IllegalMoveError(
+                    f"steal takes a gem or pearl the opponent holds ({_stealable(state) or 'none'}), not {gem}",
+                    rule="steal",
+                )
+            return TokenStolen(seq=0, parent="", player=name, gem=gem)
+        case "royal":
+            if step.card not in state.royals:
+                raise IllegalMoveError(
+                    f"royal card {step.card or '?'} is not available ({', '.join(state.royals)})", rule="royal"
+                )
+            return RoyalTaken(seq=0, parent="", player=name, royal=step.card)
+        case "return":
+            gem = step.colour
+            if gem is None or not player.tokens[gem]:
+                raise IllegalMoveError(f"{name} holds no {gem} to return (holds {player.tokens})", rule="ten-tokens")
+            return TokenReturned(seq=0, parent="", player=name, gem=gem)
+    raise IllegalMoveError(f"unknown step {kind!r}", rule="step")
+
+
+_PHASE_TODO = {
+    "token": "take the token of the card's ability",
+    "steal": "steal a token (the ability)",
+    "royal": "take a royal card",
+    "return": "return tokens down to 10",
+}
+
+
+def _one_cell(step: Step, state: DuelState | None = None) -> int:
+    """The one cell a step names; for a reserve that names none, the only gold on the board."""
+    if state is not None and not step.cells:
+        golds = [i for i, gem in enumerate(state.board) if gem is GOLD]
+        if len(golds) > 1:
+            raise AmbiguousMoveError(
+                f"say which gold to take: {', '.join(CELLS[i] for i in golds)}, as in 'reserve ... {CELLS[golds[0]]}'"
+            )
+        if not golds:
+            raise IllegalMoveError("there is no gold on the board to reserve with", rule="reserve")
+        return golds[0]
+    if len(step.cells) != 1:
+        raise IllegalMoveError(f"{step.step} names one cell, not {len(step.cells)}", rule="cell")
+    _cell(step.cells[0])
+    return step.cells[0]
+
+
+def _top(state: DuelState, card: str) -> str:
+    """The card that replaces `card` in the pyramid: the top of its deck ("" if empty)."""
+    deck = state.decks[CARDS[card].level - 1]
+    return deck[0] if deck else ""
+
+
+def _stealable(state: DuelState) -> Tokens:
+    return _gems_and_pearls(state.opponent.tokens)
+
+
+def _gems_and_pearls(tokens: Tokens) -> Tokens:
+    """What a steal may take of `tokens`: all but gold."""
+    return tokens - Tokens.of(gold=tokens[GOLD])
+
+
+def _index(cell: str) -> int:
+    """The flat index of a cell named in an event. Raise ValueError for a name no cell has."""
+    if cell not in CELL_INDEX:
+        raise ValueError(f"there is no cell {cell!r} on the board (a1 to e5)")
+    return CELL_INDEX[cell]
+
+
+def _known(card: str) -> str:
+    if card not in CARDS:
+        raise ValueError(f"there is no card {card!r} in Splendor Duel")
+    return card
+
+
+def move_of(event: StepEvent) -> Step:
+    """The fully specified step that `event` records (what `decide` must turn back into it).
+
+    Raises:
+        ValueError: the event names a cell, card, colour or royal card the game does not have.
+    """
+    match event:
+        case PrivilegeUsed() | BonusTokenTaken():
+            return _step("privilege" if isinstance(event, PrivilegeUsed) else "token", cells=(_index(event.cell),))
+        case BoardReplenished():
+            return Step(step="replenish", order=event.tokens)
+        case LineTaken():
+            return Step(step="take", cells=tuple(_index(c) for c in event.cells))
+        case GoldReserved():
+            deck = CARDS[_known(event.card)].level if event.blind else 0
+            return Step(step="reserve", cells=(_index(event.gold),), card="" if event.blind else event.card, deck=deck)
+        case DuelCardBought():
+            if event.wild and event.wild not in COLOURS:
+                raise ValueError(f"a wild card joins a gem colour, not {event.wild!r}")
+            return Step(
+                step="buy",
+                card=_known(event.card),
+                payment=Tokens.from_gems(event.payment),
+                wild=Gem(event.wild) if event.wild else None,
+            )
+        case TokenStolen() | TokenReturned():
+            return _step("steal" if isinstance(event, TokenStolen) else "return", colour=event.gem)
+        case RoyalTaken():
+            return _step("royal", card=event.royal)
+        case DuelPassed():
+            return _step("pass")
+        case _:
+            assert_never(event)
+
+
+# -- listing the legal steps -------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=4096)
+def _step(
+    step: StepKind,
+    cells: tuple[int, ...] = (),
+    card: str = "",
+    deck: int = 0,
+    wild: Gem | None = None,
+    colour: Gem | None = None,
+) -> Step:
+    """A step, shared: steps are values, and listing them is the hot path of play."""
+    return Step(step=step, cells=cells, card=card, deck=deck, wild=wild, colour=colour)
+
+
+_TAKES = tuple((MASK[line], _step("take", line)) for line in LINES)
+_PRIVILEGES = tuple((1 << i, _step("privilege", (i,))) for i in range(SIZE * SIZE))
+_REPLENISH = _step("replenish")
+_BUY = {card: _step("buy", card=card) for card in CARDS}
+_PASS = _step("pass")
+
+
+@functools.lru_cache(maxsize=4096)
+def _takes_for(mask: int) -> tuple[Step, ...]:
+    """The lines that a board with gems or pearls on the cells of `mask` offers."""
+    return tuple(step for bits, step in _TAKES if mask & bits == bits)
+
+
+@functools.lru_cache(maxsize=4096)
+def _privileges_for(mask: int) -> tuple[Step, ...]:
+    return tuple(step for bit, step in _PRIVILEGES if mask & bit)
+
+
+@functools.lru_cache(maxsize=4096)
+def _reserves_for(golds: tuple[int, ...], cards: tuple[str, ...], decks: tuple[int, ...]) -> tuple[Step, ...]:
+    """Every reserve with a gold of `golds`: a pyramid card of `cards`, or the top of a deck of `decks`."""
+    return tuple(
+        step
+        for cell in golds
+        for step in (
+            *(_step("reserve", (cell,), card) for card in cards),
+            *(_step("reserve", (cell,), deck=level) for level in decks),
+        )
+    )
+
+
+def legal_steps(state: DuelState) -> list[Step]:
+    """Every legal next step of the player to move. A replenish is listed without its draw
+    (`order` None): `draw` gives it one. This is the inner loop of random play: written flat."""
+    if state.finished:
+        return []
+    player = state.player
+    phase = state.phase
+    if phase == "main":
+        steps: list[Step] = []
+        mask = _mask(state.board)
+        if player.privileges and not state.replenished:
+            steps += _privileges_for(mask)
+        if state.bag and not state.replenished:
+            steps.append(_REPLENISH)
+        optional = len(steps)
+        steps += _takes_for(mask)
+        pyramid = _face_up(state.pyramid)
+        if len(player.reserved) < MAX_RESERVED and GOLD in state.board:
+            golds = tuple(cell for cell, gem in enumerate(state.board) if gem is GOLD)
+            decks = tuple(level for level, deck in enumerate(state.decks, start=1) if deck)
+            steps += _reserves_for(golds, pyramid, decks)
+        bonuses, tokens = player.bonuses, player.tokens
+        purse = tokens.total() + bonuses.total()  # no card costing more can be afforded
+        coloured = any(bonuses.counts[:5])
+        price, wild, cost, buy = _PRICE, _WILD, _COST, _BUY
+        for card in (*pyramid, *player.reserved):
+            if price[card] <= purse and (coloured or not wild[card]) and affordable(cost[card], bonuses, tokens):
+                if wild[card]:
+                    steps += [_step("buy", card=card, wild=gem) for gem in _wild_colours(player)]
+                else:
+                    steps.append(buy[card])
+        if len(steps) == optional and not state.bag:
+            steps.append(_PASS)
+        return steps
+    if phase == "token":
+        colour = CARDS[player.cards[-1]].bonus
+        return [_step("token", (i,)) for i, gem in enumerate(state.board) if gem is colour]
+    if phase == "steal":
+        return [_step("steal", colour=gem) for gem, _ in _stealable(state).items()]
+    if phase == "royal":
+        return [_step("royal", card=royal) for royal in state.royals]
+    return [_step("return", colour=gem) for gem, _ in player.tokens.items()]
+
+
+def draw(state: DuelState, step: Step, chance: Chance) -> Step:
+    """`step` with its random outcome drawn from `chance`: for a replenish, the order in which the
+    bag's tokens land (whatever order the step said: chance decides it). Other steps as they are."""
+    if step.step != "replenish" or not state.bag:
+        return step
+    order = chance.shuffle(tuple(str(gem) for gem in state.bag.gems()), "replenish")
+    return attrs.evolve(step, order=tuple(Gem(gem) for gem in order))
+
+
+# -- applying an event -------------------------------------------------------------------------
+
+
+def _holding(player: DuelPlayer, tokens: Tokens) -> DuelPlayer:
+    """`player` holding `tokens` instead (the most frequent change, spelled out for speed)."""
+    p = player
+    return DuelPlayer(
+        p.name,
+        tokens,
+        p.cards,
+        p.wild,
+        p.reserved,
+        p.blind,
+        p.royals,
+        p.privileges,
+        p.bonuses,
+        p.points,
+        p.crowns,
+        p.colour_points,
+    )
+
+
+def _gain_privilege(players: list[DuelPlayer], supply: int, who: int) -> int:
+    """rule 17: from the supply, else from the opponent; nothing if `who` holds all 3."""
+    if supply:
+        players[who] = evolve_by_position(players[who], privileges=players[who].privileges + 1)
+        return supply - 1
+    other = players[1 - who]
+    if other.privileges:
+        players[1 - who] = evolve_by_position(other, privileges=other.privileges - 1)
+        players[who] = evolve_by_position(players[who], privileges=players[who].privileges + 1)
+    return supply
+
+
+def _without(board: tuple[Gem | None, ...], cells: tuple[str, ...]) -> tuple[Gem | None, ...]:
+    left = list(board)
+    for cell in cells:
+        left[CELL_INDEX[cell]] = None
+    return tuple(left)
+
+
+def evolve(state: DuelState, event: StepEvent) -> DuelState:
+    """The state after a step event that `decide` accepted. Raise ValueError if it cannot apply."""
+    if state.finished:
+        raise ValueError("the game is over")
+    me = state.to_move
+    player = state.player
+    if event.player != player.name:
+        raise ValueError(f"it is {player.name}'s turn, not {event.player}'s")
+    players = list(state.players)
+    board, bag, supply = state.board, state.bag, state.privileges
+    pyramid, decks, royals = state.pyramid, state.decks, state.royals
+    owed = state.owed
+    again, passes = state.again, state.passes
+    ends_action = True  # the step is the turn's mandatory action or follows it
+    match event:
+        case PrivilegeUsed():
+            board = _without(board, (event.cell,))
+            player = evolve_by_position(player, tokens=player.tokens + ONE[event.gem], privileges=player.privileges - 1)
+            players[me] = player
+            supply += 1
+            ends_action = False
+        case BoardReplenished():
+            filled = dict(zip((CELL_INDEX[c] for c in event.cells), event.tokens))
+            if any(board[i] is not None for i in filled):
+                raise ValueError("a replenish may fill only empty cells")
+            board = tuple(filled.get(i, gem) for i, gem in enumerate(board))
+            bag = bag - Tokens.from_gems(event.tokens)
+            supply = _gain_privilege(players, supply, 1 - me)  # rule 9
+            ends_action = False
+        case LineTaken():
+            board = _without(board, event.cells)
+            gems = Tokens.from_gems(event.gems)
+            players[me] = _holding(player, player.tokens + gems)
+            if (len(event.gems) == 3 and len(set(event.gems)) == 1) or gems[PEARL] == 2:
+                supply = _gain_privilege(players, supply, 1 - me)  # rule 14
+            passes = 0
+        case GoldReserved():
+            board = _without(board, (event.gold,))
+            if event.blind:
+                decks = draw_card(decks, event.card)
+            else:
+                pyramid, decks = take_face_up(pyramid, decks, event.card, event.drawn)
+            players[me] = evolve_by_position(
+                player,
+                tokens=player.tokens + ONE[GOLD],
+                reserved=(*player.reserved, event.card),
+                blind=(*player.blind, event.card) if event.blind else player.blind,
+            )
+            passes = 0
+        case DuelCardBought():
+            card = CARDS[event.card]
+            reserved, blind = player.reserved, player.blind
+            if event.card in reserved:
+                reserved, blind = unreserve(reserved, blind, event.card)
+            else:
+                pyramid, decks = take_face_up(pyramid, decks, event.card, event.drawn)
+            payment = Tokens.from_gems(event.payment)
+            bag = bag + payment  # rule 16: spent tokens go into the bag
+            colour = Gem(event.wild) if event.wild else card.bonus
+            bonuses = player.bonuses + (card.gives if card.bonus else ONE[colour] if colour else EMPTY)
+            colour_points = player.colour_points
+            if colour is not None and card.points:
+                at = COLOURS.index(colour)
+                colour_points = (*colour_points[:at], colour_points[at] + card.points, *colour_points[at + 1 :])  # type: ignore[assignment]
+            crowns = player.crowns + card.crowns
+            players[me] = evolve_by_position(
+                player,
+                tokens=player.tokens - payment,
+                cards=(*player.cards, event.card),
+                wild=(*player.wild, (event.card, Gem(event.wild))) if event.wild else player.wild,
+                reserved=reserved,
+                blind=blind,
+                bonuses=bonuses,
+                points=player.points + card.points,
+                crowns=crowns,
+                colour_points=colour_points,
+            )
+            # rules 18-20: the card's ability, then a royal card for a crown threshold passed.
+            owed = ()
+            if card.ability == "privilege":
+                supply = _gain_privilege(players, supply, me)
+            elif card.ability == "again":
+                again = True
+            elif card.ability == "token":
+                owed = ("token",)
+            elif card.ability == "steal":
+                owed = ("steal",)
+            if any(player.crowns < at <= crowns for at in ROYAL_AT):
+                owed = (*owed, "royal")
+            passes = 0
+        case BonusTokenTaken():
+            board = _without(board, (event.cell,))
+            players[me] = _holding(player, player.tokens + ONE[event.gem])
+        case TokenStolen():
+            other = players[1 - me]
+            players[1 - me] = _holding(other, other.tokens - ONE[event.gem])
+            players[me] = _holding(player, player.tokens + ONE[event.gem])
+        case RoyalTaken():
+            royal = ROYALS[event.royal]
+            royals = tuple(r for r in royals if r != event.royal)
+            players[me] = evolve_by_position(
+                player, royals=(*player.royals, event.royal), points=player.points + royal.points
+            )
+            if royal.ability == "privilege":
+                supply = _gain_privilege(players, supply, me)
+            elif royal.ability == "again":
+                again = True
+            elif royal.ability == "steal":
+                owed = ("steal", *owed)
+        case TokenReturned():
+            players[me] = _holding(player, player.tokens - ONE[event.gem])
+            bag = bag + ONE[event.gem]
+        case DuelPassed():
+            passes += 1
+    replenished = state.replenished or isinstance(event, BoardReplenished)
+    to_move, turn, phase, fresh = me, state.turn, state.phase, False
+    finished, condition, winner = False, "", ""
+    if ends_action:  # what comes after the action or a step it owed
+        acting = players[me]
+        while owed:  # the next step owed that has a choice (an ability with nothing to take is skipped)
+            step, owed = owed[0], owed[1:]
+            if step == "token":
+                possible = CARDS[acting.cards[-1]].bonus in board
+            elif step == "steal":
+                possible = bool(_gems_and_pearls(players[1 - me].tokens))
+            else:
+                possible = bool(royals)
+            if possible:
+                phase = step
+                break
+        else:
+            if acting.tokens.total() > MAX_TOKENS:
+                phase = "return"
+            else:  # the end of the turn; rule 23: only the player whose turn ends is checked
+                turn += 1
+                condition = (
+                    "points"
+                    if acting.points >= WIN_POINTS
+                    else "crowns"
+                    if acting.crowns >= WIN_CROWNS
+                    else "colour"
+                    if max(acting.colour_points) >= WIN_COLOUR
+                    else ""
+                )
+                if condition or passes >= 2:  # decision (rule 12): two passes in a row, a draw
+                    phase, finished, winner = "over", True, acting.name if condition else ""
+                else:
+                    to_move = me if again else 1 - me
+                    phase, replenished, fresh, again = "main", False, True, False
+    return DuelState(
+        tuple(players),
+        board,
+        pyramid,
+        decks,
+        bag,
+        supply,
+        royals,
+        to_move,
+        turn,
+        phase,
+        owed,
+        replenished,
+        fresh,
+        again,
+        passes,
+        finished,
+        condition,
+        winner,
+    )

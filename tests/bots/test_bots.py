@@ -1,0 +1,156 @@
+"""The bots: every move legal, deterministic with a seed, blind to what a player cannot see."""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+from helpers import base_bot, deal, deal_duel, duel_bot
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from splendor_cli.bots import parse_spec, seat_spec
+from splendor_cli.errors import UsageError
+from splendor_cli.variants.base.rules import decide, evolve
+from splendor_cli.variants.base.state import GameState, start
+from splendor_cli.variants.common.hidden import determinize
+from splendor_cli.variants.duel import rules as duel
+from splendor_cli.variants.duel import state as duel_state
+from splendor_cli.variants.duel.state import DuelState
+
+SPECS = ("random", "greedy", "mcts:12")
+
+
+def base_position(seed: int, players: int, turns: int) -> GameState:
+    """A position after `turns` random turns of a seeded deal."""
+    rng = random.Random(seed)
+    setup = deal(tuple(f"p{i}" for i in range(players)), rng)
+    state = start(setup.players, (setup.deck_1, setup.deck_2, setup.deck_3), setup.nobles)
+    play = base_bot("random")
+    while not state.finished and state.turn < turns:
+        state = evolve(state, decide(state, play(state, rng)))
+    return state
+
+
+def duel_position(seed: int, steps: int) -> DuelState:
+    rng = random.Random(seed)
+    state = duel_state.start(deal_duel(("ann", "bob"), rng))
+    play = duel_bot("random")
+    for _ in range(steps):
+        if state.finished:
+            break
+        state = duel.evolve(state, duel.decide(state, play(state, rng)))
+    return state
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 4), st.integers(0, 120), st.sampled_from(SPECS))
+def test_every_base_bot_move_is_legal(seed: int, players: int, turns: int, spec: str) -> None:
+    state = base_position(seed, players, turns)
+    if state.finished:
+        return
+    move = base_bot(spec)(state, random.Random(seed))
+    after = evolve(state, decide(state, move))  # decide raises on an illegal move
+    assert after.turn == state.turn + 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 300), st.sampled_from(SPECS))
+def test_every_duel_bot_step_is_legal(seed: int, steps: int, spec: str) -> None:
+    state = duel_position(seed, steps)
+    if state.finished:
+        return
+    step = duel_bot(spec)(state, random.Random(seed))
+    assert step.step != "replenish" or step.order is not None
+    duel.evolve(state, duel.decide(state, step))
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_bots_are_deterministic_with_a_seed(spec: str) -> None:
+    state = base_position(3, 3, 20)
+    assert base_bot(spec)(state, random.Random(9)) == base_bot(spec)(state, random.Random(9))
+    table = duel_position(3, 40)
+    assert duel_bot(spec)(table, random.Random(9)) == duel_bot(spec)(table, random.Random(9))
+
+
+def _hidden_changed(state: GameState) -> GameState:
+    """The same visible table, with every deck reversed and each blind reserve of the players
+    not to move swapped with a card of its level from the deck."""
+    decks = [list(reversed(deck)) for deck in state.decks]
+    players = []
+    for i, player in enumerate(state.players):
+        if i == state.to_move or not player.blind:
+            players.append(player)
+            continue
+        swap = {}
+        for card in player.blind:
+            deck = decks[int(card[0]) - 1]
+            swap[card] = deck.pop()
+            deck.append(card)
+        players.append(
+            attrs.evolve(
+                player,
+                reserved=tuple(swap.get(c, c) for c in player.reserved),
+                blind=tuple(swap[c] for c in player.blind),
+            )
+        )
+    return attrs.evolve(state, players=tuple(players), decks=tuple(tuple(d) for d in decks))
+
+
+def _with_blind_reserves(seed: int) -> GameState:
+    """A position where the player to move faces an opponent holding a blind reserve."""
+    state = base_position(seed, 2, 6)
+    other = 1 - state.to_move
+    card = state.decks[1][0]
+    opponent = attrs.evolve(state.players[other], reserved=(*state.players[other].reserved, card), blind=(card,))
+    players = list(state.players)
+    players[other] = opponent
+    return attrs.evolve(state, players=tuple(players), decks=(state.decks[0], state.decks[1][1:], state.decks[2]))
+
+
+@pytest.mark.parametrize("spec", ["greedy", "mcts:40"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_bots_never_read_hidden_information(spec: str, seed: int) -> None:
+    """Changing the deck order and an opponent's blind reserve changes nothing a bot decides."""
+    state = _with_blind_reserves(seed)
+    changed = _hidden_changed(state)
+    assert changed.decks != state.decks and changed.players != state.players
+    assert base_bot(spec)(state, random.Random(seed)) == base_bot(spec)(changed, random.Random(seed))
+
+
+def test_determinize_keeps_what_the_player_sees() -> None:
+    state = _with_blind_reserves(4)
+    seat = state.to_move
+    world = determinize(state, seat, random.Random(1))
+    assert world.board == state.board and world.players[seat] == state.players[seat]
+    assert [len(d) for d in world.decks] == [len(d) for d in state.decks]
+    unseen = lambda s: sorted([*(c for d in s.decks for c in d), *s.players[1 - seat].blind])  # noqa: E731
+    assert unseen(world) == unseen(state)
+    assert determinize(state, seat, random.Random(1)) == determinize(_hidden_changed(state), seat, random.Random(1))
+
+
+def test_greedy_beats_random() -> None:
+    """A smoke check of strength (the measured ladder is in the README): 10 seeded games."""
+    wins = 0
+    bots = {"greedy": base_bot("greedy"), "random": base_bot("random")}
+    for game in range(10):
+        rng = random.Random(game)
+        seated = ("greedy", "random") if game % 2 else ("random", "greedy")
+        setup = deal(seated, rng)
+        state = start(setup.players, (setup.deck_1, setup.deck_2, setup.deck_3), setup.nobles)
+        while not state.finished and state.turn < 1000:
+            state = evolve(state, decide(state, bots[state.player.name](state, rng)))
+        wins += state.winners() == ("greedy",)
+    assert wins >= 9
+
+
+def test_specs_and_seats() -> None:
+    assert parse_spec("mcts:400") == ("mcts", 400, None)
+    assert parse_spec("mcts:0.5s") == ("mcts", None, 0.5)
+    assert parse_spec("greedy") == ("greedy", None, None)
+    assert seat_spec("bot:mcts:400#2") == "mcts:400"
+    assert seat_spec("alice") is None
+    for bad in ("bogus", "greedy:3", "mcts:0", "mcts:xs", "mcts:-1s"):
+        with pytest.raises(UsageError):
+            parse_spec(bad)

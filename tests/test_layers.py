@@ -1,0 +1,306 @@
+"""The house has floors, and the core is pure (STYLE.md section 1).
+
+Floors, from the bottom: the pure core (`errors`, `model`, `events/`, `projection/`, the games
+under `variants/` but their boards), files (`records`, `store`), sharing and bots (`sharing/`,
+`bots/`), presentation (`presentation/`, each game's `render.py`), the command line (`app/`).
+A module imports only from its floor or below, and the modules' import-time graph has no
+circle. No code outside a game's package names that game: it asks the game, through the
+registry and the protocol. The core does no I/O: checked by importing it in a fresh
+interpreter and looking at `sys.modules`, and by scanning its source.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import splendor_cli
+
+PACKAGE = Path(splendor_cli.__file__).parent
+ROOT = PACKAGE.parent
+GAMES = ("base", "duel")
+
+FLOORS = ("core", "files", "sharing", "presentation", "command line")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def floor(module: str) -> int:
+    """The floor of a module of splendor_cli (0 = the pure core)."""
+    parts = module.split(".")[1:]
+    if not parts:
+        return 0
+    if parts[0] == "app" or parts == ["__main__"]:
+        return 4
+    if parts[0] == "presentation" or (parts[0] == "variants" and parts[-1] == "render"):
+        return 3
+    if parts[0] in ("sharing", "bots"):
+        return 2
+    if parts[0] in ("records", "store"):
+        return 1
+    return 0
+
+
+def runtime_nodes(tree: ast.Module) -> list[ast.AST]:
+    """The nodes of a module that run: all but those under `if TYPE_CHECKING:`."""
+    skipped = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.dump(node.test)
+        for inner in ast.walk(node)
+    }
+    return [node for node in ast.walk(tree) if id(node) not in skipped]
+
+
+def imports(path: Path) -> list[tuple[str, bool, int]]:
+    """(module imported, at module level, line) for each import of splendor_cli in a file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
+    top = {id(node) for node in tree.body}
+    found = []
+    for node in runtime_nodes(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            names = [base]
+            names += [f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in MODULES]
+        for name in names:
+            if name.startswith("splendor_cli") and name in MODULES:
+                found.append((name, id(node) in top, node.lineno))
+    return found
+
+
+def test_the_import_scanner_resolves_relative_imports() -> None:
+    """The graph below is built right: `from ..events import codec` in projection/game.py is
+    splendor_cli.events.codec, and a `TYPE_CHECKING` import does not count."""
+    edges = {name for name, _, _ in imports(MODULES["splendor_cli.projection.game"])}
+    assert {"splendor_cli.events", "splendor_cli.events.codec", "splendor_cli.projection.seeding"} <= edges
+    assert "splendor_cli.projection.game" not in {n for n, _, _ in imports(MODULES["splendor_cli.projection.variant"])}
+
+
+def test_nothing_imports_a_floor_above_its_own() -> None:
+    """A module imports only from its own floor or below (a game's package may reach its own
+    board lazily, inside `Variant.board_text`: the presentation of the game, asked for)."""
+    upward = []
+    for module, path in MODULES.items():
+        for name, at_top, line in imports(path):
+            if floor(name) > floor(module):
+                own_board = name.endswith(".render") and name.rpartition(".")[0] == module and not at_top
+                if not own_board:
+                    upward.append(
+                        f"{module} ({FLOORS[floor(module)]}) line {line} imports {name} ({FLOORS[floor(name)]})"
+                    )
+    assert upward == []
+
+
+def test_no_import_circles() -> None:
+    """The modules' import-time graph (imports at module level) has no circle."""
+    graph = {
+        module: {n for n, at_top, _ in imports(path) if at_top and n != module} for module, path in MODULES.items()
+    }
+    # a package imports its parent packages implicitly: those edges are no circle of ours
+    for module, edges in graph.items():
+        graph[module] = {n for n in edges if not module.startswith(n + ".")}
+    state: dict[str, int] = {}
+    circles: list[list[str]] = []
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                circles.append([*trail[trail.index(nxt) :], nxt] if nxt in trail else [node, nxt])
+            elif nxt not in state:
+                visit(nxt, [*trail, nxt])
+        state[node] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    assert circles == []
+
+
+def test_no_code_outside_a_game_names_the_game() -> None:
+    """Outside `variants/<game>/`, nothing imports a game's package (the registry finds games by
+    name) nor compares a variant with a game's name: it asks the game."""
+    found = []
+    for module, path in MODULES.items():
+        for game in GAMES:
+            home = f"splendor_cli.variants.{game}"
+            if module == home or module.startswith(home + "."):
+                continue
+            found += [
+                f"{module} line {line} imports {name}" for name, _, line in imports(path) if name.startswith(home)
+            ]
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Compare) and any(
+                    isinstance(c, ast.Constant) and c.value == game for c in [node.left, *node.comparators]
+                ):
+                    found.append(f"{module} line {node.lineno} compares with {game!r}")
+    assert found == []
+
+
+def test_the_floors_are_known() -> None:
+    """Every module is on a floor, and each floor holds modules (the layout this test knows)."""
+    assert {floor(m) for m in MODULES} == set(range(len(FLOORS)))
+    assert floor("splendor_cli.variants.duel.render") == 3 and floor("splendor_cli.variants.duel.rules") == 0
+
+
+# -- the pure core ----------------------------------------------------------------------------
+
+PURE_MODULES = (
+    "splendor_cli.events",
+    "splendor_cli.events.codec",
+    "splendor_cli.projection",
+    "splendor_cli.projection.log",
+    "splendor_cli.model",
+    "splendor_cli.variants",
+    *(f"splendor_cli.variants.{game}" for game in GAMES),
+)
+PURE_FILES = sorted(path for module, path in MODULES.items() if floor(module) == 0 and module != "splendor_cli")
+NOT_LOADED_BY_CORE = (
+    "typer",
+    "rich",
+    "click",
+    "splendor_cli.store",
+    "splendor_cli.app",
+    "subprocess",
+    "tempfile",
+    "random",
+)
+NOT_IMPORTED_BY_CORE = ("os", "pathlib", "io", "random", "time", "subprocess", "typer", "rich", "tempfile", "shutil")
+NOT_LOADED_BY_CLI = ("rich", "cattrs", "tomli_w", "splendor_cli.projection")
+
+
+def loaded_after(*modules: str, code: str = "") -> set[str]:
+    """The modules a fresh interpreter holds after importing `modules` (and running `code`)."""
+    code = (
+        "import json, sys\n"
+        f"for name in {list(modules)!r}:\n"
+        "    __import__(name)\n"
+        f"{code}\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, check=False, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    return set(json.loads(result.stdout.splitlines()[-1]))
+
+
+def test_a_bare_interpreter_loads_none_of_the_forbidden_modules() -> None:
+    """The baseline: the checks below would see a module the core pulls in, not one Python
+    loads by itself."""
+    baseline = loaded_after()
+    assert not baseline & {*NOT_LOADED_BY_CORE, *NOT_LOADED_BY_CLI}
+    assert "json" in baseline  # the probe itself works
+
+
+def test_the_core_loads_no_io_terminal_or_chance() -> None:
+    """Importing the events, the codec, the fold, the model and both games loads none of typer,
+    rich, click, the store, the command line, subprocess, tempfile or random."""
+    loaded = loaded_after(*PURE_MODULES)
+    assert set(PURE_MODULES) <= loaded
+    assert sorted(loaded & set(NOT_LOADED_BY_CORE)) == []
+
+
+def test_a_game_is_loaded_only_when_asked_for() -> None:
+    """Reading a base game's file loads the base game and not the Duel (nor cattrs' strategies
+    for it): each command imports only the game its file names."""
+    loaded = loaded_after("splendor_cli.records", code="import splendor_cli.variants as v; v.find_variant('base')")
+    assert "splendor_cli.variants.base.rules" in loaded
+    assert not {m for m in loaded if m.startswith("splendor_cli.variants.duel")}
+
+
+def test_the_cli_imports_light() -> None:
+    """`import splendor_cli.app.cli` loads neither rich, cattrs, tomli_w nor the fold: every
+    command imports what it needs inside its body, so `--help` starts fast."""
+    loaded = loaded_after("splendor_cli.app.cli")
+    assert "splendor_cli.app.cli" in loaded
+    assert sorted(loaded & set(NOT_LOADED_BY_CLI)) == []
+
+
+def test_the_fast_path_parses_without_typer() -> None:
+    """entry.parse reads a plain command line by the declarations alone: typer and click stay out."""
+    loaded = loaded_after(
+        "splendor_cli.app.entry",
+        code="import splendor_cli.app.entry as e; assert e.parse(['take', 'w', '-g', 'x.toml'])",
+    )
+    assert not loaded & {"typer", "click", "rich"}
+
+
+def forbidden(tree: ast.Module) -> list[str]:
+    """The forbidden imports and the calls of `open(` (or `__import__`) in a module's AST."""
+    found = []
+    for node in runtime_nodes(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        for name in names:
+            if name.split(".")[0] in NOT_IMPORTED_BY_CORE:
+                found.append(f"line {node.lineno}: import {name}")
+        if isinstance(node, ast.Call):
+            func = node.func
+            called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            if called in ("open", "__import__"):
+                found.append(f"line {node.lineno}: {called}(")
+    return found
+
+
+def test_the_scanner_sees_what_it_looks_for() -> None:
+    """The source scan below flags imports (plain, dotted, from-) and `open(` calls."""
+    sample = (
+        "import os.path\nfrom pathlib import Path\nimport attrs\nfrom . import io\nx = open('f')\nPath('f').open()\n"
+        "if TYPE_CHECKING:\n    import random\n"
+    )
+    assert forbidden(ast.parse(sample)) == [
+        "line 1: import os.path",
+        "line 2: import pathlib",
+        "line 5: open(",
+        "line 6: open(",
+    ]
+
+
+@pytest.mark.parametrize("path", PURE_FILES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_the_core_source_imports_no_io(path: Path) -> None:
+    """No module of the core imports os, pathlib, io, random, time, subprocess, tempfile, shutil,
+    typer or rich, nor calls `open(` (a game's tables are package data, read with pkgutil; the
+    registry imports a game by name with importlib)."""
+    assert forbidden(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))) == []
+
+
+def test_every_core_file_is_scanned() -> None:
+    """The scan covers the files of events/, projection/, both games' rules and model.py."""
+    names = {str(p.relative_to(PACKAGE)) for p in PURE_FILES}
+    assert {
+        "events/__init__.py",
+        "events/codec.py",
+        "projection/game.py",
+        "projection/variant.py",
+        "variants/base/rules.py",
+        "variants/duel/rules.py",
+        "model.py",
+    } <= names
+    assert "variants/base/render.py" not in names
