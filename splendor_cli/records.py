@@ -1,26 +1,14 @@
-"""Game records: the text of a game file read into its events and folded into a game, and
-forked files (two events with one parent) split into their two branches. No file is opened
-here (store.py opens them); a record is read with the event classes of the game its header
-names, and folded by that game's rules.
+"""Game records: the text of a game file read into its events and folded into a game. No file
+is opened here (store.py opens them); a record is read with the event classes of the game its
+header names, and folded by that game's rules. Forked files are forks.py's.
 """
 
 from __future__ import annotations
 
-import re
-import tomllib
-
-import attrs
-
-from .errors import GameFileError, SplendorError
-from .events import Event, actor
+from .errors import GameFileError
 from .events.codec import Record, parse
 from .projection.game import Game, replay
-from .projection.log import event_notation
-from .projection.variant import AnyVariant
 from .variants import event_types, find_variant
-
-# The "\n" that starts each `[[events]]` block: the table header alone on its line.
-_BLOCK = re.compile(r"\n(?=\[\[events\]\][ \t]*(?:#[^\n]*)?\r?\n)")
 
 
 def parse_text(text: str) -> Record:
@@ -45,151 +33,3 @@ def replay_record(record: Record) -> Game:
     if said != header.variant:
         raise GameFileError(f"header: variant {header.variant!r} does not match the {started.TYPE} event's {said!r}")
     return game
-
-
-# -- the text as blocks ------------------------------------------------------------------------
-
-
-@attrs.frozen
-class Blocks:
-    """A game file cut into its header part and one piece per `[[events]]` block."""
-
-    head: str
-    blocks: tuple[str, ...]
-
-
-def decode(data: bytes) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise GameFileError(f"not UTF-8 text (byte {exc.start})") from None
-
-
-def cut(text: str, count: int) -> Blocks:
-    """Cut `text` before each `[[events]]` header line; there must be `count` of them."""
-    cuts = [m.start() for m in _BLOCK.finditer(text)]
-    if len(cuts) != count:
-        raise GameFileError(f"{count} events but {len(cuts)} '[[events]]' lines (the file was reformatted by hand?)")
-    if not cuts:
-        return Blocks(text, ())
-    ends = [*cuts[1:], len(text)]
-    return Blocks(text[: cuts[0]], tuple(text[a:b] for a, b in zip(cuts, ends, strict=True)))
-
-
-# -- naming moves --------------------------------------------------------------------------------
-
-
-def _turn(variant: AnyVariant, event: Event) -> str:
-    """`ann's 'take red red'`: who, and the move in the log's notation."""
-    who = actor(event) or ("the setup" if isinstance(event, variant.setup_type) else "someone")
-    try:
-        notation = event_notation(variant, event)
-    except (SplendorError, ValueError):  # a move the rules cannot even read
-        notation = event.TYPE
-    return f"{who}'s {notation!r}"
-
-
-def turns(variant: AnyVariant, events: tuple[Event, ...]) -> str:
-    """The turns of a branch, first one named: `ann's 'take red red' (#4)` plus how many more."""
-    if not events:
-        return "nothing"
-    first = f"{_turn(variant, events[0])} (#{events[0].seq})"
-    more = len(events) - 1
-    return first + (f" and {more} more event{'s' if more > 1 else ''}" if more else "")
-
-
-# -- forked files --------------------------------------------------------------------------------
-
-
-@attrs.frozen(kw_only=True)
-class Branch:
-    """One side of a fork: its `[[events]]` blocks byte for byte, and its events parsed."""
-
-    data: bytes
-    events: tuple[Event, ...]
-
-
-@attrs.frozen(kw_only=True)
-class Fork:
-    """A forked file: the common events, then two branches that both follow the last of them."""
-
-    prefix: bytes
-    """The header and the common events' blocks, byte for byte."""
-    record: Record
-    """The common events, parsed: the fork is after event #`len(record.events)`."""
-    ours: Branch
-    """The first chain after the common events, in file order."""
-    theirs: Branch
-    """The second chain, whose first event has the same seq and parent as ours' first."""
-
-    @property
-    def seq(self) -> int:
-        """The last event both branches share."""
-        return len(self.record.events)
-
-    def to_move(self) -> str | None:
-        """Who was to move after the common events (None when the game was over, or unknown)."""
-        try:
-            state = replay(find_variant(self.record.header.variant), self.record.events, check=False).table
-        except SplendorError:
-            return None
-        return None if state.finished else state.player.name
-
-
-def split_fork(data: bytes) -> Fork | None:
-    """The common prefix and the two branches of a forked file; None when the file is not forked.
-
-    A file is forked when an event's seq goes back: the events from there on are a second
-    chain that continues the events before that seq. Each branch must read as a game on its own
-    after the common prefix.
-
-    Raises:
-        GameFileError: the file looks forked, but a branch is not a valid chain.
-    """
-    try:
-        text = data.decode("utf-8")
-        raw_events = tomllib.loads(text).get("events", [])
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return None
-    if not isinstance(raw_events, list):
-        return None
-    seqs = [raw.get("seq") if isinstance(raw, dict) else None for raw in raw_events]
-    split = next((i for i, seq in enumerate(seqs) if seq != i + 1), None)
-    if split is None:
-        return None
-    seq = seqs[split]
-    if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= split:
-        return None  # a gap or a bad seq: broken, not forked (the reader says how)
-    if any(s != seq + i for i, s in enumerate(seqs[split:])):
-        raise GameFileError(f"event #{split + 1}: the game forked, but the second branch is not one chain")
-    blocks = cut(text, len(raw_events))
-    prefix = blocks.head + "".join(blocks.blocks[: seq - 1])
-    branches = {"ours": "".join(blocks.blocks[seq - 1 : split]), "theirs": "".join(blocks.blocks[split:])}
-    records: dict[str, Record] = {}
-    for name, branch in branches.items():
-        try:
-            records[name] = parse_text(prefix + branch)
-        except SplendorError as exc:
-            raise GameFileError(f"the game forked after event #{seq - 1}, but {name}: {exc}") from None
-    ours, theirs = records["ours"], records["theirs"]
-    if ours.events[seq - 1] == theirs.events[seq - 1]:
-        raise GameFileError(f"event #{split + 1}: a copy of event #{seq} (the file was edited or merged by hand)")
-    common = parse_text(prefix)
-    return Fork(
-        prefix=prefix.encode("utf-8"),
-        record=common,
-        ours=Branch(data=branches["ours"].encode("utf-8"), events=ours.events[seq - 1 :]),
-        theirs=Branch(data=branches["theirs"].encode("utf-8"), events=theirs.events[seq - 1 :]),
-    )
-
-
-def describe_fork(fork: Fork) -> str:
-    """One line naming both turns that follow the fork point, and who was to move there."""
-    to_move = fork.to_move()
-    who = f"{to_move} was to move" if to_move else "the game was over"
-    variant = find_variant(fork.record.header.variant)
-    return (
-        f"game forked after event #{fork.seq}: {turns(variant, fork.ours.events)} (ours) and"
-        f" {turns(variant, fork.theirs.events)} (theirs) both follow it; {who};"
-        " keep one with `splendor resolve --keep ours|theirs`"
-    )

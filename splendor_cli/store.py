@@ -18,7 +18,7 @@ from .errors import ConflictError, ForkError, GameFileError, UsageError
 from .events import Event
 from .events.codec import Header, Record, format_event, format_header, seal
 from .projection import Game
-from .records import describe_fork, parse_text, replay_record, split_fork
+from .records import parse_text, replay_record
 
 
 @attrs.frozen
@@ -32,37 +32,55 @@ class Loaded:
 
 
 @contextlib.contextmanager
-def writing(path: Path) -> Iterator[Loaded]:
+def writing(path: Path, locks: Path) -> Iterator[Loaded]:
     """Hold the game's write lock, and read it: for read-validate-append as one step.
 
-    The lock is an advisory `flock` on a file in the temporary folder named after the game's
-    real path (none is left beside the game, in the repository). A second writer does not wait:
-    it gets ConflictError (exit 5) at once, since the move it was about to make was decided on
-    a table that is about to change.
+    The lock is an advisory `flock` on a file in the folder `locks` (the caller's: private to
+    the user), named after the game's real path; none is left beside the game, in the
+    repository. A second writer does not wait: it gets ConflictError (exit 5) at once, since
+    the move it was about to make was decided on a table that is about to change.
     """
-    with locked(path):
+    with locked(path, locks):
         yield read(path)
 
 
 @contextlib.contextmanager
-def locked(path: Path) -> Iterator[None]:
-    """Hold the write lock of the game at `path` (see `writing`), or raise ConflictError."""
+def locked(path: Path, locks: Path) -> Iterator[None]:
+    """Hold the write lock of the game at `path` (see `writing`), or raise ConflictError.
+
+    `locks` is made if missing (mode 0700) and must be a folder of this user's that nobody
+    else may write: another local user could otherwise plant a link where a lock file goes.
+    The lock file is opened without following a link, and never truncated.
+    """
     import fcntl
     import hashlib
-    import tempfile
+    import stat
 
-    folder = Path(tempfile.gettempdir()) / f"splendor-cli-locks-{os.getuid()}"  # one folder per user
-    folder.mkdir(exist_ok=True)
-    key = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:24]
-    with open(folder / f"{key}.lock", "w") as handle:
+    try:
+        os.makedirs(locks, mode=0o700, exist_ok=True)
+        info = os.lstat(locks)
+    except OSError as exc:
+        raise ConflictError(f"{locks}: cannot make the folder of write locks: {exc.strerror}") from None
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
+        raise ConflictError(
+            f"{locks}: the folder of write locks is not a folder of yours that only you can write: refusing to lock"
+        )
+    key = hashlib.sha256(os.path.realpath(path).encode()).hexdigest()[:24]
+    try:
+        fd = os.open(os.path.join(locks, f"{key}.lock"), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError as exc:
+        raise ConflictError(f"{path}: cannot open its write lock in {locks}: {exc.strerror}") from None
+    try:
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise ConflictError(f"{path}: another splendor is writing this game right now: try again") from None
         try:
             yield
         finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
 
 
 def read(path: Path) -> Loaded:
@@ -87,6 +105,8 @@ def read(path: Path) -> Loaded:
     except GameFileError as exc:
         raise GameFileError(f"{path}: {exc}") from None
     except ForkError as exc:
+        from .forks import describe_fork, split_fork
+
         try:
             fork = split_fork(data)
         except GameFileError as broken:
@@ -96,10 +116,11 @@ def read(path: Path) -> Loaded:
 
 
 def write_atomic(path: Path, data: bytes, *, exclusive: bool) -> None:
-    import tempfile
-
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    """Write `data` to `path` through a temporary file beside it, fsync, rename (`exclusive`:
+    never over an existing file), so that a crash leaves the old file or the new one."""
+    folder = os.path.dirname(path) or "."
+    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.urandom(6).hex()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

@@ -49,7 +49,7 @@ def floor(module: str) -> int:
         return 3
     if parts[0] in ("sharing", "bots"):
         return 2
-    if parts[0] in ("records", "store"):
+    if parts[0] in ("records", "forks", "store"):
         return 1
     return 0
 

@@ -19,13 +19,9 @@ MAX_ENTRIES = 4000
 
 
 def _folder() -> str | None:
-    if os.environ.get("SPLENDOR_NO_CACHE"):
-        return None
-    folder = os.environ.get("SPLENDOR_CACHE")
-    if not folder:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        folder = os.path.join(base, "splendor-cli")
-    return folder
+    from .folders import cache_folder
+
+    return cache_folder()
 
 
 def view_name(command: str, at: int | None = None) -> str:

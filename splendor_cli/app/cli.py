@@ -23,9 +23,12 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    rich_markup_mode=None,  # plain help: rich costs more to load than the help takes to print
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-git_app = typer.Typer(help="Git integration: a merge driver that understands game files.", no_args_is_help=True)
+git_app = typer.Typer(
+    help="Git integration: a merge driver that understands game files.", no_args_is_help=True, rich_markup_mode=None
+)
 app.add_typer(git_app, name="git")
 
 
@@ -66,8 +69,8 @@ def _parameter(param: Param, defaults: dict[str, Any]) -> inspect.Parameter:
     if not required and default is None:
         kind = Optional[kind]
     extra: dict[str, Any] = {"help": param.help}
-    if param.metavar:
-        extra["metavar"] = param.metavar
+    if param.metavar or param.positional:
+        extra["metavar"] = param.metavar or param.name.upper()
     if param.low is not None:
         extra["min"] = param.low
     if param.high is not None:

@@ -80,9 +80,14 @@ def _use_color(color: str) -> bool:
 
 
 def _width() -> int:
-    import shutil
-
-    return min(shutil.get_terminal_size((100, 24)).columns, 120)
+    """The terminal's width ($COLUMNS first, as shutil.get_terminal_size, without importing it), at most 120."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return min(int(columns), 120)
+    try:
+        return min(os.get_terminal_size(sys.__stdout__.fileno()).columns, 120)  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 100
 
 
 def _now() -> str:
@@ -96,6 +101,12 @@ def _path(game: Path | None) -> Path:
     from .locate import find_game
 
     return Path(find_game(str(game) if game is not None else None))
+
+
+def _locks() -> Path:
+    from .folders import lock_folder
+
+    return Path(lock_folder())
 
 
 def _load(game: Path | None) -> Loaded:
@@ -221,17 +232,17 @@ def seed(*, game: Path | None = None, as_: str | None = None) -> None:
     from .. import store
     from ..events import SeedCommitted, SeedRevealed
     from ..projection.seeding import commitment
-    from .secrets import secret_path
+    from .folders import secrets_folder
 
     if not as_:
         raise UsageError("say who you are: --as NAME (or $SPLENDOR_PLAYER)")
-    with store.writing(_path(game)) as loaded:
+    with store.writing(_path(game), _locks()) as loaded:
         seeding = loaded.game.seeding
         if seeding is None or loaded.game.states:
             raise IllegalMoveError("the cards of this game are dealt already", rule="seed")
         if as_ not in seeding.players:
             raise IllegalMoveError(f"{as_!r} does not play in this game", rule="seed")
-        keep = secret_path(loaded.record.header.game, as_)
+        keep = Path(secrets_folder()) / f"{loaded.record.header.game}.{as_}.secret"
         step = seeding.next_step(as_)
         if step == "commit":
             secret = secrets.token_hex(32)
@@ -368,7 +379,7 @@ def play(
     from ..bots import seat_spec
 
     text = " ".join(move)
-    with store.writing(_path(game)) as loaded:
+    with store.writing(_path(game), _locks()) as loaded:
         variant = loaded.game.variant
         parsed = variant.parse_moves(text)
         after = loaded
@@ -493,7 +504,7 @@ def bot(*, game: Path | None = None, json: bool = False) -> None:
     """
     from .. import store
 
-    with store.writing(_path(game)) as loaded:
+    with store.writing(_path(game), _locks()) as loaded:
         after = _bot_turns(loaded)
         if after is not loaded:
             after = store.append(loaded, *after.record.events[loaded.game.seq :])
@@ -629,7 +640,7 @@ def undo(
 
     if turn and to is not None:
         raise UsageError("--turn and --to exclude each other")
-    with store.writing(_path(game)) as loaded:
+    with store.writing(_path(game), _locks()) as loaded:
         if turn:
             to = loaded.game.turn_start()
         event = loaded.game.decide_undo(to=to, by=as_ or "", forced=force)
@@ -789,7 +800,7 @@ def apply(*, mail: str | None = None, game: Path | None = None) -> None:
         data = sys.stdin.buffer.read() if mail is None or mail == "-" else Path(mail).read_bytes()
     except OSError as exc:
         raise UsageError(f"{mail}: cannot read: {exc.strerror}") from None
-    with store.writing(_path(game)) as loaded:
+    with store.writing(_path(game), _locks()) as loaded:
         blocks = find_blocks(data, loaded.game.variant)
         outcome = apply_blocks(loaded.record, loaded.game, blocks)
         if outcome.events:
@@ -909,7 +920,7 @@ def resolve(*, keep: str, game: Path | None = None) -> None:
     from ..sharing import gitmerge
 
     path = _path(game)
-    with store.locked(path):
+    with store.locked(path, _locks()):
         try:
             data = path.read_bytes()
         except OSError as exc:

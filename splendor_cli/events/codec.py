@@ -19,11 +19,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
-import cattrs
-import tomli_w
-from cattrs.preconf.tomllib import make_converter
 
 from ..errors import ForkError, GameFileError
+from ..model import Gem
 from . import Event, enveloped
 
 EventTypes = Callable[[str], Mapping[str, type[Any]]]
@@ -32,8 +30,6 @@ EventTypes = Callable[[str], Mapping[str, type[Any]]]
 
 FORMAT = 1
 """The version of the file format this program writes and reads."""
-
-_converter = make_converter(forbid_extra_keys=True)
 
 
 @attrs.frozen(kw_only=True)
@@ -70,7 +66,7 @@ def digest(raw: dict[str, Any]) -> str:
 
 
 def header_to_dict(header: Header) -> dict[str, Any]:
-    raw = dict(_converter.unstructure(header))
+    raw = _plain(header)
     if not header.emails:
         del raw["emails"]  # absent, not empty: the header of a game without e-mails stays as it was
     return raw
@@ -86,7 +82,7 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     A field added to an event after files were written has a default, and is left out while it
     holds it: old events keep their bytes, and so their digests.
     """
-    raw = {"type": event.TYPE, **_converter.unstructure(event)}
+    raw = {"type": event.TYPE, **_plain(event)}
     for field in _defaulted(type(event)):
         if getattr(event, field.name) == field.default:
             del raw[field.name]
@@ -107,6 +103,8 @@ def seal(record: Record, event: Event) -> Event:
 
 def _value(value: Any) -> str:
     """A TOML value on one line (arrays included, unlike tomli-w's multi-line arrays)."""
+    import tomli_w  # only to write
+
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_value(v) for v in value) + "]"
     return tomli_w.dumps({"v": value})[len("v = ") : -1]
@@ -153,43 +151,118 @@ def _event_at_line(text: str, line: int) -> str:
 
 
 def structure(raw: dict[str, Any], cls: type[Any], where: str) -> Any:
-    """Build `cls` from a raw TOML table, strictly: no missing, unknown or mistyped key (GameFileError)."""
-    fields = [f.name for f in attrs.fields(cls)]
-    missing = [f.name for f in attrs.fields(cls) if f.name not in raw and f.default is attrs.NOTHING]
+    """Build `cls` from a raw TOML table, strictly: no missing, unknown or mistyped key (GameFileError).
+
+    Payloads are flat (STYLE.md), so each field is one of a few kinds: a string, an integer, a
+    boolean, a gem, or an array of strings or gems. A value must have exactly its field's TOML
+    type: nothing is coerced ("3" is not 3, 1 is not true, 8.0 is not 8).
+    """
+    kinds = _kinds(cls)
+    missing = [name for name, (_, required) in kinds.items() if required and name not in raw]
     if missing:
         raise GameFileError(f"{where}: missing {', '.join(repr(m) for m in missing)}")
-    extra = sorted(set(raw) - set(fields) - {"type"})
+    extra = sorted(set(raw) - set(kinds) - {"type"})
     if extra:
         raise GameFileError(f"{where}: unknown {', '.join(repr(x) for x in extra)}")
-    raw = {k: v for k, v in raw.items() if k != "type"}
-    try:
-        value = _converter.structure(raw, cls)
-    except Exception as exc:  # cattrs raises a group of errors; report them on one line
-        details = "; ".join(cattrs.transform_error(exc)) if isinstance(exc, cattrs.BaseValidationError) else str(exc)
-        raise GameFileError(f"{where}: {details}") from None
-    unstructured = _converter.unstructure(value)
-    wrong = sorted(key for key in raw if not _same(unstructured[key], raw[key]))
+    values: dict[str, Any] = {}
+    wrong = []
+    for name, (kind, _) in kinds.items():
+        if name in raw:
+            value = _READERS[kind](raw[name])
+            if value is _WRONG:
+                wrong.append(name)
+            elif value is _NOT_A_GEM:
+                raise GameFileError(f"{where}: {name!r} holds {_excerpt(raw[name])}, not only gem names")
+            else:
+                values[name] = value
     if wrong:
-        # cattrs coerces ("3" -> 3, 1 -> True, 3.0 -> 3), and Python finds 1 == True and 3.0 == 3:
-        # compare the TOML types too, so that a hand-edited type cannot slip through.
         raise GameFileError(f"{where}: wrong type for {', '.join(repr(k) for k in wrong)}")
-    return value
+    return cls(**values)
 
 
-def _kind(value: Any) -> type:
-    """The TOML type of a value (a Gem is a string)."""
-    return str if isinstance(value, str) else type(value)
+def _plain(value: Any) -> dict[str, Any]:
+    """An attrs value (header or event) as a plain dict: arrays as lists, gems as strings."""
+    return {name: _PLAIN[kind](getattr(value, name)) for name, (kind, _) in _kinds(type(value)).items()}
 
 
-def _same(ours: Any, theirs: Any) -> bool:
-    """Equal, and of the same TOML type all the way down."""
-    if isinstance(ours, list | tuple):
-        return (
-            isinstance(theirs, list)
-            and len(ours) == len(theirs)
-            and all(_same(a, b) for a, b in zip(ours, theirs, strict=True))
-        )
-    return _kind(ours) is _kind(theirs) and ours == theirs
+_WRONG, _NOT_A_GEM = object(), object()
+
+
+def _read_str(value: Any) -> Any:
+    return value if type(value) is str else _WRONG
+
+
+def _read_int(value: Any) -> Any:
+    return value if type(value) is int else _WRONG
+
+
+def _read_bool(value: Any) -> Any:
+    return value if type(value) is bool else _WRONG
+
+
+def _read_gem(value: Any) -> Any:
+    if type(value) is not str:
+        return _WRONG
+    return _GEMS.get(value, _NOT_A_GEM)
+
+
+def _read_strs(value: Any) -> Any:
+    if type(value) is not list or any(type(v) is not str for v in value):
+        return _WRONG
+    return tuple(value)
+
+
+def _read_gems(value: Any) -> Any:
+    if type(value) is not list or any(type(v) is not str for v in value):
+        return _WRONG
+    gems = tuple(_GEMS.get(v) for v in value)
+    return _NOT_A_GEM if None in gems else gems
+
+
+_READERS = {
+    "str": _read_str,
+    "int": _read_int,
+    "bool": _read_bool,
+    "gem": _read_gem,
+    "strs": _read_strs,
+    "gems": _read_gems,
+}
+_PLAIN: dict[str, Any] = {
+    "str": str,
+    "int": int,
+    "bool": bool,
+    "gem": str,
+    "strs": list,
+    "gems": lambda gems: [str(g) for g in gems],
+}
+_GEMS = {gem.value: gem for gem in Gem}
+_KIND_OF: dict[Any, str] = {
+    str: "str",
+    int: "int",
+    bool: "bool",
+    Gem: "gem",
+    tuple[str, ...]: "strs",
+    tuple[Gem, ...]: "gems",
+}
+_KINDS: dict[type, dict[str, tuple[str, bool]]] = {}
+
+
+def _kinds(cls: type) -> dict[str, tuple[str, bool]]:
+    """Each field of a header or event class: its kind, and whether it is required."""
+    if cls not in _KINDS:
+        kinds = {}
+        for field in attrs.fields(attrs.resolve_types(cls)):
+            if field.type not in _KIND_OF:  # pragma: no cover - a payload that is not flat
+                raise TypeError(f"{cls.__name__}.{field.name}: {field.type} is not a flat payload type")
+            kinds[field.name] = (_KIND_OF[field.type], field.default is attrs.NOTHING)
+        _KINDS[cls] = kinds
+    return _KINDS[cls]
+
+
+def _excerpt(value: Any) -> str:
+    """A value of a file, quoted for an error message: printable, and at most 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def parse(text: str, types: EventTypes) -> Record:

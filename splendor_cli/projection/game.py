@@ -9,14 +9,16 @@ rule is refused, naming the event. The game itself is reached only through its `
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ..errors import CorruptLogError, IllegalMoveError, SplendorError, UsageError
 from ..events import Event, PlayEvent, SeedCommitted, SeedRevealed, SeedsAsked, TurnUndone, actor, enveloped
-from .seeding import SeededChance, Seeding
 from .variant import AnyVariant, State, check_players
+
+if TYPE_CHECKING:
+    from .seeding import SeededChance, Seeding
 
 
 @attrs.frozen(kw_only=True)
@@ -183,6 +185,8 @@ class Game:
                 problem = check_players(variant, event.players)
                 if problem:
                     raise CorruptLogError(problem, seq=seq)
+                from .seeding import Seeding  # only for a commit-then-reveal deal
+
                 return attrs.evolve(self, events=events, seeding=Seeding(players=event.players))
             case SeedCommitted() | SeedRevealed():
                 if self.seeding is None or self.states:
@@ -255,7 +259,8 @@ class _LogChance:
         self._event = event
 
     def _seeded(self) -> SeededChance:
-        from ..events.codec import event_digest  # cattrs: only for games that draw
+        from ..events.codec import event_digest  # the codec: only for games that draw
+        from .seeding import SeededChance
 
         return SeededChance(bytes.fromhex(event_digest(self._event)))
 

@@ -30,7 +30,8 @@ import attrs
 from ..errors import GameFileError, SplendorError, UsageError
 from ..events import Event
 from ..events.codec import Record
-from ..records import Blocks, cut, decode, describe_fork, parse_text, replay_record, split_fork, turns
+from ..forks import Blocks, cut, decode, describe_fork, split_fork, turns
+from ..records import parse_text, replay_record
 from ..variants import find_variant
 
 DRIVER = "splendor"

@@ -39,8 +39,9 @@ import attrs
 from ..errors import ConflictError, GameFileError, UsageError
 from ..events import Event, TurnUndone, actor
 from ..events.codec import FORMAT, Record, read_events
+from ..forks import decode
 from ..projection import Game
-from ..records import decode, parse_text, replay_record
+from ..records import parse_text, replay_record
 from ..store import Loaded
 from ..variants import event_types
 

@@ -124,146 +124,36 @@ def decide(state: DuelState, step: Step) -> StepEvent:
     """
     if state.finished:
         raise IllegalMoveError("the game is over", rule="game-over")
-    player = state.player
-    name = player.name
-    kind = step.step
-    if state.phase != "main" and kind != state.phase:
-        raise IllegalMoveError(f"{name} must first {_PHASE_TODO[state.phase]}, not {kind}", rule="step-order")
-    if state.phase == "main" and kind in _PHASE_TODO:
+    kind, phase = step.step, state.phase
+    if phase != "main" and kind != phase:
+        name = state.player.name
+        raise IllegalMoveError(f"{name} must first {_PHASE_TODO[phase]}, not {kind}", rule="step-order")
+    if phase == "main" and kind in _PHASE_TODO:
+        name = state.player.name
         raise IllegalMoveError(f"no {kind} step is owed now: {name} has the turn's actions to play", rule="step-order")
-    match kind:
+    match step.step:
         case "privilege":
-            if state.replenished:
-                raise IllegalMoveError("privileges are used before replenishing, not after", rule="privilege")
-            if not player.privileges:
-                raise IllegalMoveError(f"{name} holds no privilege", rule="privilege")
-            cell = _one_cell(step)
-            gem = state.board[cell]
-            if gem is None or gem is GOLD:
-                raise IllegalMoveError(
-                    f"a privilege takes a gem or a pearl, and {_cell(cell)} holds {gem or 'nothing'}", rule="privilege"
-                )
-            return PrivilegeUsed(seq=0, parent="", player=name, cell=CELLS[cell], gem=gem)
+            return _decide_privilege(state, step)
         case "replenish":
-            if state.replenished:
-                raise IllegalMoveError("the board was replenished already this turn", rule="replenish")
-            if not state.bag:
-                raise IllegalMoveError("the bag is empty: nothing to replenish the board with", rule="replenish")
-            if step.order is None:
-                raise AmbiguousMoveError("a replenish needs its draw from the bag")
-            if Tokens.from_gems(step.order) != state.bag:
-                raise IllegalMoveError(f"the draw {list(step.order)} is not the bag ({state.bag})", rule="replenish")
-            empty = [CELLS[i] for i in SPIRAL if state.board[i] is None][: len(step.order)]
-            return BoardReplenished(seq=0, parent="", player=name, cells=tuple(empty), tokens=tuple(step.order))
+            return _decide_replenish(state, step)
         case "take":
-            line = LINE_SET.get(tuple(sorted(step.cells)))
-            if line is None:
-                raise IllegalMoveError(
-                    f"take {' '.join(_cell(c) for c in step.cells) or 'nothing'}: take 1 to 3 tokens"
-                    " on consecutive cells of one row, column or diagonal",
-                    rule="take-line",
-                )
-            gems = tuple(state.board[i] for i in line)
-            for i, gem in zip(line, gems):
-                if gem is None:
-                    raise IllegalMoveError(f"{CELLS[i]} is empty: a line has no gaps", rule="take-line")
-                if gem is GOLD:
-                    raise IllegalMoveError(f"{CELLS[i]} holds gold: gold is only taken to reserve", rule="take-gold")
-            return LineTaken(seq=0, parent="", player=name, cells=tuple(CELLS[i] for i in line), gems=gems)  # type: ignore[arg-type]
+            return _decide_take(state, step)
         case "reserve":
-            if len(player.reserved) >= MAX_RESERVED:
-                raise IllegalMoveError(f"{name} already holds {MAX_RESERVED} reserved cards", rule="reserve")
-            cell = _one_cell(step, state)
-            if state.board[cell] is not GOLD:
-                raise IllegalMoveError(f"{CELLS[cell]} holds no gold", rule="reserve")
-            if step.deck:
-                if not 1 <= step.deck <= 3:
-                    raise IllegalMoveError(f"there is no deck {step.deck}", rule="reserve")
-                if not state.decks[step.deck - 1]:
-                    raise IllegalMoveError(f"deck {step.deck} is empty", rule="reserve")
-                card, drawn = state.decks[step.deck - 1][0], ""
-            else:
-                card = step.card
-                if card not in _face_up(state.pyramid):
-                    raise IllegalMoveError(f"card {card} is not face up in the pyramid", rule="reserve")
-                drawn = _top(state, card)
-            return GoldReserved(
-                seq=0, parent="", player=name, gold=CELLS[cell], card=card, blind=bool(step.deck), drawn=drawn
-            )
+            return _decide_reserve(state, step)
         case "buy":
-            card = step.card
-            reserved = card in player.reserved
-            if not reserved and card not in _face_up(state.pyramid):
-                raise IllegalMoveError(f"card {card} is neither in the pyramid nor reserved by {name}", rule="buy")
-            wild = ""
-            if CARDS[card].wild:
-                colours = _wild_colours(player)
-                if not colours:
-                    raise IllegalMoveError(
-                        f"{card} has a wild bonus: it joins a colour {name} has a bonus of, and {name} has none",
-                        rule="wild",
-                    )
-                if step.wild is None:
-                    if len(colours) > 1:
-                        raise AmbiguousMoveError(
-                            f"{card} has a wild bonus: say which colour it joins,"
-                            f" e.g. 'buy {card} as {colours[0]}' ({', '.join(colours)})"
-                        )
-                    wild = str(colours[0])
-                elif step.wild not in colours:
-                    raise IllegalMoveError(
-                        f"{card} can join only a colour {name} has a bonus of ({', '.join(colours)}), not {step.wild}",
-                        rule="wild",
-                    )
-                else:
-                    wild = str(step.wild)
-            elif step.wild is not None:
-                raise IllegalMoveError(f"{card} has no wild bonus to place", rule="wild")
-            payment = payment_for(name, card, _COST[card], player.bonuses, player.tokens, step.payment)
-            return DuelCardBought(
-                seq=0,
-                parent="",
-                player=name,
-                card=card,
-                payment=payment.gems(),
-                wild=wild,
-                drawn="" if reserved else _top(state, card),
-            )
+            return _decide_buy(state, step)
         case "pass":
-            if has_mandatory(state):
-                raise IllegalMoveError(f"{name} may not pass: a mandatory action is possible", rule="pass")
-            if state.bag:
-                raise IllegalMoveError(f"{name} must replenish the board before passing (rule 12)", rule="pass")
-            return DuelPassed(seq=0, parent="", player=name)
+            return _decide_pass(state)
         case "token":
-            cell = _one_cell(step)
-            colour = CARDS[player.cards[-1]].bonus
-            if state.board[cell] is not colour:
-                raise IllegalMoveError(
-                    f"the ability takes a {colour} token, and {CELLS[cell]} holds {state.board[cell] or 'nothing'}",
-                    rule="token",
-                )
-            return BonusTokenTaken(seq=0, parent="", player=name, cell=CELLS[cell], gem=colour)  # type: ignore[arg-type]
+            return _decide_token(state, step)
         case "steal":
-            gem = step.colour
-            if gem is None or gem is GOLD or not state.opponent.tokens[gem]:
-                raise IllegalMoveError(
-                    f"steal takes a gem or pearl the opponent holds ({_stealable(state) or 'none'}), not {gem}",
-                    rule="steal",
-                )
-            return TokenStolen(seq=0, parent="", player=name, gem=gem)
+            return _decide_steal(state, step)
         case "royal":
-            if step.card not in state.royals:
-                raise IllegalMoveError(
-                    f"royal card {step.card or '?'} is not available ({', '.join(state.royals)})", rule="royal"
-                )
-            return RoyalTaken(seq=0, parent="", player=name, royal=step.card)
+            return _decide_royal(state, step)
         case "return":
-            gem = step.colour
-            if gem is None or not player.tokens[gem]:
-                raise IllegalMoveError(f"{name} holds no {gem} to return (holds {player.tokens})", rule="ten-tokens")
-            return TokenReturned(seq=0, parent="", player=name, gem=gem)
-    raise IllegalMoveError(f"unknown step {kind!r}", rule="step")
+            return _decide_return(state, step)
+        case _:
+            assert_never(step.step)
 
 
 _PHASE_TODO = {
@@ -272,6 +162,174 @@ _PHASE_TODO = {
     "royal": "take a royal card",
     "return": "return tokens down to 10",
 }
+
+
+def _decide_privilege(state: DuelState, step: Step) -> PrivilegeUsed:
+    """rules 8 and 10: a privilege spent on a gem or a pearl, before replenishing."""
+    player = state.player
+    if state.replenished:
+        raise IllegalMoveError("privileges are used before replenishing, not after", rule="privilege")
+    if not player.privileges:
+        raise IllegalMoveError(f"{player.name} holds no privilege", rule="privilege")
+    cell = _one_cell(step)
+    gem = state.board[cell]
+    if gem is None or gem is GOLD:
+        raise IllegalMoveError(
+            f"a privilege takes a gem or a pearl, and {_cell(cell)} holds {gem or 'nothing'}", rule="privilege"
+        )
+    return PrivilegeUsed(seq=0, parent="", player=player.name, cell=CELLS[cell], gem=gem)
+
+
+def _decide_replenish(state: DuelState, step: Step) -> BoardReplenished:
+    """rule 9: the whole bag onto the empty cells, in spiral order, once a turn."""
+    if state.replenished:
+        raise IllegalMoveError("the board was replenished already this turn", rule="replenish")
+    if not state.bag:
+        raise IllegalMoveError("the bag is empty: nothing to replenish the board with", rule="replenish")
+    if step.order is None:
+        raise AmbiguousMoveError("a replenish needs its draw from the bag")
+    if Tokens.from_gems(step.order) != state.bag:
+        raise IllegalMoveError(f"the draw {list(step.order)} is not the bag ({state.bag})", rule="replenish")
+    empty = [CELLS[i] for i in SPIRAL if state.board[i] is None][: len(step.order)]
+    return BoardReplenished(seq=0, parent="", player=state.player.name, cells=tuple(empty), tokens=tuple(step.order))
+
+
+def _decide_take(state: DuelState, step: Step) -> LineTaken:
+    """Mandatory action 1 (rule 13): 1 to 3 gems or pearls on a line without gaps, no gold."""
+    line = LINE_SET.get(tuple(sorted(step.cells)))
+    if line is None:
+        raise IllegalMoveError(
+            f"take {' '.join(_cell(c) for c in step.cells) or 'nothing'}: take 1 to 3 tokens"
+            " on consecutive cells of one row, column or diagonal",
+            rule="take-line",
+        )
+    gems = tuple(state.board[i] for i in line)
+    for i, gem in zip(line, gems):
+        if gem is None:
+            raise IllegalMoveError(f"{CELLS[i]} is empty: a line has no gaps", rule="take-line")
+        if gem is GOLD:
+            raise IllegalMoveError(f"{CELLS[i]} holds gold: gold is only taken to reserve", rule="take-gold")
+    return LineTaken(seq=0, parent="", player=state.player.name, cells=tuple(CELLS[i] for i in line), gems=gems)  # type: ignore[arg-type]
+
+
+def _decide_reserve(state: DuelState, step: Step) -> GoldReserved:
+    """rule 15: a gold and a card, face up or the top of a deck (at most 3 reserved)."""
+    player = state.player
+    if len(player.reserved) >= MAX_RESERVED:
+        raise IllegalMoveError(f"{player.name} already holds {MAX_RESERVED} reserved cards", rule="reserve")
+    cell = _one_cell(step, state)
+    if state.board[cell] is not GOLD:
+        raise IllegalMoveError(f"{CELLS[cell]} holds no gold", rule="reserve")
+    if step.deck:
+        if not 1 <= step.deck <= 3:
+            raise IllegalMoveError(f"there is no deck {step.deck}", rule="reserve")
+        if not state.decks[step.deck - 1]:
+            raise IllegalMoveError(f"deck {step.deck} is empty", rule="reserve")
+        card, drawn = state.decks[step.deck - 1][0], ""
+    else:
+        card = step.card
+        if card not in _face_up(state.pyramid):
+            raise IllegalMoveError(f"card {card} is not face up in the pyramid", rule="reserve")
+        drawn = _top(state, card)
+    return GoldReserved(
+        seq=0, parent="", player=player.name, gold=CELLS[cell], card=card, blind=bool(step.deck), drawn=drawn
+    )
+
+
+def _decide_buy(state: DuelState, step: Step) -> DuelCardBought:
+    """rule 16: a card of the pyramid or of the player's reserve, paid for."""
+    player, card = state.player, step.card
+    reserved = card in player.reserved
+    if not reserved and card not in _face_up(state.pyramid):
+        raise IllegalMoveError(f"card {card} is neither in the pyramid nor reserved by {player.name}", rule="buy")
+    if _WILD[card]:
+        wild = _wild_of(player, step)
+    elif step.wild is not None:
+        raise IllegalMoveError(f"{card} has no wild bonus to place", rule="wild")
+    else:
+        wild = ""
+    payment = payment_for(player.name, card, _COST[card], player.bonuses, player.tokens, step.payment)
+    return DuelCardBought(
+        seq=0,
+        parent="",
+        player=player.name,
+        card=card,
+        payment=payment.gems(),
+        wild=wild,
+        drawn="" if reserved else _top(state, card),
+    )
+
+
+def _wild_of(player: DuelPlayer, step: Step) -> str:
+    """rule 18: the colour that the wild card `step` buys joins, one of the player's bonuses."""
+    card, name = step.card, player.name
+    colours = _wild_colours(player)
+    if not colours:
+        raise IllegalMoveError(
+            f"{card} has a wild bonus: it joins a colour {name} has a bonus of, and {name} has none", rule="wild"
+        )
+    if step.wild is None:
+        if len(colours) > 1:
+            raise AmbiguousMoveError(
+                f"{card} has a wild bonus: say which colour it joins,"
+                f" e.g. 'buy {card} as {colours[0]}' ({', '.join(colours)})"
+            )
+        return str(colours[0])
+    if step.wild not in colours:
+        raise IllegalMoveError(
+            f"{card} can join only a colour {name} has a bonus of ({', '.join(colours)}), not {step.wild}", rule="wild"
+        )
+    return str(step.wild)
+
+
+def _decide_pass(state: DuelState) -> DuelPassed:
+    """rule 12: a pass only when no mandatory action is possible, once the bag is empty."""
+    name = state.player.name
+    if has_mandatory(state):
+        raise IllegalMoveError(f"{name} may not pass: a mandatory action is possible", rule="pass")
+    if state.bag:
+        raise IllegalMoveError(f"{name} must replenish the board before passing (rule 12)", rule="pass")
+    return DuelPassed(seq=0, parent="", player=name)
+
+
+def _decide_token(state: DuelState, step: Step) -> BonusTokenTaken:
+    """rule 18, the `token` ability: a token of the bought card's colour from the board."""
+    cell = _one_cell(step)
+    colour = CARDS[state.player.cards[-1]].bonus
+    if state.board[cell] is not colour:
+        raise IllegalMoveError(
+            f"the ability takes a {colour} token, and {CELLS[cell]} holds {state.board[cell] or 'nothing'}",
+            rule="token",
+        )
+    return BonusTokenTaken(seq=0, parent="", player=state.player.name, cell=CELLS[cell], gem=colour)  # type: ignore[arg-type]
+
+
+def _decide_steal(state: DuelState, step: Step) -> TokenStolen:
+    """rule 18, the `steal` ability: a gem or a pearl of the opponent's (never gold)."""
+    gem = step.colour
+    if gem is None or gem is GOLD or not state.opponent.tokens[gem]:
+        raise IllegalMoveError(
+            f"steal takes a gem or pearl the opponent holds ({_stealable(state) or 'none'}), not {gem}",
+            rule="steal",
+        )
+    return TokenStolen(seq=0, parent="", player=state.player.name, gem=gem)
+
+
+def _decide_royal(state: DuelState, step: Step) -> RoyalTaken:
+    """rule 19: a royal card still available, for a crown threshold passed."""
+    if step.card not in state.royals:
+        raise IllegalMoveError(
+            f"royal card {step.card or '?'} is not available ({', '.join(state.royals)})", rule="royal"
+        )
+    return RoyalTaken(seq=0, parent="", player=state.player.name, royal=step.card)
+
+
+def _decide_return(state: DuelState, step: Step) -> TokenReturned:
+    """rule 22: a token the player holds, back to the bag, while more than 10 are held."""
+    player, gem = state.player, step.colour
+    if gem is None or not player.tokens[gem]:
+        raise IllegalMoveError(f"{player.name} holds no {gem} to return (holds {player.tokens})", rule="ten-tokens")
+    return TokenReturned(seq=0, parent="", player=player.name, gem=gem)
 
 
 def _one_cell(step: Step, state: DuelState | None = None) -> int:
@@ -457,8 +515,9 @@ def draw(state: DuelState, step: Step, chance: Chance) -> Step:
 # -- applying an event -------------------------------------------------------------------------
 
 
-def _holding(player: DuelPlayer, tokens: Tokens) -> DuelPlayer:
-    """`player` holding `tokens` instead (the most frequent change, spelled out for speed)."""
+def _holding(player: DuelPlayer, tokens: Tokens, privileges: int) -> DuelPlayer:
+    """`player` holding `tokens` and `privileges` instead (the most frequent changes, spelled out
+    for speed: `evolve_by_position` costs twice as much)."""
     p = player
     return DuelPlayer(
         p.name,
@@ -468,24 +527,12 @@ def _holding(player: DuelPlayer, tokens: Tokens) -> DuelPlayer:
         p.reserved,
         p.blind,
         p.royals,
-        p.privileges,
+        privileges,
         p.bonuses,
         p.points,
         p.crowns,
         p.colour_points,
     )
-
-
-def _gain_privilege(players: list[DuelPlayer], supply: int, who: int) -> int:
-    """rule 17: from the supply, else from the opponent; nothing if `who` holds all 3."""
-    if supply:
-        players[who] = evolve_by_position(players[who], privileges=players[who].privileges + 1)
-        return supply - 1
-    other = players[1 - who]
-    if other.privileges:
-        players[1 - who] = evolve_by_position(other, privileges=other.privileges - 1)
-        players[who] = evolve_by_position(players[who], privileges=players[who].privileges + 1)
-    return supply
 
 
 def _without(board: tuple[Gem | None, ...], cells: tuple[str, ...]) -> tuple[Gem | None, ...]:
@@ -495,140 +542,256 @@ def _without(board: tuple[Gem | None, ...], cells: tuple[str, ...]) -> tuple[Gem
     return tuple(left)
 
 
+class _Table:
+    """What a step may change of a state, as a mutable working copy: `evolve` makes one, the
+    handler of the event changes it in place, then `_settle` makes the next state of it.
+
+    A plain class with slots, its fields set by position: this is the inner loop of play."""
+
+    __slots__ = (
+        "acted",
+        "again",
+        "bag",
+        "board",
+        "decks",
+        "me",
+        "owed",
+        "passes",
+        "players",
+        "pyramid",
+        "replenished",
+        "royals",
+        "supply",
+    )
+
+    def __init__(self, state: DuelState) -> None:
+        self.me = state.to_move
+        self.players = list(state.players)
+        self.board = state.board
+        self.pyramid = state.pyramid
+        self.decks = state.decks
+        self.bag = state.bag
+        self.supply = state.privileges
+        """The privileges in the common supply."""
+        self.royals = state.royals
+        self.owed = state.owed
+        self.replenished = state.replenished
+        self.again = state.again
+        self.passes = state.passes
+        self.acted = True
+        """The step is the turn's mandatory action or follows it (not a privilege or a replenish)."""
+
+
 def evolve(state: DuelState, event: StepEvent) -> DuelState:
     """The state after a step event that `decide` accepted. Raise ValueError if it cannot apply."""
     if state.finished:
         raise ValueError("the game is over")
-    me = state.to_move
-    player = state.player
-    if event.player != player.name:
-        raise ValueError(f"it is {player.name}'s turn, not {event.player}'s")
-    players = list(state.players)
-    board, bag, supply = state.board, state.bag, state.privileges
-    pyramid, decks, royals = state.pyramid, state.decks, state.royals
-    owed = state.owed
-    again, passes = state.again, state.passes
-    ends_action = True  # the step is the turn's mandatory action or follows it
+    if event.player != state.player.name:
+        raise ValueError(f"it is {state.player.name}'s turn, not {event.player}'s")
+    t = _Table(state)
     match event:
         case PrivilegeUsed():
-            board = _without(board, (event.cell,))
-            player = evolve_by_position(player, tokens=player.tokens + ONE[event.gem], privileges=player.privileges - 1)
-            players[me] = player
-            supply += 1
-            ends_action = False
+            _evolve_privilege(t, event)
         case BoardReplenished():
-            filled = dict(zip((CELL_INDEX[c] for c in event.cells), event.tokens))
-            if any(board[i] is not None for i in filled):
-                raise ValueError("a replenish may fill only empty cells")
-            board = tuple(filled.get(i, gem) for i, gem in enumerate(board))
-            bag = bag - Tokens.from_gems(event.tokens)
-            supply = _gain_privilege(players, supply, 1 - me)  # rule 9
-            ends_action = False
+            _evolve_replenish(t, event)
         case LineTaken():
-            board = _without(board, event.cells)
-            gems = Tokens.from_gems(event.gems)
-            players[me] = _holding(player, player.tokens + gems)
-            if (len(event.gems) == 3 and len(set(event.gems)) == 1) or gems[PEARL] == 2:
-                supply = _gain_privilege(players, supply, 1 - me)  # rule 14
-            passes = 0
+            _evolve_take(t, event)
         case GoldReserved():
-            board = _without(board, (event.gold,))
-            if event.blind:
-                decks = draw_card(decks, event.card)
-            else:
-                pyramid, decks = take_face_up(pyramid, decks, event.card, event.drawn)
-            players[me] = evolve_by_position(
-                player,
-                tokens=player.tokens + ONE[GOLD],
-                reserved=(*player.reserved, event.card),
-                blind=(*player.blind, event.card) if event.blind else player.blind,
-            )
-            passes = 0
+            _evolve_reserve(t, event)
         case DuelCardBought():
-            card = CARDS[event.card]
-            reserved, blind = player.reserved, player.blind
-            if event.card in reserved:
-                reserved, blind = unreserve(reserved, blind, event.card)
-            else:
-                pyramid, decks = take_face_up(pyramid, decks, event.card, event.drawn)
-            payment = Tokens.from_gems(event.payment)
-            bag = bag + payment  # rule 16: spent tokens go into the bag
-            colour = Gem(event.wild) if event.wild else card.bonus
-            bonuses = player.bonuses + (card.gives if card.bonus else ONE[colour] if colour else EMPTY)
-            colour_points = player.colour_points
-            if colour is not None and card.points:
-                at = COLOURS.index(colour)
-                colour_points = (*colour_points[:at], colour_points[at] + card.points, *colour_points[at + 1 :])  # type: ignore[assignment]
-            crowns = player.crowns + card.crowns
-            players[me] = evolve_by_position(
-                player,
-                tokens=player.tokens - payment,
-                cards=(*player.cards, event.card),
-                wild=(*player.wild, (event.card, Gem(event.wild))) if event.wild else player.wild,
-                reserved=reserved,
-                blind=blind,
-                bonuses=bonuses,
-                points=player.points + card.points,
-                crowns=crowns,
-                colour_points=colour_points,
-            )
-            # rules 18-20: the card's ability, then a royal card for a crown threshold passed.
-            owed = ()
-            if card.ability == "privilege":
-                supply = _gain_privilege(players, supply, me)
-            elif card.ability == "again":
-                again = True
-            elif card.ability == "token":
-                owed = ("token",)
-            elif card.ability == "steal":
-                owed = ("steal",)
-            if any(player.crowns < at <= crowns for at in ROYAL_AT):
-                owed = (*owed, "royal")
-            passes = 0
+            _evolve_buy(t, event)
         case BonusTokenTaken():
-            board = _without(board, (event.cell,))
-            players[me] = _holding(player, player.tokens + ONE[event.gem])
+            _evolve_token(t, event)
         case TokenStolen():
-            other = players[1 - me]
-            players[1 - me] = _holding(other, other.tokens - ONE[event.gem])
-            players[me] = _holding(player, player.tokens + ONE[event.gem])
+            _evolve_steal(t, event)
         case RoyalTaken():
-            royal = ROYALS[event.royal]
-            royals = tuple(r for r in royals if r != event.royal)
-            players[me] = evolve_by_position(
-                player, royals=(*player.royals, event.royal), points=player.points + royal.points
-            )
-            if royal.ability == "privilege":
-                supply = _gain_privilege(players, supply, me)
-            elif royal.ability == "again":
-                again = True
-            elif royal.ability == "steal":
-                owed = ("steal", *owed)
+            _evolve_royal(t, event)
         case TokenReturned():
-            players[me] = _holding(player, player.tokens - ONE[event.gem])
-            bag = bag + ONE[event.gem]
+            _evolve_return(t, event)
         case DuelPassed():
-            passes += 1
-    replenished = state.replenished or isinstance(event, BoardReplenished)
+            _evolve_pass(t)
+        case _:
+            assert_never(event)
+    return _settle(state, t)
+
+
+def _gain_privilege(t: _Table, who: int) -> None:
+    """rule 17: from the supply, else from the opponent; nothing if `who` holds all 3."""
+    players = t.players
+    gainer, other = players[who], players[1 - who]
+    if t.supply:
+        t.supply -= 1
+    elif other.privileges:
+        players[1 - who] = _holding(other, other.tokens, other.privileges - 1)
+    else:
+        return
+    players[who] = _holding(gainer, gainer.tokens, gainer.privileges + 1)
+
+
+def _evolve_privilege(t: _Table, event: PrivilegeUsed) -> None:
+    player = t.players[t.me]
+    t.board = _without(t.board, (event.cell,))
+    t.players[t.me] = _holding(player, player.tokens + ONE[event.gem], player.privileges - 1)
+    t.supply += 1
+    t.acted = False
+
+
+def _evolve_replenish(t: _Table, event: BoardReplenished) -> None:
+    filled = dict(zip((CELL_INDEX[c] for c in event.cells), event.tokens))
+    if any(t.board[i] is not None for i in filled):
+        raise ValueError("a replenish may fill only empty cells")
+    t.board = tuple(filled.get(i, gem) for i, gem in enumerate(t.board))
+    t.bag = t.bag - Tokens.from_gems(event.tokens)
+    _gain_privilege(t, 1 - t.me)  # rule 9
+    t.replenished = True
+    t.acted = False
+
+
+def _evolve_take(t: _Table, event: LineTaken) -> None:
+    player = t.players[t.me]
+    t.board = _without(t.board, event.cells)
+    gems = Tokens.from_gems(event.gems)
+    t.players[t.me] = _holding(player, player.tokens + gems, player.privileges)
+    if (len(event.gems) == 3 and len(set(event.gems)) == 1) or gems[PEARL] == 2:
+        _gain_privilege(t, 1 - t.me)  # rule 14
+    t.passes = 0
+
+
+def _evolve_reserve(t: _Table, event: GoldReserved) -> None:
+    player = t.players[t.me]
+    t.board = _without(t.board, (event.gold,))
+    if event.blind:
+        t.decks = draw_card(t.decks, event.card)
+    else:
+        t.pyramid, t.decks = take_face_up(t.pyramid, t.decks, event.card, event.drawn)
+    p = player
+    t.players[t.me] = DuelPlayer(  # by position, for speed
+        p.name,
+        p.tokens + ONE[GOLD],
+        p.cards,
+        p.wild,
+        (*p.reserved, event.card),
+        (*p.blind, event.card) if event.blind else p.blind,
+        p.royals,
+        p.privileges,
+        p.bonuses,
+        p.points,
+        p.crowns,
+        p.colour_points,
+    )
+    t.passes = 0
+
+
+def _evolve_buy(t: _Table, event: DuelCardBought) -> None:
+    player = t.players[t.me]
+    card = CARDS[event.card]
+    reserved, blind = player.reserved, player.blind
+    if event.card in reserved:
+        reserved, blind = unreserve(reserved, blind, event.card)
+    else:
+        t.pyramid, t.decks = take_face_up(t.pyramid, t.decks, event.card, event.drawn)
+    payment = Tokens.from_gems(event.payment)
+    t.bag = t.bag + payment  # rule 16: spent tokens go into the bag
+    colour = Gem(event.wild) if event.wild else card.bonus
+    bonuses = player.bonuses + (card.gives if card.bonus else ONE[colour] if colour else EMPTY)
+    colour_points = player.colour_points
+    if colour is not None and card.points:
+        at = COLOURS.index(colour)
+        colour_points = (*colour_points[:at], colour_points[at] + card.points, *colour_points[at + 1 :])  # type: ignore[assignment]
+    crowns = player.crowns + card.crowns
+    t.players[t.me] = DuelPlayer(  # by position, for speed
+        player.name,
+        player.tokens - payment,
+        (*player.cards, event.card),
+        (*player.wild, (event.card, Gem(event.wild))) if event.wild else player.wild,
+        reserved,
+        blind,
+        player.royals,
+        player.privileges,
+        bonuses,
+        player.points + card.points,
+        crowns,
+        colour_points,
+    )
+    # rules 18-20: the card's ability, then a royal card for a crown threshold passed.
+    t.owed = ()
+    if card.ability == "privilege":
+        _gain_privilege(t, t.me)
+    elif card.ability == "again":
+        t.again = True
+    elif card.ability == "token":
+        t.owed = ("token",)
+    elif card.ability == "steal":
+        t.owed = ("steal",)
+    if any(player.crowns < at <= crowns for at in ROYAL_AT):
+        t.owed = (*t.owed, "royal")
+    t.passes = 0
+
+
+def _evolve_token(t: _Table, event: BonusTokenTaken) -> None:
+    player = t.players[t.me]
+    t.board = _without(t.board, (event.cell,))
+    t.players[t.me] = _holding(player, player.tokens + ONE[event.gem], player.privileges)
+
+
+def _evolve_steal(t: _Table, event: TokenStolen) -> None:
+    me = t.me
+    player, other = t.players[me], t.players[1 - me]
+    t.players[1 - me] = _holding(other, other.tokens - ONE[event.gem], other.privileges)
+    t.players[me] = _holding(player, player.tokens + ONE[event.gem], player.privileges)
+
+
+def _evolve_royal(t: _Table, event: RoyalTaken) -> None:
+    player = t.players[t.me]
+    royal = ROYALS[event.royal]
+    t.royals = tuple(r for r in t.royals if r != event.royal)
+    t.players[t.me] = evolve_by_position(
+        player, royals=(*player.royals, event.royal), points=player.points + royal.points
+    )
+    if royal.ability == "privilege":
+        _gain_privilege(t, t.me)
+    elif royal.ability == "again":
+        t.again = True
+    elif royal.ability == "steal":
+        t.owed = ("steal", *t.owed)
+
+
+def _evolve_return(t: _Table, event: TokenReturned) -> None:
+    player = t.players[t.me]
+    t.players[t.me] = _holding(player, player.tokens - ONE[event.gem], player.privileges)
+    t.bag = t.bag + ONE[event.gem]
+
+
+def _evolve_pass(t: _Table) -> None:
+    t.passes += 1
+
+
+def _settle(state: DuelState, t: _Table) -> DuelState:
+    """The state `t` makes after `state`. After the action or a step it owed: the next step owed
+    that has a choice (an ability with nothing to take is skipped), else returns down to 10
+    (rule 22), else the end of the turn: the victory check (rule 23: only the player whose turn
+    ends is checked; rule 12: two passes in a row are a draw), then the next turn (rule 24)."""
+    me, players, owed = t.me, t.players, t.owed
     to_move, turn, phase, fresh = me, state.turn, state.phase, False
+    replenished, again = t.replenished, t.again
     finished, condition, winner = False, "", ""
-    if ends_action:  # what comes after the action or a step it owed
+    if t.acted:
         acting = players[me]
-        while owed:  # the next step owed that has a choice (an ability with nothing to take is skipped)
+        while owed:
             step, owed = owed[0], owed[1:]
             if step == "token":
-                possible = CARDS[acting.cards[-1]].bonus in board
+                possible = CARDS[acting.cards[-1]].bonus in t.board
             elif step == "steal":
                 possible = bool(_gems_and_pearls(players[1 - me].tokens))
             else:
-                possible = bool(royals)
+                possible = bool(t.royals)
             if possible:
                 phase = step
                 break
         else:
             if acting.tokens.total() > MAX_TOKENS:
                 phase = "return"
-            else:  # the end of the turn; rule 23: only the player whose turn ends is checked
+            else:
                 turn += 1
                 condition = (
                     "points"
@@ -639,19 +802,19 @@ def evolve(state: DuelState, event: StepEvent) -> DuelState:
                     if max(acting.colour_points) >= WIN_COLOUR
                     else ""
                 )
-                if condition or passes >= 2:  # decision (rule 12): two passes in a row, a draw
+                if condition or t.passes >= 2:
                     phase, finished, winner = "over", True, acting.name if condition else ""
                 else:
                     to_move = me if again else 1 - me
                     phase, replenished, fresh, again = "main", False, True, False
     return DuelState(
         tuple(players),
-        board,
-        pyramid,
-        decks,
-        bag,
-        supply,
-        royals,
+        t.board,
+        t.pyramid,
+        t.decks,
+        t.bag,
+        t.supply,
+        t.royals,
         to_move,
         turn,
         phase,
@@ -659,7 +822,7 @@ def evolve(state: DuelState, event: StepEvent) -> DuelState:
         replenished,
         fresh,
         again,
-        passes,
+        t.passes,
         finished,
         condition,
         winner,
