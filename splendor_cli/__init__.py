@@ -1,3 +1,3 @@
 """splendor-cli: play Splendor asynchronously from a terminal, one TOML event log per game."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

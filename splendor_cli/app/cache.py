@@ -1,9 +1,10 @@
 """A content-addressed cache of what the read-only JSON commands print. Standard library only.
 
 Bots call `state --json` and `moves --json` after every turn; loading a game means importing
-typer, attrs, cattrs and replaying every event through the rules. The output depends only on
-the exact bytes of the game file (and this program's version), so it is cached under the
-SHA-256 of both: a changed file is a new key, never a stale answer. Entries are written only
+attrs and the game's rules and replaying every event. The output depends only on the exact
+bytes of the game file and on the program, so it is cached under the SHA-256 of both (the
+program as a fingerprint of its installed files: their names, sizes and times): a changed
+file, or a changed program, is a new key, never a stale answer. Entries are written only
 after the file was read and fully re-validated. $SPLENDOR_NO_CACHE=1 turns it off;
 $SPLENDOR_CACHE moves it (default: $XDG_CACHE_HOME/splendor-cli or ~/.cache/splendor-cli).
 """
@@ -14,6 +15,27 @@ import hashlib
 import os
 
 from .. import __version__
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_fingerprint: str | None = None
+
+
+def fingerprint() -> str:
+    """A digest of the installed program: the version, and each file's path, size and time."""
+    global _fingerprint
+    if _fingerprint is None:
+        digest = hashlib.sha256(__version__.encode())
+        for folder, dirs, files in sorted(os.walk(_PACKAGE)):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(files):
+                if name.endswith((".py", ".csv")):
+                    info = os.stat(os.path.join(folder, name))
+                    digest.update(
+                        f"{os.path.relpath(folder, _PACKAGE)}/{name}:{info.st_size}:{info.st_mtime_ns}\0".encode()
+                    )
+        _fingerprint = digest.hexdigest()
+    return _fingerprint
+
 
 MAX_ENTRIES = 4000
 
@@ -30,7 +52,7 @@ def view_name(command: str, at: int | None = None) -> str:
 
 
 def _key(data: bytes, view: str) -> str:
-    return hashlib.sha256(f"{__version__}\0{view}\0".encode() + data).hexdigest()
+    return hashlib.sha256(f"{fingerprint()}\0{view}\0".encode() + data).hexdigest()
 
 
 def get(data: bytes, view: str) -> str | None:

@@ -158,10 +158,8 @@ class Game:
             state = self.states[-1]
             if check:
                 self._check_play(state, event)
-            try:
-                after = variant.evolve(state, event)
-            except ValueError as exc:
-                raise CorruptLogError(f"cannot apply {event.TYPE}: {_one_line(exc)}", seq=seq) from None
+            # Judged (now, or when the file was first read): it applies, or the rules have a bug.
+            after = variant.evolve(state, event)
             return attrs.evolve(self, events=events, states=(*self.states, after), after=(*self.after, seq))
         match event:
             case TurnUndone():
@@ -231,11 +229,12 @@ class Game:
         variant = self.variant
         try:
             move = variant.move_of(event)
+        except ValueError as exc:  # an id no table of the game has
+            raise CorruptLogError(f"bad {event.TYPE}: {_one_line(exc)}", seq=seq) from None
+        try:
             expected = variant.decide(state, variant.draw(state, move, self.chance()))
         except SplendorError as exc:
             raise CorruptLogError(f"illegal {event.TYPE}: {_one_line(exc)}", seq=seq) from None
-        except ValueError as exc:  # move_of: an id no table has
-            raise CorruptLogError(f"bad {event.TYPE}: {_one_line(exc)}", seq=seq) from None
         if type(expected) is not type(event):  # pragma: no cover - move_of keeps the action
             raise CorruptLogError(f"{event.TYPE}: the rules make a {expected.TYPE} of it", seq=seq)
         for name in _payload(type(event)):  # the envelope (seq, parent) is the chain's business
