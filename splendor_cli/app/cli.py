@@ -130,6 +130,13 @@ def main() -> None:
             sys.stdout.write(exc.format_message() + "\n")
             sys.exit(0)
         hint = f" (see '{ctx.command_path} -h')" if ctx is not None else ""
-        sys.stderr.write(f"splendor: {' '.join(exc.format_message().split())}{hint}\n")
+        message = f"{' '.join(exc.format_message().split())}{hint}"
+        if "--json" in sys.argv[1:]:
+            import json
+
+            error = {"code": "usage", "exit": exc.exit_code, "message": message}
+            sys.stderr.write(json.dumps({"error": error}, ensure_ascii=False) + "\n")
+        else:
+            sys.stderr.write(f"splendor: {message}\n")
         sys.exit(exc.exit_code)
     sys.exit(code if isinstance(code, int) else 0)
