@@ -1,0 +1,107 @@
+"""The command line is declared once (app/params.py): the fast path (entry.parse) and the typer
+app (cli.py) read the same declarations, call the same bodies, and give the same arguments."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from splendor_cli.app import cli as cli_module
+from splendor_cli.app import entry
+from splendor_cli.app.commands import COMMANDS
+
+LINES = [
+    ["state", "--json", "-g", "g.toml"],
+    ["show", "--at", "3", "--color", "never", "--game=g.toml"],
+    ["moves", "--json"],
+    ["log", "--color", "always"],
+    ["play", "take", "white", "blue", "green", "--as", "ann", "--json"],
+    ["play", "--bots", "--", "take", "-g"],
+    ["take", "red", "red", "-g", "g.toml"],
+    ["reserve", "deck", "3", "return", "white"],
+    ["buy", "1-30", "pay", "red", "gold"],
+    ["replenish", "--as", "bob"],
+    ["undo", "--to", "12", "--force", "--as", "bob"],
+    ["undo", "--turn", "--json"],
+    ["bot", "--json"],
+    ["hint", "--bot", "greedy"],
+    ["new", "--players", "ann,bob", "--seed", "7", "--variant", "duel"],
+    ["new", "-p", "ann,bob", "--commit-seed", "--json"],
+    ["seed", "--as", "ann"],
+    ["demo", "--turns", "0", "--seed", "-3"],
+    ["simulate", "--games", "2", "-j", "0", "-q", "--bots", "random,greedy"],
+    ["export", "--last", "2"],
+    ["apply", "mail.eml", "-g", "g.toml"],
+    ["apply", "-"],
+    ["verify", "--git", "main..HEAD", "--staged"],
+    ["git", "install", "--pattern", "*.toml"],
+    ["merge-driver", "a", "b", "c"],
+    ["resolve", "--keep", "ours"],
+]
+
+
+def _typer_kwargs(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[Any, dict[str, Any]]:
+    """The body and the arguments the typer app calls it with for `argv`."""
+    called: list[tuple[Any, dict[str, Any]]] = []
+    monkeypatch.setattr(cli_module, "run", lambda body, kwargs: called.append((body, kwargs)) or 0)
+    result = CliRunner().invoke(cli_module.app, argv)
+    assert result.exit_code == 0, result.output
+    [(body, kwargs)] = called
+    return body, kwargs
+
+
+@pytest.mark.parametrize("argv", LINES, ids=lambda argv: " ".join(argv))
+def test_the_fast_path_and_typer_call_the_same_body_with_the_same_arguments(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """For every command, a plain line is parsed by entry.parse exactly as typer parses it
+    (defaults from the body, $SPLENDOR_PLAYER for --as, paths as Path)."""
+    monkeypatch.setenv("SPLENDOR_PLAYER", "cy")
+    parsed = entry.parse(argv)
+    assert parsed is not None, argv
+    spec, fast = parsed
+    body, slow = _typer_kwargs(argv, monkeypatch)
+    assert spec.body is body
+    full = {**(body.__kwdefaults__ or {}), **fast}
+    assert full == slow
+    assert all(isinstance(v, Path) for k, v in slow.items() if k in ("game", "base", "ours", "theirs") and v)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["--help"],
+        ["state", "--help"],
+        ["state", "-h"],
+        ["state", "--bogus"],
+        ["state", "--at", "0"],
+        ["state", "--at", "x"],
+        ["state", "--json=1"],
+        ["state", "extra"],
+        ["play"],
+        ["new"],
+        ["undo", "--to"],
+        ["simulate", "--players", "5"],
+        ["merge-driver", "a", "b"],
+        ["nope"],
+        ["git"],
+    ],
+)
+def test_what_the_fast_path_cannot_read_goes_to_typer(argv: list[str]) -> None:
+    """Help, unknown options, bad values and missing arguments are typer's: it says why."""
+    assert entry.parse(argv) is None
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_each_body_has_exactly_the_declared_parameters(name: str) -> None:
+    """A body's keyword parameters are its declarations, in order: nothing is declared twice."""
+    spec = COMMANDS[name]
+    signature = inspect.signature(spec.body)
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in signature.parameters.values())
+    assert list(signature.parameters) == [param.name for param in spec.params]
+    assert spec.help.strip(), name
