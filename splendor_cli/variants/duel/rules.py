@@ -5,7 +5,8 @@ replenish), one mandatory step (take a line, reserve with a gold, buy, or pass w
 else is possible), then the steps its purchase owes (a token or steal ability, a royal card)
 and returns down to 10. Each step is judged by `decide`, recorded by one event, and applied by
 `evolve`; the turn ends inside `evolve` when nothing is owed any more: the victory check, then
-the other player's turn (or the same player's, after an `again` ability).
+the other player's turn (or the same player's, after an `again` ability). Both dispatch to one
+handler per kind of step (`_decide_take`, `_evolve_take`, ...); `_settle` ends every step.
 
 Rule numbers in comments are those of duel_rules.md. Payments are shared with the base game
 (payment.py).
@@ -544,9 +545,8 @@ def _without(board: tuple[Gem | None, ...], cells: tuple[str, ...]) -> tuple[Gem
 
 class _Table:
     """What a step may change of a state, as a mutable working copy: `evolve` makes one, the
-    handler of the event changes it in place, then `_settle` makes the next state of it.
-
-    A plain class with slots, its fields set by position: this is the inner loop of play."""
+    handler of the event changes it in place, then `_settle` makes the next state of it (one
+    `DuelState` a step, built by position). A plain class with slots: this is the inner loop of play."""
 
     __slots__ = (
         "acted",
@@ -629,6 +629,7 @@ def _gain_privilege(t: _Table, who: int) -> None:
 
 
 def _evolve_privilege(t: _Table, event: PrivilegeUsed) -> None:
+    """rule 8: the token to the player, the privilege back to the supply."""
     player = t.players[t.me]
     t.board = _without(t.board, (event.cell,))
     t.players[t.me] = _holding(player, player.tokens + ONE[event.gem], player.privileges - 1)
@@ -637,6 +638,7 @@ def _evolve_privilege(t: _Table, event: PrivilegeUsed) -> None:
 
 
 def _evolve_replenish(t: _Table, event: BoardReplenished) -> None:
+    """rule 9: the bag onto the empty cells; the opponent gains a privilege."""
     filled = dict(zip((CELL_INDEX[c] for c in event.cells), event.tokens))
     if any(t.board[i] is not None for i in filled):
         raise ValueError("a replenish may fill only empty cells")
@@ -648,6 +650,8 @@ def _evolve_replenish(t: _Table, event: BoardReplenished) -> None:
 
 
 def _evolve_take(t: _Table, event: LineTaken) -> None:
+    """rules 13-14: the line's tokens to the player; 3 of a colour or both pearls give the
+    opponent a privilege."""
     player = t.players[t.me]
     t.board = _without(t.board, event.cells)
     gems = Tokens.from_gems(event.gems)
@@ -658,13 +662,13 @@ def _evolve_take(t: _Table, event: LineTaken) -> None:
 
 
 def _evolve_reserve(t: _Table, event: GoldReserved) -> None:
-    player = t.players[t.me]
+    """rule 15: the gold and the card (face up, replaced from its deck; or the top of a deck)."""
+    p = t.players[t.me]
     t.board = _without(t.board, (event.gold,))
     if event.blind:
         t.decks = draw_card(t.decks, event.card)
     else:
         t.pyramid, t.decks = take_face_up(t.pyramid, t.decks, event.card, event.drawn)
-    p = player
     t.players[t.me] = DuelPlayer(  # by position, for speed
         p.name,
         p.tokens + ONE[GOLD],
@@ -683,6 +687,8 @@ def _evolve_reserve(t: _Table, event: GoldReserved) -> None:
 
 
 def _evolve_buy(t: _Table, event: DuelCardBought) -> None:
+    """rules 16-20: the card (from the pyramid, replaced, or from the reserve) for its payment;
+    its ability, then a royal card owed for a crown threshold passed."""
     player = t.players[t.me]
     card = CARDS[event.card]
     reserved, blind = player.reserved, player.blind
@@ -729,12 +735,14 @@ def _evolve_buy(t: _Table, event: DuelCardBought) -> None:
 
 
 def _evolve_token(t: _Table, event: BonusTokenTaken) -> None:
+    """rule 18, the `token` ability."""
     player = t.players[t.me]
     t.board = _without(t.board, (event.cell,))
     t.players[t.me] = _holding(player, player.tokens + ONE[event.gem], player.privileges)
 
 
 def _evolve_steal(t: _Table, event: TokenStolen) -> None:
+    """rule 18, the `steal` ability (a card's or a royal card's)."""
     me = t.me
     player, other = t.players[me], t.players[1 - me]
     t.players[1 - me] = _holding(other, other.tokens - ONE[event.gem], other.privileges)
@@ -742,6 +750,7 @@ def _evolve_steal(t: _Table, event: TokenStolen) -> None:
 
 
 def _evolve_royal(t: _Table, event: RoyalTaken) -> None:
+    """rule 19: the royal card and its points; its ability at once (a steal is owed first)."""
     player = t.players[t.me]
     royal = ROYALS[event.royal]
     t.royals = tuple(r for r in t.royals if r != event.royal)
@@ -757,12 +766,14 @@ def _evolve_royal(t: _Table, event: RoyalTaken) -> None:
 
 
 def _evolve_return(t: _Table, event: TokenReturned) -> None:
+    """rule 22: a token back to the bag."""
     player = t.players[t.me]
     t.players[t.me] = _holding(player, player.tokens - ONE[event.gem], player.privileges)
     t.bag = t.bag + ONE[event.gem]
 
 
 def _evolve_pass(t: _Table) -> None:
+    """rule 12: a pass; the end of the turn counts it."""
     t.passes += 1
 
 
@@ -777,7 +788,7 @@ def _settle(state: DuelState, t: _Table) -> DuelState:
     finished, condition, winner = False, "", ""
     if t.acted:
         acting = players[me]
-        while owed:
+        while owed:  # the next step owed that has a choice
             step, owed = owed[0], owed[1:]
             if step == "token":
                 possible = CARDS[acting.cards[-1]].bonus in t.board
@@ -791,7 +802,7 @@ def _settle(state: DuelState, t: _Table) -> DuelState:
         else:
             if acting.tokens.total() > MAX_TOKENS:
                 phase = "return"
-            else:
+            else:  # the end of the turn
                 turn += 1
                 condition = (
                     "points"
