@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...events import Event, PlayEvent
 from ...projection.variant import Chance, Variant
-from ..common.hidden import determinize
-from . import heuristics, notation, rules, views
+from . import notation, rules, views
 from .cards import DECKS, NOBLES
 from .events import TURN_TYPES, GameStarted, TurnEvent
 from .rules import Move
@@ -109,14 +108,22 @@ class Splendor:
 
         return board_text(game, width=width, color=color, ascii=ascii)
 
+    # -- bots: their modules load on first use (a command that only shows or plays needs none)
+
     def hide(self, state: GameState, seat: int, rng: random.Random) -> GameState:
+        from ..common.hidden import determinize
+
         return determinize(state, seat, rng)
 
     def value(self, state: GameState, seat: int) -> float:
-        return heuristics.value(state, seat)
+        from .heuristics import value
+
+        return value(state, seat)
 
     def score(self, state: GameState, seat: int) -> float:
-        return heuristics.score(state, seat)
+        from .heuristics import score
+
+        return score(state, seat)
 
 
 VARIANT: Variant[GameState, Move] = Splendor()

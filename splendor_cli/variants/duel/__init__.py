@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ...events import Event, PlayEvent
 from ...model import Gem
 from ...projection.variant import Chance, Variant
-from ..common.hidden import determinize
-from . import heuristics, notation, rules, views
+from . import notation, rules, views
 from .cards import DECKS
 from .events import STEP_TYPES, DuelStarted, StepEvent
 from .state import TOKENS, DuelState, board_of, setup_problem, start
@@ -119,14 +118,22 @@ class Duel:
 
         return board_text(game, width=width, color=color, ascii=ascii)
 
+    # -- bots: their modules load on first use (a command that only shows or plays needs none)
+
     def hide(self, state: DuelState, seat: int, rng: random.Random) -> DuelState:
+        from ..common.hidden import determinize
+
         return determinize(state, seat, rng)
 
     def value(self, state: DuelState, seat: int) -> float:
-        return heuristics.value(state, seat)
+        from .heuristics import value
+
+        return value(state, seat)
 
     def score(self, state: DuelState, seat: int) -> float:
-        return heuristics.score(state, seat)
+        from .heuristics import score
+
+        return score(state, seat)
 
 
 VARIANT: Variant[DuelState, Step] = Duel()
