@@ -1,9 +1,39 @@
-"""Shared fixtures: a clean environment for every test, and TOML snapshots."""
+"""Shared fixtures: a clean environment for every test, TOML snapshots, and hypothesis profiles."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+
+# -- hypothesis profiles -----------------------------------------------------------------------
+#
+# Example counts come from the profile named by HYPOTHESIS_PROFILE (default `dev`); a test whose
+# examples cost more (or less) than most asks for a share of the profile's count
+# (`helpers.examples(fraction)`), never for a number of its own.
+#
+# Both profiles: no deadline. An example plays or replays whole games (a few milliseconds to a
+# few tenths of a second, varying with the load of a shared two-core machine): a deadline would
+# report the load, not a regression; the fuzz tests bound each load themselves (test_fuzz.HANG).
+#
+# dev (a developer's run): few examples, so that the fast tier stays well under a minute, and
+# random ones: each run explores new games, and a failure is saved in .hypothesis/ and tried
+# first on the next run.
+#
+# ci: five times as many examples, derandomized: the examples are a function of the tests and the
+# hypothesis version, so a red CI is never luck on an unrelated change, and
+# `HYPOTHESIS_PROFILE=ci pytest ...` reproduces it anywhere. No example database (nothing to
+# keep between CI runs), and a failure prints the blob that replays it.
+settings.register_profile("dev", max_examples=20, deadline=None)
+settings.register_profile("ci", max_examples=100, deadline=None, derandomize=True, database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"hypothesis profile: {os.environ.get('HYPOTHESIS_PROFILE', 'dev')} ({settings().max_examples} examples)"
+
 
 _COLOUR_FORCING = ("FORCE_COLOR", "PY_COLORS", "GITHUB_ACTIONS", "CLICOLOR_FORCE", "TTY_COMPATIBLE", "TERM")
 

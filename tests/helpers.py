@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+from hypothesis import settings
 from typer.testing import CliRunner
 
 from splendor_cli.app.cli import app
@@ -30,6 +31,12 @@ from splendor_cli.variants.duel.events import STEP_TYPES, DuelStarted
 EVENT_TYPES: dict[str, type[Any]] = {**event_types("base"), **event_types("duel")}
 """Every event type of every game, by tag."""
 PLAY_TYPES = (*TURN_TYPES, *STEP_TYPES)
+
+
+def examples(fraction: float) -> int:
+    """A share of the hypothesis profile's `max_examples` (tests/conftest.py), at least 1: for a
+    test whose examples cost more (fraction < 1) or much less (fraction > 1) than most."""
+    return max(1, round(settings().max_examples * fraction))
 
 
 def deal(players: tuple[str, ...], rng: random.Random) -> GameStarted:

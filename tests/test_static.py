@@ -5,7 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from helpers import ROOT
+
+pytestmark = pytest.mark.slow  # mypy and ruff as processes: seconds without their caches
 
 PATHS = ["splendor_cli", "tests", "bench", "scripts"]
 

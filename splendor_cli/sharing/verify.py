@@ -49,10 +49,13 @@ from ..variants import event_types
 
 
 def file_report(loaded: Loaded) -> dict[str, Any]:
-    """A summary of a game that `store.read` accepted: who plays, how far, whose turn, the chain head."""
+    """A summary of a game that `store.read` accepted: who plays, how far, whose turn, the chain
+    head; for a game whose commit-then-reveal deal is under way, who it waits for (`dealing`)."""
     record, game = loaded.record, loaded.game
-    header, state = record.header, game.state
+    header = record.header
     emails = header.emails or ("",) * len(header.players)
+    dealing = game.seeding.waiting() if game.seeding is not None and not game.states else None
+    state = game.table if dealing is None else None
     return {
         "ok": True,
         "path": str(loaded.path),
@@ -62,13 +65,14 @@ def file_report(loaded: Loaded) -> dict[str, Any]:
         "created": header.created,
         "players": [{"name": name, "email": email or None} for name, email in zip(header.players, emails)],
         "events": len(game.events),
-        "turns": state.turn,
-        **({"steps": len(game.after) - 1} if game.variant.stepwise else {}),
+        "turns": state.turn if state else 0,
+        **({"steps": max(len(game.after) - 1, 0)} if game.variant.stepwise else {}),
         "undos": sum(isinstance(event, TurnUndone) for event in game.events),
         "undone": sorted(game.undone),
-        "to_move": None if state.finished else state.player.name,
-        "finished": state.finished,
-        "winners": list(state.winners()),
+        "to_move": None if state is None or state.finished else state.player.name,
+        "finished": bool(state and state.finished),
+        "winners": list(state.winners()) if state else [],
+        **({"dealing": dealing} if dealing else {}),
         "head": record.head,
     }
 
@@ -85,9 +89,11 @@ def report_text(report: dict[str, Any]) -> str:
         f"{report['events']} events: {report['turns']} turns"
         + (f" in {report['steps']} steps" if "steps" in report else "")
         + f", {_plural(report['undos'], 'undo')}"
-        + (f" ({_plural(len(undone), noun)} undone: {', '.join(f'#{s}' for s in undone)})" if undone else ""),
+        + (f" ({_plural(len(undone), noun)} undone: {_listed(undone)})" if undone else ""),
     ]
-    if report["finished"]:
+    if report.get("dealing"):
+        lines.append(f"the deal is under way: {report['dealing']}")
+    elif report["finished"]:
         winners = report["winners"]
         lines.append(
             f"finished: {winners[0]} wins" if len(winners) == 1 else f"finished: {', '.join(winners)} share the victory"
@@ -96,6 +102,12 @@ def report_text(report: dict[str, Any]) -> str:
         lines.append(f"{report['to_move']} to move")
     lines.append(f"chain head: {report['head']}")
     return "\n".join(lines)
+
+
+def _listed(seqs: list[int], most: int = 10) -> str:
+    """`#4, #7`: the first `most` event numbers, then how many more (a long log stays one short line)."""
+    shown = ", ".join(f"#{s}" for s in seqs[:most])
+    return shown + (f" and {len(seqs) - most} more" if len(seqs) > most else "")
 
 
 def _plural(count: int, noun: str) -> str:

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from helpers import cli, state
 
 
@@ -50,6 +51,7 @@ def test_bot_plays_every_bot_turn_and_stops_at_a_person(tmp_path: Path) -> None:
     assert code == 0 and "not a bot seat" in out and path.read_bytes() == before
 
 
+@pytest.mark.slow  # two whole games of mcts and greedy
 def test_bot_moves_follow_from_the_file(tmp_path: Path) -> None:
     """The same file gets the same bot moves: each bot's random source is seeded by the game and the move."""
     first, second = tmp_path / "a.toml", tmp_path / "b.toml"
@@ -110,6 +112,7 @@ def test_duel_bot_seat(tmp_path: Path) -> None:
     assert "bot:greedy:" in out and out.rstrip().endswith("ann to move")
 
 
+@pytest.mark.slow  # a whole game, a process per command
 def test_a_whole_game_alone_against_two_bots_through_the_entry_point(tmp_path: Path) -> None:
     """A person (here: the greedy hint, played by hand) against two bots, to the end; the file verifies."""
     path = tmp_path / "g.toml"

@@ -167,8 +167,12 @@ def test_points_are_the_final_points_of_each_seat() -> None:
     for row in report["bots"]:
         scored = [r.points[r.seating.index(row["name"])] for r in results]
         assert row["mean_points"] == round(sum(scored) / 4, 2)
-        assert max(scored) >= 0
-    assert any(max(r.points) >= 15 for r in results)  # rulebook: the game ends once someone reaches 15
+    for r in results:
+        # rulebook: a finished game is won by a player with 15 points or more, the most of anyone
+        # (so the points are the final ones, each in its seat's place)
+        assert r.finished and r.winners
+        best = max(r.points)
+        assert best >= 15 and all(r.points[r.seating.index(w)] == best for w in r.winners), r
 
 
 def _stable(text: str) -> str:

@@ -25,6 +25,8 @@ from splendor_cli.variants.duel.notation import format_step
 from splendor_cli.variants.duel.state import DuelState
 from splendor_cli.variants.duel.step import Step
 
+pytestmark = pytest.mark.slow  # whole games over git
+
 GAME = Path("games") / "duel.toml"
 
 

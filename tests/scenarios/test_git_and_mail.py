@@ -17,6 +17,8 @@ from splendor_cli.variants.base.cards import CARDS
 from splendor_cli.variants.base.notation import format_move
 from splendor_cli.variants.base.rules import legal_moves
 
+pytestmark = pytest.mark.slow  # a whole game over git and mail
+
 GAME = Path("games") / "friday.toml"
 
 PEOPLE = {"alice": "alice@example.org", "bob": "bob@example.org"}

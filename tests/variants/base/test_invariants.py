@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 
 import attrs
-from helpers import BASE, step, undo
+from helpers import BASE, examples, step, undo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import games, header_for, histories, sealed
@@ -25,12 +25,11 @@ from splendor_cli.variants.base.notation import format_move, parse_move
 from splendor_cli.variants.base.rules import Move, choices, decide, evolve, legal_moves
 from splendor_cli.variants.base.state import GEMS_PER_COLOUR, GOLD_TOKENS, MAX_TOKENS, WINNING_POINTS, GameState
 
-FAST = settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
-)
-SLOW = settings(
-    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
-)
+_HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large]  # a game of 150 turns is a lot of data
+FAST = settings(suppress_health_check=_HEALTH)
+"""The profile's number of examples (tests/conftest.py)."""
+SLOW = settings(max_examples=examples(0.4), suppress_health_check=_HEALTH)
+"""Fewer: these judge every listed move of every state."""
 
 
 def _setup(game: Game) -> GameStarted:
