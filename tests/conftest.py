@@ -22,17 +22,19 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 # random ones: each run explores new games, and a failure is saved in .hypothesis/ and tried
 # first on the next run.
 #
-# ci: five times as many examples, derandomized: the examples are a function of the tests and the
+# ci (the default when $CI is set, as on CI): five times as many examples, derandomized: the examples are a function of the tests and the
 # hypothesis version, so a red CI is never luck on an unrelated change, and
 # `HYPOTHESIS_PROFILE=ci pytest ...` reproduces it anywhere. No example database (nothing to
 # keep between CI runs), and a failure prints the blob that replays it.
 settings.register_profile("dev", max_examples=20, deadline=None)
 settings.register_profile("ci", max_examples=100, deadline=None, derandomize=True, database=None, print_blob=True)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
+"""HYPOTHESIS_PROFILE when set; else `ci` on CI (which sets CI=true), `dev` elsewhere."""
+settings.load_profile(PROFILE)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
-    return f"hypothesis profile: {os.environ.get('HYPOTHESIS_PROFILE', 'dev')} ({settings().max_examples} examples)"
+    return f"hypothesis profile: {PROFILE} ({settings().max_examples} examples)"
 
 
 _COLOUR_FORCING = ("FORCE_COLOR", "PY_COLORS", "GITHUB_ACTIONS", "CLICOLOR_FORCE", "TTY_COMPATIBLE", "TERM")

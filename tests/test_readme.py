@@ -69,3 +69,15 @@ def test_readme_duel_board_is_what_show_prints(tmp_path: Path, monkeypatch: pyte
     result = CliRunner().invoke(app, ["show", "-g", "duel.toml"])
     assert result.exit_code == 0
     assert result.stdout == shown
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    """The quick start's second command (the tests) is exactly what CI's script runs."""
+    quick = README.read_text(encoding="utf-8").split("## Quick start", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    install, tests = quick.strip().splitlines()
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert tests in script
+    assert any(
+        line.startswith(install.split(" && .venv/bin/splendor")[0].replace("install '", "install --quiet '"))
+        for line in script
+    )
