@@ -1,4 +1,5 @@
-"""The only module that opens game files: read, lock, create and append (it takes a path).
+"""The only module that opens game files: read, lock, create and append (it takes a path, as a
+string or any `os.PathLike`; `pathlib` is not loaded for it).
 
 Writes are atomic (a temporary file beside the game, fsync, rename), so a crash leaves the old
 file or the new one. Appending re-reads the file first and refuses (ConflictError) if it
@@ -10,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 import attrs
 
@@ -20,19 +20,22 @@ from .events.codec import Header, Record, format_event, format_header, seal
 from .projection import Game
 from .records import parse_text, replay_record
 
+StrPath = str | os.PathLike[str]
+"""A path, as a string or any path object."""
+
 
 @attrs.frozen
 class Loaded:
     """A game file as read: its path and bytes, the parsed record and the folded game."""
 
-    path: Path
+    path: str
     data: bytes
     record: Record
     game: Game
 
 
 @contextlib.contextmanager
-def writing(path: Path, locks: Path) -> Iterator[Loaded]:
+def writing(path: StrPath, locks: StrPath) -> Iterator[Loaded]:
     """Hold the game's write lock, and read it: for read-validate-append as one step.
 
     The lock is an advisory `flock` on a file in the folder `locks` (the caller's: private to
@@ -45,7 +48,7 @@ def writing(path: Path, locks: Path) -> Iterator[Loaded]:
 
 
 @contextlib.contextmanager
-def locked(path: Path, locks: Path) -> Iterator[None]:
+def locked(path: StrPath, locks: StrPath) -> Iterator[None]:
     """Hold the write lock of the game at `path` (see `writing`), or raise ConflictError.
 
     `locks` is made if missing (mode 0700) and must be a folder of this user's that nobody
@@ -83,18 +86,36 @@ def locked(path: Path, locks: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def read(path: Path) -> Loaded:
+def read_bytes(path: StrPath) -> bytes:
+    """The bytes of a file (a game file, or a version of one handed over by git)."""
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def read(path: StrPath) -> Loaded:
     """Read, parse, check the chain and replay every event through the rules.
 
     Raises:
         GameFileError: the file is missing, unreadable, of a newer format, or breaks a rule.
     """
+    path = os.fspath(path)
     try:
-        data = path.read_bytes()
+        data = read_bytes(path)
     except FileNotFoundError:
         raise GameFileError(f"{path}: no such game file") from None
     except OSError as exc:
         raise GameFileError(f"{path}: cannot read: {exc.strerror}") from None
+    return from_bytes(path, data)
+
+
+def from_bytes(path: StrPath, data: bytes) -> Loaded:
+    """The game whose file at `path` holds `data`, read as `read` reads it (nothing is opened).
+
+    Raises:
+        GameFileError: the bytes are not UTF-8, of a newer format, or break a rule.
+        ForkError: the file forked (two events with one parent).
+    """
+    path = os.fspath(path)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -115,7 +136,7 @@ def read(path: Path) -> Loaded:
     return Loaded(path=path, data=data, record=record, game=game)
 
 
-def write_atomic(path: Path, data: bytes, *, exclusive: bool) -> None:
+def write_atomic(path: StrPath, data: bytes, *, exclusive: bool) -> None:
     """Write `data` to `path` through a temporary file beside it, fsync, rename (`exclusive`:
     never over an existing file), so that a crash leaves the old file or the new one."""
     folder = os.path.dirname(path) or "."
@@ -145,16 +166,17 @@ def write_atomic(path: Path, data: bytes, *, exclusive: bool) -> None:
         os.close(dir_fd)
 
 
-def create(path: Path, header: Header, started: Event) -> Loaded:
+def create(path: StrPath, header: Header, started: Event) -> Loaded:
     """Write a new game file. Refuse to overwrite one (UsageError)."""
-    if path.exists():
+    path = os.fspath(path)
+    if os.path.lexists(path):
         raise UsageError(f"{path} exists already: choose another name, or remove it first")
-    if path.suffix != ".toml":
+    if not path.endswith(".toml"):
         raise UsageError(f"{path}: a game file name ends in .toml")
     started = seal(Record(header=header, events=()), started)
     text = format_header(header) + format_event(started)
     replay_record(Record(header=header, events=(started,)))  # valid before anything is written
-    path.parent.mkdir(parents=True, exist_ok=True)
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     try:
         write_atomic(path, text.encode("utf-8"), exclusive=True)
     except FileExistsError:
@@ -178,7 +200,7 @@ def append(loaded: Loaded, *events: Event) -> Loaded:
     if reread.events != after.record.events:  # pragma: no cover - a codec bug
         raise GameFileError(f"{loaded.path}: the new events would not read back the same; nothing written")
     try:
-        current = loaded.path.read_bytes()
+        current = read_bytes(loaded.path)
     except OSError as exc:
         raise ConflictError(f"{loaded.path}: cannot re-read before writing: {exc.strerror}") from None
     if current != loaded.data:

@@ -22,8 +22,9 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 # random ones: each run explores new games, and a failure is saved in .hypothesis/ and tried
 # first on the next run.
 #
-# ci (the default when $CI is set, as on CI): five times as many examples, derandomized: the examples are a function of the tests and the
-# hypothesis version, so a red CI is never luck on an unrelated change, and
+# ci (the default when $CI is set, as on CI): five times as many examples, derandomized: the
+# examples are a function of the tests and the hypothesis version, so a red CI is never luck on
+# an unrelated change, and
 # `HYPOTHESIS_PROFILE=ci pytest ...` reproduces it anywhere. No example database (nothing to
 # keep between CI runs), and a failure prints the blob that replays it.
 settings.register_profile("dev", max_examples=20, deadline=None)

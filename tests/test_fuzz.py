@@ -667,8 +667,9 @@ def deadline(seconds: float) -> Iterator[None]:
 
 
 class MemoryPath(type(Path())):  # type: ignore[misc]
-    """A path whose bytes are held in memory: `store.read` runs as it is, but for the disk, which
-    on a slow one costs more than the load itself (writing and reading back 10,000 files)."""
+    """A path whose bytes are held in memory: the file is read as `store.read` reads it
+    (`store.from_bytes`), but for the disk, which on a slow one costs more than the load itself
+    (writing and reading back 10,000 files)."""
 
     data = b""
 
@@ -684,7 +685,7 @@ def judge(base: Base, mutant: Mutant, path: Path) -> str:
         path.write_bytes(mutant.data)
     try:
         with deadline(HANG):
-            loaded = store.read(path)
+            loaded = store.from_bytes(path, path.data) if isinstance(path, MemoryPath) else store.read(path)
     except (GameFileError, ForkError) as exc:
         message = str(exc)
         assert len(message.splitlines()) == 1, f"{mutant.what}: a message of several lines: {message!r}"

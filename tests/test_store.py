@@ -25,9 +25,9 @@ def _new(path: Path) -> store.Loaded:
 def test_append_only_adds_bytes_at_the_end(tmp_path: Path) -> None:
     """Each turn appends one [[events]] block; every earlier byte stays where it was."""
     loaded = _new(tmp_path / "g.toml")
-    before = loaded.path.read_bytes()
+    before = Path(loaded.path).read_bytes()
     after = store.append(loaded, loaded.game.decide(Move(action="take", gems=Tokens.of(red=2))))
-    data = after.path.read_bytes()
+    data = Path(after.path).read_bytes()
     assert data.startswith(before)
     assert data[len(before) :].decode().lstrip("\n").startswith('[[events]]\ntype = "tokens_taken"')
     assert store.read(after.path).record.events == after.record.events
@@ -36,7 +36,7 @@ def test_append_only_adds_bytes_at_the_end(tmp_path: Path) -> None:
 def test_a_failed_write_leaves_the_old_file_and_no_debris(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A crash between writing the new file and renaming it leaves the old file, byte for byte."""
     loaded = _new(tmp_path / "g.toml")
-    before = loaded.path.read_bytes()
+    before = Path(loaded.path).read_bytes()
 
     def crash(src: str, dst: str) -> None:
         raise OSError("disk on fire")
@@ -44,7 +44,7 @@ def test_a_failed_write_leaves_the_old_file_and_no_debris(tmp_path: Path, monkey
     monkeypatch.setattr(os, "replace", crash)
     with pytest.raises(OSError, match="disk on fire"):
         store.append(loaded, loaded.game.decide(Move(action="take", gems=Tokens.of(red=2))))
-    assert loaded.path.read_bytes() == before
+    assert Path(loaded.path).read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.toml"]
 
 
@@ -53,11 +53,11 @@ def test_a_file_changed_since_it_was_read_is_a_conflict(tmp_path: Path) -> None:
     first = _new(tmp_path / "g.toml")
     second = store.read(first.path)
     store.append(first, first.game.decide(Move(action="take", gems=Tokens.of(red=2))))
-    landed = first.path.read_bytes()
+    landed = Path(first.path).read_bytes()
     with pytest.raises(ConflictError) as caught:
         store.append(second, second.game.decide(Move(action="take", gems=Tokens.of(blue=2))))
     assert caught.value.exit_code == 5
-    assert first.path.read_bytes() == landed
+    assert Path(first.path).read_bytes() == landed
 
 
 def test_create_refuses_an_existing_file(tmp_path: Path) -> None:

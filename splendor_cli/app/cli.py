@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import inspect
 import sys
-from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
@@ -58,7 +57,7 @@ def root(
     """
 
 
-_TYPES: dict[str, Any] = {"str": str, "int": int, "flag": bool, "path": Path, "words": list[str]}
+_TYPES: dict[str, Any] = {"str": str, "int": int, "flag": bool, "path": str, "words": list[str]}
 
 
 def _parameter(param: Param, defaults: dict[str, Any]) -> inspect.Parameter:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalMoveError, SplendorError, UsageError
@@ -96,20 +95,20 @@ def _now() -> str:
     return datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def _path(game: Path | None) -> Path:
+def _path(game: str | None) -> str:
     """The game file a command means: `-g`, else the one `locate.find_game` finds."""
     from .locate import find_game
 
-    return Path(find_game(str(game) if game is not None else None))
+    return find_game(game)
 
 
-def _locks() -> Path:
+def _locks() -> str:
     from .folders import lock_folder
 
-    return Path(lock_folder())
+    return lock_folder()
 
 
-def _load(game: Path | None) -> Loaded:
+def _load(game: str | None) -> Loaded:
     from .. import store
 
     return store.read(_path(game))
@@ -165,7 +164,7 @@ _VARIANT = Param("variant", "--variant", help="base (Splendor, 2-4 players) or d
 def new(
     *,
     players: str,
-    game: Path | None = None,
+    game: str | None = None,
     seed: int | None = None,
     variant: str = "base",
     commit_seed: bool = False,
@@ -201,7 +200,7 @@ def new(
     suffix = f"{random.Random(seed).getrandbits(16) if seed is not None else random.getrandbits(16):04x}"
     plain = ("".join(c if c.isalnum() or c in "_.@-" else "-" for c in name) for name in names)
     game_id = f"{created[:10]}-{'-'.join(plain)}-{suffix}"  # a file name anywhere: no colon or hash
-    path = game if game is not None else Path(GAMES_DIR) / f"{game_id}.toml"
+    path = game if game is not None else os.path.join(GAMES_DIR, f"{game_id}.toml")
     header = Header(game=game_id, variant=variant, players=names, created=created, emails=emails)
     if commit_seed:
         store.create(path, header, SeedsAsked(seq=1, parent="", variant=variant, players=names))
@@ -216,7 +215,7 @@ def new(
 
 
 @command("seed", GAME, AS)
-def seed(*, game: Path | None = None, as_: str | None = None) -> None:
+def seed(*, game: str | None = None, as_: str | None = None) -> None:
     """Take your next step of a commit-then-reveal deal (`new --commit-seed`): commit, then reveal.
 
     The first call commits to a fresh secret (kept on this machine); the second, once all have committed, reveals it.
@@ -242,11 +241,11 @@ def seed(*, game: Path | None = None, as_: str | None = None) -> None:
             raise IllegalMoveError("the cards of this game are dealt already", rule="seed")
         if as_ not in seeding.players:
             raise IllegalMoveError(f"{as_!r} does not play in this game", rule="seed")
-        keep = Path(secrets_folder()) / f"{loaded.record.header.game}.{as_}.secret"
+        keep = os.path.join(secrets_folder(), f"{loaded.record.header.game}.{as_}.secret")
         step = seeding.next_step(as_)
         if step == "commit":
             secret = secrets.token_hex(32)
-            keep.parent.mkdir(parents=True, exist_ok=True)
+            os.makedirs(os.path.dirname(keep), exist_ok=True)
             # Kept before the commitment is written: a commitment without its secret could never be revealed.
             fd = os.open(keep, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w") as handle:
@@ -257,7 +256,8 @@ def seed(*, game: Path | None = None, as_: str | None = None) -> None:
             done = f"{as_} committed to a secret seed (kept in {keep})"
         elif step == "reveal":
             try:
-                secret = keep.read_text().strip()
+                with open(keep, encoding="utf-8") as handle:
+                    secret = handle.read().strip()
             except OSError:
                 raise UsageError(f"{as_}'s secret is not on this machine ({keep}): it cannot be revealed") from None
             loaded = store.append(loaded, SeedRevealed(seq=0, parent="", player=as_, secret=secret))
@@ -276,7 +276,7 @@ def seed(*, game: Path | None = None, as_: str | None = None) -> None:
 
 
 @command("show", GAME, JSON, AT, COLOR)
-def show(*, game: Path | None = None, json: bool = False, at: int | None = None, color: str = "auto") -> None:
+def show(*, game: str | None = None, json: bool = False, at: int | None = None, color: str = "auto") -> None:
     """Show the board: bank, cards, nobles, each player's holdings, whose turn or the result.
 
     A Duel shows its token board with coordinates, the pyramid, privileges and royal cards.
@@ -296,7 +296,7 @@ def show(*, game: Path | None = None, json: bool = False, at: int | None = None,
 
 
 @command("state", GAME, JSON, AT, COLOR)
-def state(*, game: Path | None = None, json: bool = False, at: int | None = None, color: str = "auto") -> None:
+def state(*, game: str | None = None, json: bool = False, at: int | None = None, color: str = "auto") -> None:
     """Print the state after the last event (or after event SEQ with --at): JSON, or the board.
 
     Example:
@@ -307,7 +307,7 @@ def state(*, game: Path | None = None, json: bool = False, at: int | None = None
 
 
 @command("moves", GAME, JSON)
-def moves(*, game: Path | None = None, json: bool = False) -> None:
+def moves(*, game: str | None = None, json: bool = False) -> None:
     """List every legal turn of the player to move (in a Duel: every legal next step), one notation a line.
 
     Each line is what `play` accepts.
@@ -325,7 +325,7 @@ def moves(*, game: Path | None = None, json: bool = False) -> None:
 
 
 @command("log", GAME, JSON, COLOR)
-def log(*, game: Path | None = None, json: bool = False, color: str = "auto") -> None:
+def log(*, game: str | None = None, json: bool = False, color: str = "auto") -> None:
     """List the events, one a line: turns in move notation, undone ones marked.
 
     Example:
@@ -351,7 +351,7 @@ _BOTS = Param("bots", "--bots", kind="flag", help="Then let the bot seats play, 
 
 @command("play", MOVE, GAME, AS, JSON, _BOTS)
 def play(
-    *, move: list[str], game: Path | None = None, as_: str | None = None, json: bool = False, bots: bool = False
+    *, move: list[str], game: str | None = None, as_: str | None = None, json: bool = False, bots: bool = False
 ) -> None:
     """Play a turn written in the move notation (see `splendor moves`) and append it to the file.
 
@@ -402,7 +402,7 @@ def play(
     _report(loaded, after, json)
 
 
-def _shortcut(action: str, words: list[str], game: Path | None, as_: str | None, json: bool) -> None:
+def _shortcut(action: str, words: list[str], game: str | None, as_: str | None, json: bool) -> None:
     play(move=[action, *words], game=game, as_=as_, json=json)
 
 
@@ -413,7 +413,7 @@ def _shortcut(action: str, words: list[str], game: Path | None, as_: str | None,
     AS,
     JSON,
 )
-def take(*, colours: list[str], game: Path | None = None, as_: str | None = None, json: bool = False) -> None:
+def take(*, colours: list[str], game: str | None = None, as_: str | None = None, json: bool = False) -> None:
     """Take 3 gems of different colours, or 2 of one colour (add 'return ...' past 10 tokens).
 
     In a Duel: take 1 to 3 tokens in a line of the board, named by their cells.
@@ -438,7 +438,7 @@ def take(*, colours: list[str], game: Path | None = None, as_: str | None = None
     AS,
     JSON,
 )
-def reserve(*, card: list[str], game: Path | None = None, as_: str | None = None, json: bool = False) -> None:
+def reserve(*, card: list[str], game: str | None = None, as_: str | None = None, json: bool = False) -> None:
     """Reserve a face-up card or the top card of a deck, and take a gold if there is one.
 
     In a Duel, the gold is taken from the board: name its cell (unless only one gold is there).
@@ -461,7 +461,7 @@ def reserve(*, card: list[str], game: Path | None = None, as_: str | None = None
     AS,
     JSON,
 )
-def buy(*, card: list[str], game: Path | None = None, as_: str | None = None, json: bool = False) -> None:
+def buy(*, card: list[str], game: str | None = None, as_: str | None = None, json: bool = False) -> None:
     """Buy a face-up or reserved card (default payment: coloured tokens before gold).
 
     In a Duel, a card with a wild bonus says the colour it joins.
@@ -478,7 +478,7 @@ def buy(*, card: list[str], game: Path | None = None, as_: str | None = None, js
 
 
 @command("replenish", GAME, AS, JSON)
-def replenish(*, game: Path | None = None, as_: str | None = None, json: bool = False) -> None:
+def replenish(*, game: str | None = None, as_: str | None = None, json: bool = False) -> None:
     """Duel: replenish the board from the bag (your opponent takes a privilege).
 
     Example:
@@ -489,7 +489,7 @@ def replenish(*, game: Path | None = None, as_: str | None = None, json: bool = 
 
 
 @command("bot", GAME, JSON)
-def bot(*, game: Path | None = None, json: bool = False) -> None:
+def bot(*, game: str | None = None, json: bool = False) -> None:
     """Let the bot seats play: every turn (Duel: step) of a seat named bot:SPEC, up to the next person.
 
     Seat bots with `splendor new --players alice,bot:mcts,bot:greedy`.
@@ -545,7 +545,7 @@ def _suggest(loaded: Loaded, spec: str) -> Any:
     Param("bot", "--bot", help="The bot asked: random, greedy, mcts, mcts:N, mcts:Ns."),
     JSON,
 )
-def hint(*, game: Path | None = None, bot: str = "mcts", json: bool = False) -> None:
+def hint(*, game: str | None = None, bot: str = "mcts", json: bool = False) -> None:
     """Suggest a move to the player to move (what a bot would play), without playing it.
 
     Example:
@@ -615,7 +615,7 @@ def _report(loaded: Loaded, after: Loaded, json: bool) -> None:
 )
 def undo(
     *,
-    game: Path | None = None,
+    game: str | None = None,
     to: int | None = None,
     turn: bool = False,
     as_: str | None = None,
@@ -665,7 +665,7 @@ def undo(
     COLOR,
 )
 def demo(
-    *, game: Path | None = None, turns: int = 12, seed: int | None = None, variant: str = "base", color: str = "auto"
+    *, game: str | None = None, turns: int = 12, seed: int | None = None, variant: str = "base", color: str = "auto"
 ) -> None:
     """Start a demo game for ann, bob and cy, play some random turns, and show the board.
 
@@ -688,7 +688,7 @@ def demo(
     _use_color(color)
     game_of = find_variant(variant)
     rng = random.Random(seed)
-    path = game if game is not None else Path(tempfile.mkdtemp(prefix="splendor-demo-")) / "demo.toml"
+    path = game if game is not None else os.path.join(tempfile.mkdtemp(prefix="splendor-demo-"), "demo.toml")
     names = game_of.demo_players
     header = Header(game="demo", variant=variant, players=names, created=_now())
     loaded = store.create(path, header, game_of.deal(names, RandomChance(rng)))
@@ -763,7 +763,7 @@ def simulate(
     GAME,
     Param("last", "--last", kind="int", low=1, help="How many of the last events to put in the block."),
 )
-def export(*, game: Path | None = None, last: int = 1) -> None:
+def export(*, game: str | None = None, last: int = 1) -> None:
     """Print the last move(s) as a plain-text block to paste into a mail (see `splendor apply`).
 
     The block survives quoting (> ), line-end changes and re-wrapping of blank lines; a damaged one is refused.
@@ -782,7 +782,7 @@ def export(*, game: Path | None = None, last: int = 1) -> None:
     Param("mail", help="A mail (text or a whole .eml file) holding move blocks; - or none: stdin."),
     GAME,
 )
-def apply(*, mail: str | None = None, game: Path | None = None) -> None:
+def apply(*, mail: str | None = None, game: str | None = None) -> None:
     """Append the moves of `splendor export` blocks found in a mail, after checking game, chain and rules.
 
     A block already applied is a no-op; a block for another game is refused (exit 2).
@@ -797,7 +797,7 @@ def apply(*, mail: str | None = None, game: Path | None = None) -> None:
     from ..sharing.mail import apply_blocks, find_blocks
 
     try:
-        data = sys.stdin.buffer.read() if mail is None or mail == "-" else Path(mail).read_bytes()
+        data = sys.stdin.buffer.read() if mail is None or mail == "-" else store.read_bytes(mail)
     except OSError as exc:
         raise UsageError(f"{mail}: cannot read: {exc.strerror}") from None
     with store.writing(_path(game), _locks()) as loaded:
@@ -821,7 +821,7 @@ def apply(*, mail: str | None = None, game: Path | None = None) -> None:
 def verify(
     *,
     rev_range: str | None = None,
-    game: Path | None = None,
+    game: str | None = None,
     git: bool = False,
     staged: bool = False,
     json: bool = False,
@@ -873,7 +873,7 @@ def git_install(*, pattern: str = "games/**/*.toml") -> None:
     from ..sharing.gitmerge import install
 
     # The driver runs this very installation: its Python, not whichever `splendor` is on PATH.
-    for line in install(Path.cwd(), shlex.join([sys.executable, "-m", "splendor_cli"]), pattern=pattern):
+    for line in install(os.getcwd(), shlex.join([sys.executable, "-m", "splendor_cli"]), pattern=pattern):
         _out(line)
 
 
@@ -883,7 +883,7 @@ def git_install(*, pattern: str = "games/**/*.toml") -> None:
     Param("ours", kind="path", help="git's %A: our version, where the result goes."),
     Param("theirs", kind="path", help="git's %B: their version."),
 )
-def merge_driver(*, base: Path, ours: Path, theirs: Path) -> None:
+def merge_driver(*, base: str, ours: str, theirs: str) -> None:
     """Merge two versions of a game file (git calls it; see `splendor git install`).
 
     Identical appends and fast-forwards merge cleanly; a side that breaks the rules is dropped.
@@ -909,7 +909,7 @@ def merge_driver(*, base: Path, ours: Path, theirs: Path) -> None:
     Param("keep", "--keep", help="ours or theirs: which of the two forked turns stays."),
     GAME,
 )
-def resolve(*, keep: str, game: Path | None = None) -> None:
+def resolve(*, keep: str, game: str | None = None) -> None:
     """Settle a forked game (two turns after one event, left by a merge): keep one side.
 
     Example:
@@ -922,7 +922,7 @@ def resolve(*, keep: str, game: Path | None = None) -> None:
     path = _path(game)
     with store.locked(path, _locks()):
         try:
-            data = path.read_bytes()
+            data = store.read_bytes(path)
         except OSError as exc:
             raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
         kept = gitmerge.resolve(data, keep)

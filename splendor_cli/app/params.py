@@ -20,8 +20,9 @@ class Param:
     """One option or argument of a command.
 
     `flags` are an option's names (`--game`, `-g`); none for a positional argument. `kind` is
-    `str`, `int`, `flag` (a bool option without a value), `path`, or `words` (the rest of the
-    command line, one or more words). `low` and `high` bound an int; `envvar` gives a default
+    `str`, `int`, `flag` (a bool option without a value), `path` (a file, given to the body as a
+    string: `pathlib` is not loaded on the fast path), or `words` (the rest of the command line,
+    one or more words). `low` and `high` bound an int; `envvar` gives a default
     from the environment.
     """
 
@@ -52,10 +53,6 @@ class Param:
             if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
                 raise ValueError(value)
             return number
-        if self.kind == "path":
-            from pathlib import Path
-
-            return Path(value)
         return value
 
 

@@ -32,6 +32,7 @@ from ..events import Event
 from ..events.codec import Record
 from ..forks import Blocks, cut, decode, describe_fork, split_fork, turns
 from ..records import parse_text, replay_record
+from ..store import StrPath
 from ..variants import find_variant
 
 DRIVER = "splendor"
@@ -184,12 +185,12 @@ def merge(base: bytes, ours: bytes, theirs: bytes) -> MergeResult:
     return MergeResult(data=forked, conflict=True, message=describe_fork(fork))
 
 
-def run_driver(base: Path, ours: Path, theirs: Path) -> MergeResult:
+def run_driver(base: StrPath, ours: StrPath, theirs: StrPath) -> MergeResult:
     """Git's `%O %A %B`: merge the three files and write the result over `ours` (%A)."""
-    from ..store import write_atomic
+    from ..store import read_bytes, write_atomic
 
-    result = merge(base.read_bytes(), ours.read_bytes(), theirs.read_bytes())
-    if result.data != ours.read_bytes():
+    result = merge(read_bytes(base), read_bytes(ours), read_bytes(theirs))
+    if result.data != read_bytes(ours):
         write_atomic(ours, result.data, exclusive=False)
     return result
 
@@ -197,7 +198,7 @@ def run_driver(base: Path, ours: Path, theirs: Path) -> MergeResult:
 # -- splendor git install ------------------------------------------------------------------------
 
 
-def _git(repo: Path, *args: str) -> str:
+def _git(repo: StrPath, *args: str) -> str:
     import subprocess
 
     try:
@@ -210,7 +211,7 @@ def _git(repo: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
-def install(repo: Path, command: str, *, pattern: str = PATTERN) -> list[str]:
+def install(repo: StrPath, command: str, *, pattern: str = PATTERN) -> list[str]:
     """Set up the repository holding `repo` so that git merges game files with the driver.
 
     Adds `<pattern> merge=splendor` to the top-level `.gitattributes` (once) and sets

@@ -42,7 +42,7 @@ from ..events.codec import FORMAT, Record, read_events
 from ..forks import decode
 from ..projection import Game
 from ..records import parse_text, replay_record
-from ..store import Loaded
+from ..store import Loaded, StrPath
 from ..variants import event_types
 
 # -- the file --------------------------------------------------------------------------------
@@ -233,7 +233,8 @@ def _git(args: list[str], cwd: Path, *, stdin: bytes | None = None) -> bytes:
     return done.stdout
 
 
-def _locate(path: Path) -> _Repo:
+def _locate(where: StrPath) -> _Repo:
+    path = Path(where)
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise UsageError(f"{path}: no such folder {str(folder)!r}")
@@ -424,7 +425,7 @@ def _report(
     }
 
 
-def git_report(path: Path, rev_range: str | None = None) -> dict[str, Any]:
+def git_report(path: StrPath, rev_range: str | None = None) -> dict[str, Any]:
     """Walk the commits that changed the game file at `path`, oldest first, and stop at the first
     that breaks a rule (see the module docstring). `rev_range` (`HEAD~5..HEAD`, `main..feature`)
     limits the walk; by default it is all of HEAD's history.
@@ -461,7 +462,7 @@ def git_report(path: Path, rev_range: str | None = None) -> dict[str, Any]:
     return _report(repo, checker, len(commits), None, rev_range=rev_range, staged=False)
 
 
-def staged_report(path: Path) -> dict[str, Any]:
+def staged_report(path: StrPath) -> dict[str, Any]:
     """Hold the change staged for the next commit to the same rules, for a pre-commit hook.
 
     The change goes from the file in HEAD (and in MERGE_HEAD, during a merge) to the file in the

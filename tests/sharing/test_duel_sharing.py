@@ -81,4 +81,4 @@ def test_a_turn_of_steps_travels_by_mail(tmp_path: Path) -> None:
     outcome = mail.apply_blocks(theirs.record, theirs.game, find_blocks(text))
     assert outcome.message == "applied #3 bob: privilege a1 (green)\napplied #4 bob: take a2 a3 (red black)"
     theirs = store.append(theirs, *outcome.events)
-    assert theirs_path.read_bytes() == mine.path.read_bytes()
+    assert theirs_path.read_bytes() == Path(mine.path).read_bytes()

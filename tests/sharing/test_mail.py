@@ -130,13 +130,13 @@ def test_round_trip_makes_the_two_copies_byte_identical(tmp_path: Path) -> None:
     for event in outcome.events:
         assert seal(theirs.record, event) == event
         theirs = store.append(theirs, event)
-    assert theirs.path.read_bytes() == mine.path.read_bytes()
+    assert Path(theirs.path).read_bytes() == Path(mine.path).read_bytes()
 
     # and back: Bob answers, Ann applies
     theirs = _play(theirs, "take red red")
     mine, outcome = _take_in(mine, mail.export_text(theirs.record))
     assert outcome.message == "applied #3 bob: take red red"
-    assert mine.path.read_bytes() == theirs.path.read_bytes()
+    assert Path(mine.path).read_bytes() == Path(theirs.path).read_bytes()
 
 
 def test_an_undo_travels_like_a_turn(tmp_path: Path) -> None:
@@ -147,7 +147,7 @@ def test_an_undo_travels_like_a_turn(tmp_path: Path) -> None:
     mine = store.append(mine, mine.game.decide_undo(by="ann"))
     theirs, outcome = _take_in(theirs, mail.export_text(mine.record))
     assert outcome.message == "applied #3 undo: back to just after #1 (asked by ann)"
-    assert theirs.path.read_bytes() == mine.path.read_bytes()
+    assert Path(theirs.path).read_bytes() == Path(mine.path).read_bytes()
     assert theirs.game.undone == frozenset({2})
 
 
@@ -158,7 +158,7 @@ def test_applying_a_block_twice_is_a_noop_that_says_so(tmp_path: Path) -> None:
     mine = _play(mine, "take white blue green")
     text = mail.export_text(mine.record)
     theirs, _ = _take_in(theirs, text)
-    before = theirs.path.read_bytes()
+    before = Path(theirs.path).read_bytes()
     theirs, outcome = _take_in(theirs, text)
     assert outcome.is_noop
     assert outcome.known == (mine.record.events[-1],)
@@ -166,7 +166,7 @@ def test_applying_a_block_twice_is_a_noop_that_says_so(tmp_path: Path) -> None:
         "already applied: #2 ann: take white blue green",
         "nothing to do: the file has every event of the block already",
     ]
-    assert theirs.path.read_bytes() == before
+    assert Path(theirs.path).read_bytes() == before
 
 
 def test_a_block_partly_applied_appends_only_the_rest(tmp_path: Path) -> None:
@@ -180,7 +180,7 @@ def test_a_block_partly_applied_appends_only_the_rest(tmp_path: Path) -> None:
         "already applied: #2 ann: take white blue green",
         "applied #3 bob: take red red",
     ]
-    assert theirs.path.read_bytes() == mine.path.read_bytes()
+    assert Path(theirs.path).read_bytes() == Path(mine.path).read_bytes()
 
 
 def test_a_reply_with_blocks_out_of_order_applies_them_in_seq_order(tmp_path: Path) -> None:
@@ -195,7 +195,7 @@ def test_a_reply_with_blocks_out_of_order_applies_them_in_seq_order(tmp_path: Pa
     assert len(find_blocks(reply)) == 2
     theirs, outcome = _take_in(theirs, reply)
     assert [e.seq for e in outcome.events] == [2, 3]
-    assert theirs.path.read_bytes() == mine.path.read_bytes()
+    assert Path(theirs.path).read_bytes() == Path(mine.path).read_bytes()
 
 
 # -- finding the block in a mail -------------------------------------------------------------
@@ -225,7 +225,7 @@ def test_the_block_is_found_however_the_mail_body_holds_it(tmp_path: Path, wrap:
     assert find_blocks(body) == [MoveBlock(game=GAME_ID, events=(mine.record.events[-1],))]
     assert find_blocks(body.encode("utf-8")) == find_blocks(body)
     theirs, _ = _take_in(theirs, body)
-    assert theirs.path.read_bytes() == mine.path.read_bytes()
+    assert Path(theirs.path).read_bytes() == Path(mine.path).read_bytes()
 
 
 def _eml(body: str, cte: str) -> EmailMessage:
@@ -250,7 +250,7 @@ def test_the_block_is_found_in_an_eml_file_whatever_its_transfer_encoding(tmp_pa
     assert find_blocks(eml.decode("ascii")) == expected
     theirs, outcome = _take_in(theirs, eml)
     assert outcome.message == "applied #2 zoë: take white blue green"
-    assert theirs.path.read_bytes() == mine.path.read_bytes()
+    assert Path(theirs.path).read_bytes() == Path(mine.path).read_bytes()
 
 
 def test_the_block_is_found_in_a_multipart_mail_once(tmp_path: Path) -> None:
@@ -373,11 +373,11 @@ def test_a_block_for_another_game_is_refused(tmp_path: Path) -> None:
     naming both games, and the file is not touched."""
     other = _play(_new(tmp_path / "other.toml", game="2026-12-02-ann-bob-ffff"), "take white blue green")
     loaded = _new(tmp_path / "g.toml")
-    before = loaded.path.read_bytes()
+    before = Path(loaded.path).read_bytes()
     with pytest.raises(UsageError, match=r"game '2026-12-02-ann-bob-ffff', but this file is game '2026-") as caught:
         _take_in(loaded, mail.export_text(other.record))
     assert caught.value.exit_code == 2
-    assert loaded.path.read_bytes() == before
+    assert Path(loaded.path).read_bytes() == before
 
 
 @pytest.mark.parametrize(
@@ -394,14 +394,14 @@ def test_a_block_after_missing_turns_is_a_conflict_naming_them(
     names the missing turns and how to get them; nothing is written."""
     mine, theirs = _pair(tmp_path)
     mine = _play(mine, "take white blue green", *turns)
-    before = theirs.path.read_bytes()
+    before = Path(theirs.path).read_bytes()
     with pytest.raises(StaleBlockError, match=says) as caught:
         _take_in(theirs, mail.export_text(mine.record))
     assert isinstance(caught.value, ConflictError)
     assert caught.value.exit_code == 5
     assert caught.value.missing == missing
     assert f"export --last {len(turns) + 1}" in str(caught.value)
-    assert theirs.path.read_bytes() == before
+    assert Path(theirs.path).read_bytes() == before
 
 
 def test_a_block_that_contradicts_the_file_is_a_conflict_naming_the_turn(tmp_path: Path) -> None:
@@ -442,9 +442,9 @@ def test_an_illegal_move_in_a_well_formed_block_is_refused(
     assert isinstance(illegal, TokensTaken)
     text = format_block(GAME_ID, [illegal])
     assert find_blocks(text) == [MoveBlock(game=GAME_ID, events=(illegal,))]  # intact, well formed
-    before = loaded.path.read_bytes()
+    before = Path(loaded.path).read_bytes()
     with pytest.raises(IllegalMoveError, match=f"illegal move in the block: event #2: .*{rule}") as caught:
         _take_in(loaded, text)
     assert caught.value.exit_code == 3
     assert "\n" not in str(caught.value)
-    assert loaded.path.read_bytes() == before
+    assert Path(loaded.path).read_bytes() == before

@@ -316,7 +316,7 @@ def test_a_corrupt_file_in_a_commit_is_found(repo: Path, tail: bytes) -> None:
     """A commit whose file does not read (cut short, or not TOML) is bad, though it only appended."""
     loaded = new_game(repo)
     commit(repo, ANN, "new game")
-    path = play(loaded).path
+    path = Path(play(loaded).path)
     commit(repo, ANN, "ann: a turn")
     path.write_bytes(path.read_bytes() + tail)
     bad = commit(repo, BOB, "bob: broken")
@@ -330,7 +330,7 @@ def test_a_commit_that_forks_the_game_is_found(repo: Path) -> None:
     loaded = new_game(repo)
     commit(repo, ANN, "new game")
     other = format_event(seal(loaded.record, loaded.game.decide(choices(loaded.game.state).move(1))))
-    path = play(loaded).path
+    path = Path(play(loaded).path)
     commit(repo, ANN, "ann: a turn")
     path.write_bytes(path.read_bytes() + other.encode())
     bad = commit(repo, ANN, "ann: the other turn too")
