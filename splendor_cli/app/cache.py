@@ -55,6 +55,11 @@ def _key(data: bytes, view: str) -> str:
     return hashlib.sha256(f"{fingerprint()}\0{view}\0".encode() + data).hexdigest()
 
 
+def enabled() -> bool:
+    """Whether there is a cache to read and write ($SPLENDOR_NO_CACHE turns it off)."""
+    return _folder() is not None
+
+
 def get(data: bytes, view: str) -> str | None:
     """The cached output of `view` for a game file whose bytes are `data`, if any."""
     folder = _folder()

@@ -114,17 +114,21 @@ def _load(game: str | None) -> Loaded:
     return store.read(_path(game))
 
 
-def _views(loaded: Loaded, at: int | None = None) -> tuple[str, str]:
-    """The texts of `state --json` and (for the last event) `moves --json`, remembered in the cache."""
+def _views(loaded: Loaded, at: int | None = None, *, moves: bool = False) -> tuple[str, str]:
+    """The texts of `state --json` and (for the last event) `moves --json`, remembered in the
+    cache; the moves are worked out only when asked for or when there is a cache to keep them."""
     from . import cache
 
+    caching = cache.enabled()
     played = loaded.game.at(at) if at is not None else loaded.game
     state_text = _json_text(played.variant.state_json(played.seq, played.state))
-    cache.put(loaded.data, cache.view_name("state", at), state_text)
+    if caching:
+        cache.put(loaded.data, cache.view_name("state", at), state_text)
     moves_text = ""
-    if at is None:
+    if at is None and (moves or caching):
         moves_text = _json_text(_moves_json(played))
-        cache.put(loaded.data, "moves", moves_text)
+        if caching:
+            cache.put(loaded.data, "moves", moves_text)
     return state_text, moves_text
 
 
@@ -318,7 +322,7 @@ def moves(*, game: str | None = None, json: bool = False) -> None:
     """
     loaded = _load(game)
     if json:
-        _out(_views(loaded)[1])
+        _out(_views(loaded, moves=True)[1])
         return
     variant = loaded.game.variant
     _out("\n".join(variant.format_move(move) for move in variant.legal_moves(loaded.game.state)))
