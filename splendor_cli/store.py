@@ -4,34 +4,40 @@ string or any `os.PathLike`; `pathlib` is not loaded for it).
 Writes are atomic (a temporary file beside the game, fsync, rename), so a crash leaves the old
 file or the new one. Appending re-reads the file first and refuses (ConflictError) if it
 changed since it was loaded, and re-parses the new text before it replaces the old.
+
+Importing it is light (the standard library): the fast path reads a file's bytes through it
+for the cache; the codec and the rules load when a game is read.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
-
-import attrs
 
 from .errors import ConflictError, ForkError, GameFileError, UsageError
-from .events import Event
-from .events.codec import Header, Record, format_event, format_header, seal
-from .projection import Game
-from .records import parse_text, replay_record
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from .events import Event
+    from .events.codec import Header, Record
+    from .projection import Game
 
 StrPath = str | os.PathLike[str]
 """A path, as a string or any path object."""
 
 
-@attrs.frozen
 class Loaded:
     """A game file as read: its path and bytes, the parsed record and the folded game."""
 
-    path: str
-    data: bytes
-    record: Record
-    game: Game
+    __slots__ = ("data", "game", "path", "record")
+
+    def __init__(self, *, path: str, data: bytes, record: Record, game: Game) -> None:
+        self.path, self.data, self.record, self.game = path, data, record, game
+
+    def __repr__(self) -> str:
+        return f"Loaded(path={self.path!r}, {len(self.data)} bytes, {self.game.seq} events)"
 
 
 @contextlib.contextmanager
@@ -86,10 +92,39 @@ def locked(path: StrPath, locks: StrPath) -> Iterator[None]:
         os.close(fd)
 
 
-def read_bytes(path: StrPath) -> bytes:
-    """The bytes of a file (a game file, or a version of one handed over by git)."""
-    with open(path, "rb") as handle:
-        return handle.read()
+MAX_BYTES = 32 << 20
+"""The largest game file read (32 MiB): a game of 20,000 events is about 3 MiB."""
+
+
+def read_bytes(path: StrPath, limit: int = MAX_BYTES, *, head: bool = False) -> bytes:
+    """The bytes of a regular file (a game file, a mail, a version handed over by git), at most
+    `limit` of them (`head`: its first `limit` bytes, however long it is); never blocks on a
+    FIFO nor reads a device.
+
+    Raises:
+        GameFileError: not a regular file, or larger than `limit`.
+        OSError: it cannot be opened or read.
+    """
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise GameFileError(f"{os.fspath(path)}: not a regular file")
+        if head:
+            return os.read(fd, limit)
+        if info.st_size > limit:
+            raise GameFileError(f"{os.fspath(path)}: {info.st_size} bytes, more than the {limit} read")
+        chunks, size = [], 0
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise GameFileError(f"{os.fspath(path)}: more than the {limit} bytes read")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def read(path: StrPath) -> Loaded:
@@ -115,6 +150,8 @@ def from_bytes(path: StrPath, data: bytes) -> Loaded:
         GameFileError: the bytes are not UTF-8, of a newer format, or break a rule.
         ForkError: the file forked (two events with one parent).
     """
+    from .records import parse_text, replay_record
+
     path = os.fspath(path)
     try:
         text = data.decode("utf-8")
@@ -168,6 +205,9 @@ def write_atomic(path: StrPath, data: bytes, *, exclusive: bool) -> None:
 
 def create(path: StrPath, header: Header, started: Event) -> Loaded:
     """Write a new game file. Refuse to overwrite one (UsageError)."""
+    from .events.codec import Record, format_event, format_header, seal
+    from .records import replay_record
+
     path = os.fspath(path)
     if os.path.lexists(path):
         raise UsageError(f"{path} exists already: choose another name, or remove it first")
@@ -196,6 +236,8 @@ def append(loaded: Loaded, *events: Event) -> Loaded:
     after = loaded
     for event in events:
         after = stage(after, event)
+    from .records import parse_text
+
     reread = parse_text(after.data.decode("utf-8"))
     if reread.events != after.record.events:  # pragma: no cover - a codec bug
         raise GameFileError(f"{loaded.path}: the new events would not read back the same; nothing written")
@@ -211,6 +253,8 @@ def append(loaded: Loaded, *events: Event) -> Loaded:
 
 def stage(loaded: Loaded, event: Event) -> Loaded:
     """The game file as it would be with `event` sealed on and judged; nothing is written (see append)."""
+    from .events.codec import Record, format_event, seal
+
     event = seal(loaded.record, event)
     game = loaded.game.apply(event, check=True)
     data = loaded.data if loaded.data.endswith(b"\n") else loaded.data + b"\n"

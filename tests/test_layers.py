@@ -304,3 +304,34 @@ def test_every_core_file_is_scanned() -> None:
         "model.py",
     } <= names
     assert "variants/base/render.py" not in names
+
+
+OPENERS = {
+    "splendor_cli.store": "game files, mails, the versions git hands the merge driver",
+    "splendor_cli.app.cache": "its own entries",
+    "splendor_cli.app.commands": "a player's commit-then-reveal secret",
+    "splendor_cli.sharing.gitmerge": ".gitattributes, for `git install`",
+    "splendor_cli.sharing.verify": "git's list of shallow commits",
+}
+
+
+def test_only_the_store_opens_game_files() -> None:
+    """`store` is the only module that opens game files: any other call of `open(`,
+    `read_bytes()` or `read_text()` is one of the few named here, for files that are no game."""
+    found = []
+    for module, path in MODULES.items():
+        if module in OPENERS:
+            continue
+        for node in runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                func = node.func
+                called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+                through_store = (
+                    isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "store"
+                )
+                if (
+                    called in ("open", "read_bytes", "read_text", "write_bytes", "write_text", "fdopen")
+                    and not through_store
+                ):
+                    found.append(f"{module} line {node.lineno}: {called}(")
+    assert found == []

@@ -88,13 +88,12 @@ def _cached(name: str, kwargs: dict[str, Any]) -> str | None:
     """The cached output of `state --json` or `moves --json` for the game file's exact bytes."""
     if name not in ("state", "show", "moves") or not kwargs.get("json"):
         return None
+    from .. import store
     from . import cache
     from .locate import find_game
 
-    game = kwargs.get("game")
     try:
-        with open(find_game(str(game) if game is not None else None), "rb") as fh:
-            data = fh.read()
+        data = store.read_bytes(find_game(kwargs.get("game")))
     except Exception:  # the command itself reports it properly
         return None
     return cache.get(data, cache.view_name("moves" if name == "moves" else "state", kwargs.get("at")))

@@ -1,4 +1,5 @@
-"""Which game file a command means, when `-g` is not given. Standard library only (fast path)."""
+"""Which game file a command means, when `-g` is not given. Standard library only (fast path):
+the files are peeked at through the store, which imports no more until a game is read."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ GAMES_DIR = "games"
 
 
 def _looks_like_game(path: str) -> bool:
+    """Whether the file's first lines say `format = ...` (a FIFO or a device is no game)."""
+    from .. import store
+    from ..errors import GameFileError
+
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(4096)
-    except OSError:
+        head = store.read_bytes(path, 4096, head=True)
+    except (OSError, GameFileError):
         return False
     return b"\nformat = " in b"\n" + head
 
