@@ -7,13 +7,12 @@ handle it. Imported only when a file forked or is merged.
 from __future__ import annotations
 
 import re
-import tomllib
 
 import attrs
 
 from .errors import GameFileError, SplendorError
 from .events import Event, actor
-from .events.codec import Record
+from .events.codec import Record, load_toml
 from .projection.game import replay
 from .projection.log import event_notation
 from .projection.variant import AnyVariant
@@ -125,8 +124,8 @@ def split_fork(data: bytes) -> Fork | None:
     """
     try:
         text = data.decode("utf-8")
-        raw_events = tomllib.loads(text).get("events", [])
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        raw_events = load_toml(text).get("events", [])
+    except (UnicodeDecodeError, GameFileError):
         return None
     if not isinstance(raw_events, list):
         return None

@@ -175,12 +175,40 @@ def from_bytes(path: StrPath, data: bytes) -> Loaded:
 
 def write_atomic(path: StrPath, data: bytes, *, exclusive: bool) -> None:
     """Write `data` to `path` through a temporary file beside it, fsync, rename (`exclusive`:
-    never over an existing file), so that a crash leaves the old file or the new one."""
+    never over an existing file), so that a crash leaves the old file or the new one.
+
+    A symbolic link is followed: its target is written, the link stays. The file keeps its mode
+    (a new one gets the usual mode, 0666 less the umask). A file that is read-only, or has other
+    hard links (which a rename would silently cut off), is refused: nothing is written. The
+    temporary file is removed on any exit, an interrupt included.
+
+    Raises:
+        UsageError: the file is read-only, or hard-linked elsewhere.
+        OSError: the folder cannot be written (no permission, a full disk).
+    """
+    import stat
+
+    path = os.path.realpath(path) if not exclusive else os.fspath(path)
+    if exclusive:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    else:
+        info = os.stat(path)
+        if not os.access(path, os.W_OK):
+            raise UsageError(f"{path}: the file is read-only: nothing written (make it writable to play)")
+        if info.st_nlink > 1:
+            raise UsageError(
+                f"{path}: the file has {info.st_nlink} hard links, which an atomic write would cut off:"
+                " nothing written (copy it to a file of its own)"
+            )
+        mode = stat.S_IMODE(info.st_mode)
     folder = os.path.dirname(path) or "."
     tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.urandom(6).hex()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     try:
         with os.fdopen(fd, "wb") as fh:
+            os.fchmod(fh.fileno(), mode)
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())

@@ -798,10 +798,16 @@ def apply(*, mail: str | None = None, game: str | None = None) -> None:
     splendor apply -g games/friday.toml ~/mail/bob-move.eml
     """
     from .. import store
+    from ..errors import GameFileError
     from ..sharing.mail import apply_blocks, find_blocks
 
     try:
-        data = sys.stdin.buffer.read() if mail is None or mail == "-" else store.read_bytes(mail)
+        if mail is None or mail == "-":
+            data = sys.stdin.buffer.read(store.MAX_BYTES + 1)
+            if len(data) > store.MAX_BYTES:
+                raise GameFileError(f"the mail on standard input is larger than {store.MAX_BYTES} bytes: not read")
+        else:
+            data = store.read_bytes(mail)
     except OSError as exc:
         raise UsageError(f"{mail}: cannot read: {exc.strerror}") from None
     with store.writing(_path(game), _locks()) as loaded:

@@ -88,6 +88,8 @@ def _cached(name: str, kwargs: dict[str, Any]) -> str | None:
     """The cached output of `state --json` or `moves --json` for the game file's exact bytes."""
     if name not in ("state", "show", "moves") or not kwargs.get("json"):
         return None
+    if kwargs.get("color", "auto") not in ("auto", "always", "never"):
+        return None  # the command refuses it
     from .. import store
     from . import cache
     from .locate import find_game
@@ -99,7 +101,17 @@ def _cached(name: str, kwargs: dict[str, Any]) -> str | None:
     return cache.get(data, cache.view_name("moves" if name == "moves" else "state", kwargs.get("at")))
 
 
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM or SIGHUP: stop as Ctrl-C does (exit 130), so that a write under way removes its
+    temporary file and leaves the game file as it was."""
+    raise KeyboardInterrupt
+
+
 def main() -> None:
+    import signal
+
+    signal.signal(signal.SIGTERM, _terminated)
+    signal.signal(signal.SIGHUP, _terminated)
     parsed = parse(sys.argv[1:])
     if parsed is not None:
         spec, kwargs = parsed

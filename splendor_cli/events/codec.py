@@ -145,7 +145,10 @@ def _defaulted(cls: type) -> list[Any]:
 _TOML_ERROR_LINE = re.compile(r"\(at line (\d+), column \d+\)")
 
 
-def _event_at_line(text: str, line: int) -> str:
+def _event_at_line(text: str, line: int, where: str = "file") -> str:
+    """Where line `line` of a game file is: `event #N`, or `header` (another text: `where`)."""
+    if where != "file":
+        return where
     blocks = sum(1 for row in text.splitlines()[: line - 1] if row.strip() == "[[events]]")
     return f"event #{blocks}" if blocks else "header"
 
@@ -265,25 +268,34 @@ def _excerpt(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def parse(text: str, types: EventTypes) -> Record:
-    """Read a whole game file, its events by the classes `types` gives for its variant.
-    Raise GameFileError naming the first problem."""
+def load_toml(text: str, where: str = "file") -> dict[str, Any]:
+    """The TOML document of a game file, a mail block or a commit's tail.
+
+    Raises:
+        GameFileError: it is not valid TOML (naming the event at the line, for a game file), or
+            holds what tomllib lets through as another error: an integer of more than 4300
+            digits, arrays nested some hundred deep.
+    """
     try:
-        doc = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         match = _TOML_ERROR_LINE.search(message)
         if match:
-            where = _event_at_line(text, int(match.group(1)))
+            where = _event_at_line(text, int(match.group(1)), where)
         elif "at end of document" in message:  # a truncated file: the last event is cut short
-            where = _event_at_line(text, len(text.splitlines()) + 1)
-        else:  # pragma: no cover - tomllib gives a position in every message
-            where = "file"
+            where = _event_at_line(text, len(text.splitlines()) + 1, where)
         raise GameFileError(f"{where}: not valid TOML: {message}") from None
     except ValueError:  # tomllib lets int()'s limit through: an integer of more than 4300 digits
-        raise GameFileError("file: not valid TOML: an integer of too many digits") from None
+        raise GameFileError(f"{where}: not valid TOML: an integer of too many digits") from None
     except RecursionError:  # arrays or inline tables nested some hundred deep
-        raise GameFileError("file: not valid TOML: arrays or tables nested too deep") from None
+        raise GameFileError(f"{where}: not valid TOML: arrays or tables nested too deep") from None
+
+
+def parse(text: str, types: EventTypes) -> Record:
+    """Read a whole game file, its events by the classes `types` gives for its variant.
+    Raise GameFileError naming the first problem."""
+    doc = load_toml(text)
     fmt = doc.get("format")
     if fmt is None:
         raise GameFileError("not a splendor-cli game file: no 'format' key")

@@ -42,7 +42,6 @@ import email.policy
 import hashlib
 import html
 import re
-import tomllib
 from collections.abc import Sequence
 from email.message import Message
 from typing import NoReturn
@@ -51,7 +50,7 @@ import attrs
 
 from ..errors import ConflictError, CorruptLogError, GameFileError, IllegalMoveError, StaleBlockError, UsageError
 from ..events import Event, actor
-from ..events.codec import Record, event_digest, format_event, header_digest, read_events, seal
+from ..events.codec import Record, event_digest, format_event, header_digest, load_toml, read_events, seal
 from ..projection import Game
 from ..projection.log import event_notation
 from ..projection.variant import AnyVariant
@@ -306,10 +305,7 @@ def _contents(lines: list[str], where: str, variant: AnyVariant) -> tuple[str, t
         raise GameFileError(f"{where}: the first line is {lines[0]!r}, not 'game: ...'")
     game = lines[0].removeprefix("game:").strip()
     start = lines.index("[[events]]") if "[[events]]" in lines else len(lines)
-    try:
-        doc = tomllib.loads("\n".join(lines[start:]))
-    except tomllib.TOMLDecodeError as exc:
-        raise GameFileError(f"{where}: its events are not valid TOML: {exc}") from None
+    doc = load_toml("\n".join(lines[start:]), f"{where}: its events")
     raw_events = doc.pop("events", [])
     if doc or not isinstance(raw_events, list) or not raw_events:
         raise GameFileError(f"{where}: it must hold [[events]] tables and nothing else")

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +37,7 @@ import attrs
 
 from ..errors import ConflictError, GameFileError, UsageError
 from ..events import Event, TurnUndone, actor
-from ..events.codec import FORMAT, Record, read_events
+from ..events.codec import FORMAT, Record, load_toml, read_events
 from ..forks import decode
 from ..projection import Game
 from ..records import parse_text, replay_record
@@ -174,8 +173,8 @@ def _appended(before: Record, tail: str) -> tuple[Event, ...] | None:
                 return None
             break
     try:
-        doc = tomllib.loads(tail)
-    except tomllib.TOMLDecodeError:
+        doc = load_toml(tail)
+    except GameFileError:
         return None
     raws = doc.pop("events", [])
     if doc or not isinstance(raws, list):
