@@ -309,6 +309,7 @@ def test_every_core_file_is_scanned() -> None:
 OPENERS = {
     "splendor_cli.store": "game files, mails, the versions git hands the merge driver",
     "splendor_cli.app.cache": "its own entries",
+    "splendor_cli.app.memory": "the digests of the games seen",
     "splendor_cli.app.commands": "a player's commit-then-reveal secret",
     "splendor_cli.sharing.gitmerge": ".gitattributes, for `git install`",
     "splendor_cli.sharing.verify": "git's list of shallow commits",

@@ -7,12 +7,42 @@ program as a fingerprint of its installed files: their names, sizes and times): 
 file, or a changed program, is a new key, never a stale answer. Entries are written only
 after the file was read and fully re-validated. $SPLENDOR_NO_CACHE=1 turns it off;
 $SPLENDOR_CACHE moves it (default: $XDG_CACHE_HOME/splendor-cli or ~/.cache/splendor-cli).
+
+The fast path prints an entry without reading the game, so an entry is trusted only as far as
+this module can vouch for it. What it guarantees:
+
+- A hand-written, tampered, truncated or moved entry is never served. Each entry is the
+  HMAC-SHA256 of its key and text (hex, then a newline) followed by the text; the MAC's secret
+  is 32 random bytes in the file `hmac.key` of the cache folder, made by the first `put`
+  (exclusively, without following a link, mode 0600). An entry whose MAC does not match is a
+  miss, and is removed.
+- The cache is simply off (`get` finds nothing, `put` does nothing; never an error) unless
+  the folder is a real folder (not a link) of this user's that neither group nor others may
+  write, and the key is a regular file of this user's, mode 0600, of exactly 32 bytes. Files
+  are opened relative to the folder once it was opened and checked, so it cannot be swapped
+  for a link in between.
+- Reads never block and stay bounded: an entry is opened without following a link and
+  without waiting (a FIFO is a miss, not a hang), must be a regular file of at most
+  `MAX_BYTES`, and must be UTF-8.
+- Writes go to a new file of a random name (created exclusively, without following a link,
+  mode 0600), renamed over the entry when complete, and removed if anything fails; `put`
+  never raises.
+- Eviction (the oldest half, past `MAX_ENTRIES` entries) touches only the cache's own entry
+  files: regular files named by exactly 64 lowercase hex digits. Nothing else in the folder
+  (the key, a user's own files, folders, links) is counted, let alone removed.
+
+What it does not guarantee: whoever can read the key can forge entries. The key is exactly as
+private as the cache folder and as your account: another process of yours, or root, can
+write any answer; so can anyone with a copy of the key (a backup, a synced home folder).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import hmac
 import os
+import stat
 
 from .. import __version__
 
@@ -38,12 +68,24 @@ def fingerprint() -> str:
 
 
 MAX_ENTRIES = 4000
+"""Past this many entries, a `put` removes the oldest half of them."""
+MAX_BYTES = 16 << 20
+"""The largest entry file read or written (16 MiB): a `moves --json` answer is a few KiB."""
+KEY_FILE = "hmac.key"
+"""The name of the MAC's secret key in the cache folder."""
+KEY_BYTES = 32
+
+_HEX = frozenset("0123456789abcdef")
+_READ = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 def _folder() -> str | None:
     from .folders import cache_folder
 
-    return cache_folder()
+    folder = cache_folder()
+    # "link/" would follow the link whatever the flags: the folder is named without a trailing slash
+    return None if folder is None else folder.rstrip(os.sep) or os.sep
 
 
 def view_name(command: str, at: int | None = None) -> str:
@@ -55,44 +97,196 @@ def _key(data: bytes, view: str) -> str:
     return hashlib.sha256(f"{fingerprint()}\0{view}\0".encode() + data).hexdigest()
 
 
+def _is_entry(name: str) -> bool:
+    """Whether `name` is an entry's: exactly 64 lowercase hex digits (no dot, no suffix)."""
+    return len(name) == 64 and _HEX.issuperset(name)
+
+
+def _private(info: os.stat_result) -> bool:
+    """Whether a folder is this user's and neither group nor others may write it."""
+    return info.st_uid == os.getuid() and not info.st_mode & 0o022
+
+
 def enabled() -> bool:
-    """Whether there is a cache to read and write ($SPLENDOR_NO_CACHE turns it off)."""
-    return _folder() is not None
+    """Whether there is a cache to read and write: it is not turned off ($SPLENDOR_NO_CACHE),
+    and its folder is missing (`put` makes it) or is a private folder of this user's."""
+    folder = _folder()
+    if folder is None:
+        return False
+    try:
+        info = os.lstat(folder)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and _private(info)
+
+
+def _open_folder(folder: str) -> int | None:
+    """The cache folder, opened (not through a link), if it is a private folder of this user's."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    if _private(os.fstat(fd)):
+        return fd
+    os.close(fd)
+    return None
+
+
+def _read(folder: int, name: str, limit: int) -> tuple[os.stat_result, bytes] | None:
+    """A regular file of at most `limit` bytes in `folder`, never through a link, never waiting
+    on a FIFO; None if it is anything else. Raises OSError (FileNotFoundError: no such file)."""
+    fd = os.open(name, _READ, dir_fd=folder)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        chunks, size = [], 0
+        while chunk := os.read(fd, min(limit + 1 - size, 1 << 20)):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                return None
+        return info, b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _remove(folder: int, name: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(name, dir_fd=folder)
+
+
+def _publish(folder: int, name: str, content: bytes, *, replace: bool) -> None:
+    """Write `content` to a new file of a random name (mode 0600), then rename it to `name`
+    (`replace`) or link it there only if `name` does not exist (FileExistsError otherwise).
+    The new file is removed whatever happens."""
+    tmp = f"{name}.{os.urandom(8).hex()}.tmp"
+    fd = os.open(tmp, _CREATE, 0o600, dir_fd=folder)
+    try:
+        try:
+            os.fchmod(fd, 0o600)  # whatever the umask: the key must be exactly 0600
+            view = memoryview(content)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
+        if replace:
+            os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
+            return
+        os.link(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
+    except BaseException:
+        _remove(folder, tmp)
+        raise
+    _remove(folder, tmp)
+
+
+def _load_secret(folder: int) -> bytes | None:
+    """The MAC's key, if it is a regular file of this user's, mode 0600, of exactly 32 bytes.
+    Raises FileNotFoundError when there is none yet."""
+    found = _read(folder, KEY_FILE, KEY_BYTES)
+    if found is None:
+        return None
+    info, secret = found
+    usable = info.st_uid == os.getuid() and stat.S_IMODE(info.st_mode) == 0o600 and len(secret) == KEY_BYTES
+    return secret if usable else None
+
+
+def _secret(folder: int, *, create: bool) -> bytes | None:
+    """The MAC's key; `create`: made first if there is none (made whole, then linked into place,
+    so that no process ever reads half a key)."""
+    try:
+        return _load_secret(folder)
+    except FileNotFoundError:
+        if not create:
+            return None
+    with contextlib.suppress(FileExistsError):  # another process made it first: use theirs
+        _publish(folder, KEY_FILE, os.urandom(KEY_BYTES), replace=False)
+    return _load_secret(folder)
+
+
+def _mac(secret: bytes, key: str, text: bytes) -> bytes:
+    return hmac.digest(secret, key.encode("ascii") + b"\0" + text, "sha256").hex().encode("ascii")
+
+
+def _seal(secret: bytes, key: str, text: bytes) -> bytes:
+    """An entry file's content: the MAC of its key and text, a newline, the text."""
+    return _mac(secret, key, text) + b"\n" + text
+
+
+def _unseal(secret: bytes, key: str, entry: bytes) -> bytes | None:
+    """The text of a sealed entry, if its MAC is right for this key."""
+    mac, newline, text = entry[:64], entry[64:65], entry[65:]
+    return text if newline == b"\n" and hmac.compare_digest(mac, _mac(secret, key, text)) else None
 
 
 def get(data: bytes, view: str) -> str | None:
-    """The cached output of `view` for a game file whose bytes are `data`, if any."""
-    folder = _folder()
+    """The cached output of `view` for a game file whose bytes are `data`, if any: only ever an
+    entry this user's cache wrote for exactly this key."""
+    path = _folder()
+    if path is None:
+        return None
+    try:
+        folder = _open_folder(path)
+    except OSError:
+        return None
     if folder is None:
         return None
     try:
-        with open(os.path.join(folder, _key(data, view)), encoding="utf-8") as fh:
-            return fh.read()
-    except OSError:
+        secret = _secret(folder, create=False)
+        if secret is None:
+            return None
+        key = _key(data, view)
+        found = _read(folder, key, MAX_BYTES)
+        if found is None:
+            return None
+        text = _unseal(secret, key, found[1])
+        if text is None:
+            _remove(folder, key)  # forged, or made with another key: it can never be served
+            return None
+        return text.decode("utf-8")
+    except (OSError, ValueError):  # ValueError: not UTF-8
         return None
+    finally:
+        os.close(folder)
 
 
 def put(data: bytes, view: str, text: str) -> None:
     """Remember the output of `view` for `data`. Never fails: a cache is only a shortcut."""
-    folder = _folder()
-    if folder is None:
+    path = _folder()
+    if path is None:
         return
     try:
-        os.makedirs(folder, exist_ok=True)
-        path = os.path.join(folder, _key(data, view))
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-        _prune(folder)
-    except OSError:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        folder = _open_folder(path)
+        if folder is None:
+            return
+        try:
+            secret = _secret(folder, create=True)
+            key = _key(data, view)
+            body = text.encode("utf-8")
+            if secret is None or 65 + len(body) > MAX_BYTES:
+                return
+            _publish(folder, key, _seal(secret, key, body), replace=True)
+            _prune(folder)
+        finally:
+            os.close(folder)
+    except Exception:  # put never fails: whatever went wrong, the answer is simply not kept
         pass
 
 
-def _prune(folder: str) -> None:
-    names = os.listdir(folder)
+def _prune(folder: int) -> None:
+    """Past MAX_ENTRIES entries, remove the oldest half of them, and nothing else."""
+    with os.scandir(folder) as found:
+        names = [e.name for e in found if _is_entry(e.name) and e.is_file(follow_symlinks=False)]
     if len(names) <= MAX_ENTRIES:
         return
-    paths = sorted((os.path.join(folder, n) for n in names), key=lambda p: os.stat(p).st_mtime)
-    for path in paths[: len(paths) // 2]:
-        os.unlink(path)
+    entries = []
+    for name in names:
+        try:
+            info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):
+            entries.append((info.st_mtime_ns, name))
+    entries.sort()
+    for _, name in entries[: len(entries) // 2]:
+        _remove(folder, name)

@@ -9,9 +9,10 @@ the game a file names is imported: the commands are written once against the gam
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalMoveError, SplendorError, UsageError
@@ -51,6 +52,10 @@ def run(body: Callable[..., None], kwargs: dict[str, Any]) -> int:
         code, name = 1, "internal"
     if not code:
         return 0
+    if not message.isprintable():  # it quotes a file (or git) that holds a control character
+        from ..presentation.text import safe  # (rich with it: only then)
+
+        message = safe(message)  # no terminal escape, line break or bidi override gets through
     if kwargs.get("json"):
         error = {"code": name, "exit": code, "message": message, **extra}
         sys.stderr.write(_json_text({"error": error}))
@@ -109,9 +114,35 @@ def _locks() -> str:
 
 
 def _load(game: str | None) -> Loaded:
+    """The game a command means, read, and checked against what this user saw of it (memory.py)."""
     from .. import store
+    from . import memory
 
-    return store.read(_path(game))
+    loaded = store.read(_path(game))
+    memory.check(loaded)
+    memory.remember(loaded)
+    return loaded
+
+
+@contextlib.contextmanager
+def _writing(game: str | None) -> Iterator[Loaded]:
+    """The game a command means, read under its write lock, and checked as `_load` checks it."""
+    from .. import store
+    from . import memory
+
+    with store.writing(_path(game), _locks()) as loaded:
+        memory.check(loaded)
+        yield loaded
+
+
+def _append(loaded: Loaded, *events: Any) -> Loaded:
+    """`store.append`, then the new events remembered as seen (memory.py)."""
+    from .. import store
+    from . import memory
+
+    after = store.append(loaded, *events)
+    memory.remember(after)
+    return after
 
 
 def _views(loaded: Loaded, at: int | None = None, *, moves: bool = False) -> tuple[str, str]:
@@ -187,7 +218,7 @@ def new(
     from .. import store
     from ..bots import parse_spec, seat_spec
     from ..events import SeedsAsked
-    from ..events.codec import Header
+    from ..events.codec import Header, game_id_problem
     from ..projection.seeding import RandomChance
     from ..variants import find_variant
     from .locate import GAMES_DIR
@@ -202,8 +233,11 @@ def new(
         raise UsageError("--seed and --commit-seed exclude each other: the players' secrets make the shuffle")
     created = _now()
     suffix = f"{random.Random(seed).getrandbits(16) if seed is not None else random.getrandbits(16):04x}"
-    plain = ("".join(c if c.isalnum() or c in "_.@-" else "-" for c in name) for name in names)
-    game_id = f"{created[:10]}-{'-'.join(plain)}-{suffix}"  # a file name anywhere: no colon or hash
+    # A file name anywhere (no colon or hash), and an id that GAME_ID_RULE accepts on every read.
+    plain = ("".join(c if c.isascii() and (c.isalnum() or c in "_.@-") else "-" for c in name) for name in names)
+    game_id = f"{created[:10]}-{'-'.join(plain)[:80]}-{suffix}"
+    if game_id_problem(game_id):  # pragma: no cover - the names keep the rule of names
+        game_id = f"{created[:10]}-game-{suffix}"
     path = game if game is not None else os.path.join(GAMES_DIR, f"{game_id}.toml")
     header = Header(game=game_id, variant=variant, players=names, created=created, emails=emails)
     if commit_seed:
@@ -218,13 +252,26 @@ def new(
         _out(f"new game {game_id} in {path}: {', '.join(names)}; {after}")
 
 
-@command("seed", GAME, AS)
-def seed(*, game: str | None = None, as_: str | None = None) -> None:
+@command(
+    "seed",
+    GAME,
+    AS,
+    Param(
+        "restart",
+        "--restart",
+        kind="flag",
+        help="Start the deal over when every player committed but some never reveal (asked by one who revealed).",
+    ),
+)
+def seed(*, game: str | None = None, as_: str | None = None, restart: bool = False) -> None:
     """Take your next step of a commit-then-reveal deal (`new --commit-seed`): commit, then reveal.
 
     The first call commits to a fresh secret (kept on this machine); the second, once all have committed, reveals it.
 
     The last reveal deals the cards: nobody alone chooses the shuffle.
+
+    When every player committed but some never reveal, one who revealed may --restart the deal:
+    every player then commits a new secret, and the log names who did not reveal.
 
     Example:
 
@@ -233,7 +280,7 @@ def seed(*, game: str | None = None, as_: str | None = None) -> None:
     import secrets
 
     from .. import store
-    from ..events import SeedCommitted, SeedRevealed
+    from ..events import SeedCommitted, SeedRevealed, SeedsRestarted
     from ..projection.seeding import commitment
     from .folders import secrets_folder
 
@@ -245,13 +292,39 @@ def seed(*, game: str | None = None, as_: str | None = None) -> None:
             raise IllegalMoveError("the cards of this game are dealt already", rule="seed")
         if as_ not in seeding.players:
             raise IllegalMoveError(f"{as_!r} does not play in this game", rule="seed")
-        keep = os.path.join(secrets_folder(), f"{loaded.record.header.game}.{as_}.secret")
+        if restart:
+            late = seeding.stuck()
+            if not late:
+                raise UsageError(
+                    "--restart is for a deal stuck on a player who does not reveal"
+                    f" (every player committed, some revealed): {seeding.waiting()}"
+                )
+            asked = SeedsRestarted(seq=0, parent="", by=as_, without=late)
+            seeding.restart(asked)  # IllegalMoveError when as_ may not ask for it
+            loaded = store.append(loaded, asked)
+            _out(f"#{loaded.game.seq} {as_} restarted the deal without {', '.join(late)}: all commit new seeds")
+            return
+        # A file per round: a restart needs a fresh secret. Round 1 also reads the name of earlier releases.
+        folder, base = secrets_folder(), f"{loaded.record.header.game}.{as_}"
+        keep = os.path.join(folder, f"{base}.{seeding.round}.secret")
+        legacy = os.path.join(folder, f"{base}.secret") if seeding.round == 1 else ""
         step = seeding.next_step(as_)
         if step == "commit":
             secret = secrets.token_hex(32)
-            os.makedirs(os.path.dirname(keep), exist_ok=True)
+            os.makedirs(folder, exist_ok=True)
             # Kept before the commitment is written: a commitment without its secret could never be revealed.
-            fd = os.open(keep, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            # Never over another copy's secret: that copy's commitment could then never be revealed.
+            try:
+                if legacy and os.path.lexists(legacy):
+                    raise FileExistsError
+                fd = os.open(keep, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+            except FileExistsError:
+                there = legacy if legacy and os.path.lexists(legacy) else keep
+                raise IllegalMoveError(
+                    f"a secret for this game and {as_} exists already ({there}): another copy of the game committed;"
+                    " use that copy, or remove the file knowingly",
+                    rule="seed",
+                ) from None
             with os.fdopen(fd, "w") as handle:
                 handle.write(secret + "\n")
             loaded = store.append(
@@ -259,6 +332,8 @@ def seed(*, game: str | None = None, as_: str | None = None) -> None:
             )
             done = f"{as_} committed to a secret seed (kept in {keep})"
         elif step == "reveal":
+            if legacy and not os.path.lexists(keep) and os.path.lexists(legacy):
+                keep = legacy  # committed by an earlier release
             try:
                 with open(keep, encoding="utf-8") as handle:
                     secret = handle.read().strip()
@@ -383,7 +458,7 @@ def play(
     from ..bots import seat_spec
 
     text = " ".join(move)
-    with store.writing(_path(game), _locks()) as loaded:
+    with _writing(game) as loaded:
         variant = loaded.game.variant
         parsed = variant.parse_moves(text)
         after = loaded
@@ -402,7 +477,7 @@ def play(
                 raise
         if bots:
             after = _bot_turns(after)
-        after = store.append(loaded, *after.record.events[loaded.game.seq :])
+        after = _append(loaded, *after.record.events[loaded.game.seq :])
     _report(loaded, after, json)
 
 
@@ -506,12 +581,11 @@ def bot(*, game: str | None = None, json: bool = False) -> None:
 
     splendor bot -g games/friday.toml
     """
-    from .. import store
 
-    with store.writing(_path(game), _locks()) as loaded:
+    with _writing(game) as loaded:
         after = _bot_turns(loaded)
         if after is not loaded:
-            after = store.append(loaded, *after.record.events[loaded.game.seq :])
+            after = _append(loaded, *after.record.events[loaded.game.seq :])
     if after is loaded and not json:
         now = loaded.game
         _out(now.variant.whose_turn(now.state) + ("" if now.table.finished else ": not a bot seat, nothing to play"))
@@ -640,15 +714,14 @@ def undo(
 
     splendor undo --turn
     """
-    from .. import store
 
     if turn and to is not None:
         raise UsageError("--turn and --to exclude each other")
-    with store.writing(_path(game), _locks()) as loaded:
+    with _writing(game) as loaded:
         if turn:
             to = loaded.game.turn_start()
         event = loaded.game.decide_undo(to=to, by=as_ or "", forced=force)
-        after = store.append(loaded, event)
+        after = _append(loaded, event)
     state_text, _ = _views(after)
     if json:
         _out(state_text)
@@ -698,7 +771,7 @@ def demo(
     loaded = store.create(path, header, game_of.deal(names, RandomChance(rng)))
     while loaded.game.table.turn < turns and not loaded.game.table.finished:
         moves = game_of.legal_moves(loaded.game.state)  # a random outcome is drawn by the log (Game.decide)
-        loaded = store.append(loaded, loaded.game.decide(moves[rng.randrange(len(moves))]))
+        loaded = _append(loaded, loaded.game.decide(moves[rng.randrange(len(moves))]))
     _out(_board(loaded.game, color))
     _out(f"\nThe demo game is {path}: try `splendor log -g {path}` or `splendor moves -g {path}`.")
 
@@ -810,11 +883,11 @@ def apply(*, mail: str | None = None, game: str | None = None) -> None:
             data = store.read_bytes(mail)
     except OSError as exc:
         raise UsageError(f"{mail}: cannot read: {exc.strerror}") from None
-    with store.writing(_path(game), _locks()) as loaded:
+    with _writing(game) as loaded:
         blocks = find_blocks(data, loaded.game.variant)
         outcome = apply_blocks(loaded.record, loaded.game, blocks)
         if outcome.events:
-            loaded = store.append(loaded, *outcome.events)
+            loaded = _append(loaded, *outcome.events)
     if outcome.events:
         _views(loaded)
     _out(outcome.message)
@@ -938,7 +1011,30 @@ def resolve(*, keep: str, game: str | None = None) -> None:
         kept = gitmerge.resolve(data, keep)
         store.write_atomic(path, kept, exclusive=False)
     loaded = store.read(path)
+    from . import memory
+
+    memory.remember(loaded, replace=True)  # an agreed choice between two branches
     _out(
         f"kept {keep}: {path} is a valid game again ({loaded.game.seq} events,"
         f" {loaded.game.table.player.name} to move); now `git add {path}` and commit"
     )
+
+
+@command("forget", GAME)
+def forget(*, game: str | None = None) -> None:
+    """Forget what you saw of a game, so that its next copy is taken as it is.
+
+    splendor refuses a copy of a game whose earlier events are not those you saw (an earlier
+    turn rewritten). When all the players agree to such a copy, forget the old one first.
+
+    Example:
+
+    splendor forget -g games/friday.toml
+    """
+    from .. import store
+    from . import memory
+
+    loaded = store.read(_path(game))
+    memory.forget(loaded.record.header.game)
+    memory.remember(loaded)
+    _out(f"forgot what you saw of game {loaded.record.header.game}; {loaded.path} is what you know of it now")

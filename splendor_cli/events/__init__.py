@@ -87,6 +87,19 @@ class SeedRevealed:
     secret: str
 
 
+@attrs.frozen(kw_only=True)
+class SeedsRestarted:
+    """The deal starts over: every player had committed, `by` had revealed, and the players in
+    `without` (in turn order) had not. Every commitment and secret before it stops counting: each
+    player commits a new secret (see `splendor_cli.projection.seeding`)."""
+
+    TYPE: ClassVar[str] = "seeds_restarted"
+    seq: int
+    parent: str
+    by: str
+    without: tuple[str, ...]
+
+
 E = TypeVar("E", bound=Event)
 
 
@@ -100,14 +113,14 @@ def _attrs(event: Event) -> Any:
     return event
 
 
-SHARED_TYPES: tuple[type[Event], ...] = (TurnUndone, SeedsAsked, SeedCommitted, SeedRevealed)
+SHARED_TYPES: tuple[type[Event], ...] = (TurnUndone, SeedsAsked, SeedCommitted, SeedRevealed, SeedsRestarted)
 """The events any game's log may hold, besides the game's own."""
 
 
 def actor(event: Event) -> str:
     """Who made the event: the player of a turn or a seed step, who asked for an undo; "" for a
-    setup and for an undo nobody signed."""
-    if isinstance(event, TurnUndone):
+    setup and for an undo nobody signed; who asked for a restart of the deal."""
+    if isinstance(event, TurnUndone | SeedsRestarted):
         return event.by
     player = getattr(event, "player", "")
     return player if isinstance(player, str) else ""
@@ -120,6 +133,7 @@ __all__ = [
     "SeedCommitted",
     "SeedRevealed",
     "SeedsAsked",
+    "SeedsRestarted",
     "TurnUndone",
     "actor",
     "enveloped",

@@ -31,6 +31,25 @@ EventTypes = Callable[[str], Mapping[str, type[Any]]]
 FORMAT = 1
 """The version of the file format this program writes and reads."""
 
+GAME_ID_RULE = (
+    "a game id is 1 to 100 ASCII letters, digits and _ . @ : # + -, starting with a letter or a digit, without '..'"
+)
+"""The rule for the header's `game`, as the message that refuses one quotes it."""
+GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@:#+-]{0,99}")
+"""What a game id may be (with no `..` in it): see `game_id_problem`."""
+
+
+def game_id_problem(game: str) -> str:
+    """What is wrong with `game` as a game id ("" when nothing is): `GAME_ID_RULE`.
+
+    The id is printed, and names files (the secrets of a commit-then-reveal deal are kept in
+    `GAME.PLAYER.secret`): so no whitespace, control character, non-ASCII, `/`, `\\` or `..`.
+    Checked on every read of a header (`parse`); `splendor new` makes ids that keep it.
+    """
+    if GAME_ID.fullmatch(game) and ".." not in game:
+        return ""
+    return f"header: bad game id {_excerpt(game)}: {GAME_ID_RULE}"
+
 
 @attrs.frozen(kw_only=True)
 class Header:
@@ -38,8 +57,10 @@ class Header:
 
     format: int = FORMAT
     game: str
+    """The game's id (`GAME_ID_RULE`, checked on read)."""
     variant: str
     players: tuple[str, ...]
+    """The setup's players, checked against it on replay (and so by the rule of player names)."""
     created: str
     emails: tuple[str, ...] = ()
     """Each player's e-mail address ("" for none), in the order of `players`; written only when
@@ -166,7 +187,7 @@ def structure(raw: dict[str, Any], cls: type[Any], where: str) -> Any:
         raise GameFileError(f"{where}: missing {', '.join(repr(m) for m in missing)}")
     extra = sorted(set(raw) - set(kinds) - {"type"})
     if extra:
-        raise GameFileError(f"{where}: unknown {', '.join(repr(x) for x in extra)}")
+        raise GameFileError(f"{where}: unknown {', '.join(_excerpt(x) for x in extra[:5])}{', ...' * (len(extra) > 5)}")
     values: dict[str, Any] = {}
     wrong = []
     for name, (kind, _) in kinds.items():
@@ -300,7 +321,7 @@ def parse(text: str, types: EventTypes) -> Record:
     if fmt is None:
         raise GameFileError("not a splendor-cli game file: no 'format' key")
     if not isinstance(fmt, int) or isinstance(fmt, bool) or fmt < 1:
-        raise GameFileError(f"header: bad format {fmt!r}")
+        raise GameFileError(f"header: bad format {_excerpt(fmt)}")
     if fmt > FORMAT:
         raise GameFileError(
             f"the file has format {fmt}, newer than this splendor-cli reads ({FORMAT}): upgrade splendor-cli"
@@ -309,6 +330,9 @@ def parse(text: str, types: EventTypes) -> Record:
     if not isinstance(raw_events, list):
         raise GameFileError("'events' must be an array of [[events]] tables")
     header: Header = structure({k: v for k, v in doc.items()}, Header, "header")
+    problem = game_id_problem(header.game)
+    if problem:
+        raise GameFileError(problem)
     return Record(header=header, events=read_events(raw_events, [header_digest(header)], types(header.variant)))
 
 
@@ -332,7 +356,7 @@ def read_events(raw_events: list[Any], parents: list[str], types: Mapping[str, t
         kind = raw.get("type")
         cls = types.get(kind) if isinstance(kind, str) else None  # `type = []` is not hashable
         if cls is None:
-            raise GameFileError(f"{where}: unknown event type {raw.get('type')!r}")
+            raise GameFileError(f"{where}: unknown event type {_excerpt(raw.get('type'))}")
         event: Event = structure(raw, cls, f"{where} ({cls.TYPE})")
         for field in _defaulted(cls):
             if field.name in raw and raw[field.name] == field.default:
@@ -351,7 +375,7 @@ def read_events(raw_events: list[Any], parents: list[str], types: Mapping[str, t
             raise GameFileError(f"{where}: seq is {event.seq}, expected {index} (events removed or reordered?)")
         if event.parent != parents[-1]:
             raise GameFileError(
-                f"{where}: parent is {event.parent!r}, but the event before it hashes to {parents[-1]!r}"
+                f"{where}: parent is {_excerpt(event.parent)}, but the event before it hashes to {parents[-1]!r}"
                 " (the file was edited or merged by hand)"
             )
         parents.append(digest(raw))

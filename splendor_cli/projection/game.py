@@ -14,7 +14,17 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..errors import CorruptLogError, IllegalMoveError, SplendorError, UsageError
-from ..events import Event, PlayEvent, SeedCommitted, SeedRevealed, SeedsAsked, TurnUndone, actor, enveloped
+from ..events import (
+    Event,
+    PlayEvent,
+    SeedCommitted,
+    SeedRevealed,
+    SeedsAsked,
+    SeedsRestarted,
+    TurnUndone,
+    actor,
+    enveloped,
+)
 from .variant import AnyVariant, State, check_players
 
 if TYPE_CHECKING:
@@ -186,14 +196,16 @@ class Game:
                 from .seeding import Seeding  # only for a commit-then-reveal deal
 
                 return attrs.evolve(self, events=events, seeding=Seeding(players=event.players))
-            case SeedCommitted() | SeedRevealed():
+            case SeedCommitted() | SeedRevealed() | SeedsRestarted():
                 if self.seeding is None or self.states:
                     raise CorruptLogError(f"{event.TYPE} outside a commit-then-reveal deal", seq=seq)
                 try:
                     if isinstance(event, SeedCommitted):
                         seeding = self.seeding.commit(event)
-                    else:
+                    elif isinstance(event, SeedRevealed):
                         seeding = self.seeding.reveal(event)
+                    else:
+                        seeding = self.seeding.restart(event)
                 except IllegalMoveError as exc:
                     raise CorruptLogError(str(exc), seq=seq) from None
                 return attrs.evolve(self, events=events, seeding=seeding)

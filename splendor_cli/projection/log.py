@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from ..events import Event, PlayEvent, SeedCommitted, SeedRevealed, SeedsAsked, TurnUndone, actor
+from ..events import Event, PlayEvent, SeedCommitted, SeedRevealed, SeedsAsked, SeedsRestarted, TurnUndone, actor
 from .game import Game
 from .variant import AnyVariant
 
@@ -54,6 +54,8 @@ def event_notation(variant: AnyVariant, event: Event) -> str:
             return f"commits to a seed ({event.commitment[:16]}...)"
         case SeedRevealed():
             return f"reveals the seed ({event.secret[:16]}...)"
+        case SeedsRestarted():
+            return f"restarts the deal without a reveal from {', '.join(event.without)}: all commit new seeds"
     return variant.event_notation(event)
 
 

@@ -6,6 +6,20 @@ The shuffle is drawn from SHA-256 of all the secrets in turn order, by a Fisher-
 fed by SHA-256 in counter mode: spelled out here, so that it never changes with Python's
 `random` module. The setup event that follows must be exactly the deal the game makes with
 that `SeededChance`. The same stream also decides draws the log makes (a Duel's replenish).
+
+A stuck deal starts over (`SeedsRestarted`, `splendor seed --as NAME --restart`). The last
+player to reveal can work out the deal before anyone else, and may then never reveal. So once
+every player has committed, at least one has revealed and at least one has not, a player who
+has revealed may restart the deal, naming exactly the players who have not revealed (in turn
+order) in `without`. The rule after a restart is the simple one: the round starts over among
+all the players. Every commitment and every secret before it stops counting, and each player
+commits a NEW secret. A revealed secret is public, so a commitment made in an earlier round may
+not be made again (the CLI draws a fresh secret each round and keeps it in a file named with the
+round). The deal follows from the new round's secrets alone. A player named in `without` plays
+on and commits again like anyone; but they may never ask for a restart themselves, in this
+round or a later one. What is left to the players: each restart gives a withholding player one
+more look at a deal, so the log names them in every `without` for all to see, and the others
+may refuse to go on with a player who withholds again.
 """
 
 from __future__ import annotations
@@ -17,7 +31,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from ..errors import IllegalMoveError
-from ..events import SeedCommitted, SeedRevealed
+from ..events import SeedCommitted, SeedRevealed, SeedsRestarted
 
 if TYPE_CHECKING:
     import random
@@ -86,11 +100,19 @@ class RandomChance:
 
 @attrs.frozen(kw_only=True)
 class Seeding:
-    """Where a commit-then-reveal deal stands: who has committed, who has revealed."""
+    """Where a commit-then-reveal deal stands: who has committed, who has revealed.
+
+    `round` counts the rounds (1, then one more after each restart); `spent` holds the
+    commitments of the rounds before, which may not be made again; `withheld` the players named
+    in a restart's `without`, who may not ask for a restart.
+    """
 
     players: tuple[str, ...]
     commitments: tuple[tuple[str, str], ...] = ()
     secrets: tuple[tuple[str, str], ...] = ()
+    round: int = 1
+    spent: frozenset[str] = frozenset()
+    withheld: tuple[str, ...] = ()
 
     def waiting(self) -> str:
         """Who the deal is waiting for, and for what."""
@@ -123,6 +145,10 @@ class Seeding:
             raise IllegalMoveError(f"{event.player} has committed a seed already", rule="seed")
         if len(event.commitment) != 64 or any(c not in "0123456789abcdef" for c in event.commitment):
             raise IllegalMoveError("a commitment is 64 hex digits (SHA-256)", rule="seed")
+        if event.commitment in self.spent:
+            raise IllegalMoveError(
+                f"{event.player} commits to a secret of a round before the restart: commit a new one", rule="seed"
+            )
         return attrs.evolve(self, commitments=(*self.commitments, (event.player, event.commitment)))
 
     def reveal(self, event: SeedRevealed) -> Seeding:
@@ -133,6 +159,38 @@ class Seeding:
         if commitment(event.player, event.secret) != dict(self.commitments)[event.player]:
             raise IllegalMoveError(f"{event.player}'s secret does not match their commitment", rule="seed")
         return attrs.evolve(self, secrets=(*self.secrets, (event.player, event.secret)))
+
+    def stuck(self) -> tuple[str, ...]:
+        """The players whose reveal the deal waits for, when a restart may be asked (else ()):
+        every player has committed, at least one has revealed, and at least one has not."""
+        if len(self.commitments) < len(self.players) or not self.secrets:
+            return ()
+        revealed = dict(self.secrets)
+        return tuple(p for p in self.players if p not in revealed)
+
+    def restart(self, event: SeedsRestarted) -> Seeding:
+        """A new round: every commitment and secret so far stops counting (see the module's docstring)."""
+        self._check_player(event.by)
+        late = self.stuck()
+        if not late:
+            raise IllegalMoveError(
+                f"the deal is not stuck on a player who does not reveal, so it may not restart: {self.waiting()}",
+                rule="seed",
+            )
+        if event.by in self.withheld:
+            raise IllegalMoveError(f"{event.by} withheld a seed before, so may not ask for a restart", rule="seed")
+        if event.by not in dict(self.secrets):
+            raise IllegalMoveError(f"only a player who has revealed may ask for a restart, not {event.by}", rule="seed")
+        if tuple(event.without) != late:
+            raise IllegalMoveError(
+                f"a restart names exactly the players who have not revealed: {', '.join(late)}", rule="seed"
+            )
+        return Seeding(
+            players=self.players,
+            round=self.round + 1,
+            spent=self.spent | {c for _, c in self.commitments},
+            withheld=(*self.withheld, *(p for p in late if p not in self.withheld)),
+        )
 
     def chance(self) -> SeededChance:
         """The chance the revealed secrets give (in turn order), once every one is revealed."""

@@ -21,6 +21,7 @@ when a game is dealt or simulated, the SHA-256 stream of seeding.py when the log
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -198,8 +199,44 @@ AnyVariant = Variant[Any, Any]
 """A game of unknown kind, as the code written once against the protocol holds it."""
 
 
+NAME_RULE = (
+    "a player name is 1 to 32 ASCII letters, digits and _ . @ : # + -, starting with a letter or a digit, without '..'"
+)
+"""The rule for a player name, as every message that refuses a name quotes it."""
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@:#+-]{0,31}")
+"""What a player name may be (with no `..` in it): see `name_problem`."""
+
+
+def name_problem(name: str) -> str:
+    """What is wrong with `name` as a player name ("" when nothing is).
+
+    The one rule for a player name, enforced where a game is made (`splendor new`) and on every
+    read of a file (`check_players`, which the fold calls for the setup and for `seeds_asked`;
+    the header's players must be the setup's): `NAME_RULE`, i.e. the regular expression `NAME`
+    and no `..`. An ASCII letter or digit first, then letters, digits and `_ . @ : # + -` (a bot
+    seat is named like `bot:mcts:400#2`), at most 32 characters. So a name holds no whitespace,
+    no control character (a terminal escape, a line break), nothing that is not ASCII (no
+    right-to-left override), no `/` or `\\` and no `..`: it is safe to print, and safe in a
+    file name (the secrets of a commit-then-reveal deal are kept in files named after players).
+    """
+    if NAME.fullmatch(name) and ".." not in name:
+        return ""
+    return f"bad player name {_quoted(name)}: {NAME_RULE}"
+
+
+def _quoted(value: str, most: int = 40) -> str:
+    """A value of a file quoted for a message: ASCII, escaped (no control character), short."""
+    text = ascii(value)
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
 def check_players(variant: AnyVariant, players: Sequence[str]) -> str:
-    """What is wrong with this list of players for `variant` ("" when nothing is)."""
+    """What is wrong with this list of players for `variant` ("" when nothing is): a name that
+    breaks `NAME_RULE` (the first), a number of players the game cannot have, a name twice."""
+    for name in players:
+        problem = name_problem(name)
+        if problem:
+            return problem
     low, high = variant.seats
     if not low <= len(players) <= high:
         many = f"{low}" if low == high else f"{low} to {high}"
@@ -209,4 +246,4 @@ def check_players(variant: AnyVariant, players: Sequence[str]) -> str:
     return ""
 
 
-__all__ = ["AnyVariant", "Chance", "Seat", "State", "Variant", "check_players"]
+__all__ = ["NAME", "NAME_RULE", "AnyVariant", "Chance", "Seat", "State", "Variant", "check_players", "name_problem"]

@@ -36,7 +36,7 @@ from typing import Any
 import attrs
 
 from ..errors import ConflictError, GameFileError, UsageError
-from ..events import Event, TurnUndone, actor
+from ..events import Event, SeedsRestarted, TurnUndone, actor
 from ..events.codec import FORMAT, Record, load_toml, read_events
 from ..forks import decode
 from ..projection import Game
@@ -77,7 +77,8 @@ def file_report(loaded: Loaded) -> dict[str, Any]:
 
 
 def report_text(report: dict[str, Any]) -> str:
-    """`file_report` in a few lines, for a person."""
+    """`file_report` in a few lines, for a person: each line `_safe` (the header's `created` and
+    e-mails are the file's own strings)."""
     players = ", ".join(f"{p['name']} <{p['email']}>" if p["email"] else p["name"] for p in report["players"])
     undone = report["undone"]
     noun = "step" if "steps" in report else "turn"
@@ -100,7 +101,19 @@ def report_text(report: dict[str, Any]) -> str:
     else:
         lines.append(f"{report['to_move']} to move")
     lines.append(f"chain head: {report['head']}")
-    return "\n".join(lines)
+    return "\n".join(_safe(line) for line in lines)
+
+
+_UNSAFE = (*range(0x20), *range(0x7F, 0xA0), 0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+_ESCAPES = {code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" for code in (*_UNSAFE, 0x2028, 0x2029)}
+
+
+def _safe(text: str) -> str:
+    """`presentation.text.safe`, which this floor may not import (a test keeps the two alike):
+    the control characters (C0, DEL, C1), the Unicode bidirectional controls and the line and
+    paragraph separators of `text` (from a file or git: a name, an e-mail, a commit's subject)
+    as visible escapes (ESC is `\\x1b`), so that a report holds no terminal escape or forged line."""
+    return text.translate(_ESCAPES)
 
 
 def _listed(seqs: list[int], most: int = 10) -> str:
@@ -308,6 +321,8 @@ def _rewrite_reason(old: bytes, new: bytes) -> str:
 def _describe(event: Event, stepwise: bool) -> str:
     if isinstance(event, TurnUndone):
         return f"#{event.seq} an undo{f' by {event.by}' if event.by else ''}"
+    if isinstance(event, SeedsRestarted):
+        return f"#{event.seq} a restart of the deal by {event.by}"
     return f"#{event.seq} {actor(event)}'s {'step' if stepwise else 'turn'}"
 
 
@@ -494,7 +509,8 @@ def staged_report(path: StrPath) -> dict[str, Any]:
 
 
 def git_report_text(report: dict[str, Any]) -> str:
-    """`git_report` (or `staged_report`) in a line or three, for a person."""
+    """`git_report` (or `staged_report`) in a line or three, for a person (`_safe`: the author,
+    the subject and the reason may quote anything)."""
     path, bad = report["path"], report["bad"]
     if report["staged"]:
         scope = "the staged change"
@@ -503,12 +519,14 @@ def git_report_text(report: dict[str, Any]) -> str:
     if bad is None:
         if report["commits"] == 0:
             why = "the index holds HEAD's file" if report["staged"] else f"no commit in {report['range']} touches it"
-            return f"{path}: ok: nothing to check ({why})"
+            return _safe(f"{path}: ok: nothing to check ({why})")
         rules = "each only appends, one turn or one undo at most" + (
             ", by the player's own e-mail" if report["authors_checked"] else ""
         )
-        return f"{path}: ok: {scope} checked: {rules}; chain head {report['head']}"
+        return _safe(f"{path}: ok: {scope} checked: {rules}; chain head {report['head']}")
     who = f"{bad['author']} <{bad['email']}>"
     if bad["commit"] is None:
-        return f"{path}: the staged change by {who} breaks a rule:\n  {bad['reason']}"
-    return f"{path}: first bad commit {bad['commit']} ({who}): {bad['subject']}\n  {bad['reason']}"
+        head = f"{path}: the staged change by {who} breaks a rule:"
+    else:
+        head = f"{path}: first bad commit {bad['commit']} ({who}): {bad['subject']}"
+    return f"{_safe(head)}\n  {_safe(bad['reason'])}"

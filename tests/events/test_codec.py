@@ -16,7 +16,7 @@ from helpers import BASE, EVENT_TYPES, started, step
 from strategies import sealed
 
 from splendor_cli.errors import CorruptLogError, GameFileError
-from splendor_cli.events import Event, SeedCommitted, SeedRevealed, SeedsAsked, TurnUndone
+from splendor_cli.events import Event, SeedCommitted, SeedRevealed, SeedsAsked, SeedsRestarted, TurnUndone
 from splendor_cli.events.codec import (
     FORMAT,
     Header,
@@ -146,6 +146,7 @@ def _one_of_each() -> list[Event]:
     events.append(SeedsAsked(seq=10, parent="", variant="base", players=("ann", "bob")))
     events.append(SeedCommitted(seq=11, parent="", player="ann", commitment="0" * 64))
     events.append(SeedRevealed(seq=12, parent="", player="ann", secret="1" * 64))
+    events.append(SeedsRestarted(seq=12, parent="", by="ann", without=("bob",)))
     red, pearl = Gem.RED, Gem.PEARL
     board = (Gem.GOLD,) * 3 + (Gem.PEARL,) * 2 + tuple(g for g in COLOURS for _ in range(4))
     events += [
@@ -195,6 +196,7 @@ def test_every_event_type_has_a_stable_tag() -> None:
         "seeds_asked": "SeedsAsked",
         "seed_committed": "SeedCommitted",
         "seed_revealed": "SeedRevealed",
+        "seeds_restarted": "SeedsRestarted",
         "duel_started": "DuelStarted",
         "privilege_used": "PrivilegeUsed",
         "board_replenished": "BoardReplenished",
@@ -223,6 +225,7 @@ def test_every_event_type_has_a_stable_tag() -> None:
         "seeds_asked",
         "seed_committed",
         "seed_revealed",
+        "seeds_restarted",
         *(cls.TYPE for cls in (DuelStarted, *STEP_TYPES)),
     ]
 

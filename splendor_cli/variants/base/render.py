@@ -3,7 +3,7 @@ only when a board is printed, through `Variant.board_text`).
 
 The board reads from top to bottom: whose turn (or the result), the bank (the line doubles as
 the legend of the gem letters), the nobles, the cards by level with their decks, and the
-players, one row each.
+players, one row each. What comes from the file (names, card and noble ids) is made `safe`.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from ...presentation.text import (
     plural,
     printed,
     reserved_card,
+    safe,
 )
 from ...projection.game import Game
 from .cards import CARDS, NOBLES
@@ -40,7 +41,7 @@ def _headline(game: Game, state: GameState) -> Text:
         turn = state.turn + 1
         round_ = state.turn // len(state.players) + 1
         line = Text.assemble(
-            ("Splendor", "bold"), f"  turn {turn}, round {round_}: ", (state.player.name, "bold"), " to move", seq
+            ("Splendor", "bold"), f"  turn {turn}, round {round_}: ", (safe(state.player.name), "bold"), " to move", seq
         )
         if state.last_round:
             leaders = [p.name for p in state.players if p.points >= WINNING_POINTS]
@@ -48,7 +49,7 @@ def _headline(game: Game, state: GameState) -> Text:
             line.append("LAST ROUND", style="bold reverse")
             line.append(
                 f": {name_list(leaders)} reached {WINNING_POINTS} points;"
-                f" the game ends after {state.players[-1].name}'s turn."
+                f" the game ends after {safe(state.players[-1].name)}'s turn."
             )
         return line
     return Text.assemble(
@@ -64,7 +65,7 @@ def _result(state: GameState) -> tuple[tuple[str, str] | str, ...]:
         sharers = name_list([p.name for p in winners])
         head, text = "Shared victory", f"{sharers}, {best.points} points and {plural(len(best.cards), 'card')} each"
     else:
-        head, text = "Winner", f"{best.name}, {best.points} points"
+        head, text = "Winner", f"{safe(best.name)}, {best.points} points"
         tied = [p.name for p in state.players if p.points == best.points and p is not best]
         if tied:
             text += f" and fewer cards than {name_list(tied)}"
@@ -83,7 +84,9 @@ def _nobles(state: GameState) -> Text:
     """The nobles still on the table, each with the bonuses it asks for (3 points each, always)."""
     if not state.nobles:
         return Text.assemble(("Nobles", "bold"), "  (none left)")
-    parts = [Text.assemble((noble, "bold"), " ", gem_counts(NOBLES[noble].requires, COLOURS)) for noble in state.nobles]
+    parts = [
+        Text.assemble((safe(noble), "bold"), " ", gem_counts(NOBLES[noble].requires, COLOURS)) for noble in state.nobles
+    ]
     return Text.assemble(("Nobles", "bold"), "  ", Text("   ").join(parts))
 
 
@@ -121,7 +124,7 @@ def _players(state: GameState, frame: box.Box, *, one_line: bool) -> Table:
         else:
             note = "to move" if i == state.to_move else ""
         style = "bold" if note else ""
-        name = Text(player.name, style=style)
+        name = Text(safe(player.name), style=style)
         if note:
             name.append("\n")
             name.append(note, style="bold reverse" if state.finished else "bold")
@@ -134,7 +137,7 @@ def _players(state: GameState, frame: box.Box, *, one_line: bool) -> Table:
             Text(str(player.points), style=style),
             holdings,
             held if player.reserved else Text("-", style="dim"),
-            " ".join(player.nobles) or Text("-", style="dim"),
+            safe(" ".join(player.nobles)) or Text("-", style="dim"),
         )
     return table
 

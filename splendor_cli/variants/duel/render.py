@@ -5,7 +5,8 @@ It is the presentation floor of the game, imported only when a board is printed 
 top to bottom: the headline (whose turn, what the turn still owes, or the
 result), the table (the token board with its coordinates, the bag, the privileges and the
 royal cards), the pyramid of cards with the decks, and the two players side by side, each with
-how far they are from each of the three victory conditions (rule 23).
+how far they are from each of the three victory conditions (rule 23). What comes from the file
+(names, card and royal ids) is made `safe`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from ...presentation.text import (
     plural,
     printed,
     reserved_card,
+    safe,
 )
 from ...projection.game import Game
 from .cards import CARDS, ROYALS
@@ -75,7 +77,7 @@ def _headline(game: Game, state: DuelState) -> Text:
         )
     player = state.player
     line = Text.assemble(
-        ("Splendor Duel", "bold"), f"  turn {state.turn + 1}: ", (player.name, "bold"), " to move", seq
+        ("Splendor Duel", "bold"), f"  turn {state.turn + 1}: ", (safe(player.name), "bold"), " to move", seq
     )
     notes = _turn_notes(state)
     if notes:
@@ -86,7 +88,7 @@ def _headline(game: Game, state: DuelState) -> Text:
 
 def _turn_notes(state: DuelState) -> list[Text]:
     """What the player to move must do now (a step the turn owes) and what is known of the turn."""
-    name = state.player.name
+    name = safe(state.player.name)
     notes = []
     todo = _todo(state, state.phase)
     if todo:
@@ -100,7 +102,7 @@ def _turn_notes(state: DuelState) -> list[Text]:
     if state.again:
         notes.append(Text(f"{name} plays again after this turn"))
     if state.passes and state.fresh:
-        notes.append(Text(f"{state.opponent.name} passed: if {name} passes too, the game ends in a draw"))
+        notes.append(Text(f"{safe(state.opponent.name)} passed: if {name} passes too, the game ends in a draw"))
     return notes
 
 
@@ -109,9 +111,9 @@ def _todo(state: DuelState, phase: str) -> str:
     match phase:
         case "token":
             colour = CARDS[player.cards[-1]].bonus
-            return f"take a {colour} token from the board (the ability of {player.cards[-1]})"
+            return f"take a {colour} token from the board (the ability of {safe(player.cards[-1])})"
         case "steal":
-            return f"steal a token from {state.opponent.name} (a gem or a pearl, not gold)"
+            return f"steal a token from {safe(state.opponent.name)} (a gem or a pearl, not gold)"
         case "royal":
             return f"take a royal card ({plural(player.crowns, 'crown')})"
         case "return":
@@ -136,7 +138,7 @@ def _result(state: DuelState) -> Text:
         how = f"with {points} points on {colour} cards ({WIN_COLOUR} points in one colour win)"
     else:
         how = f"with {player.points} points ({WIN_POINTS} points win)"
-    return Text.assemble(("Winner", "bold reverse"), ": ", (f"{player.name}, {how}", "bold"))
+    return Text.assemble(("Winner", "bold reverse"), ": ", (f"{safe(player.name)}, {how}", "bold"))
 
 
 def _best_colour(player: DuelPlayer) -> tuple[int, Gem]:
@@ -164,7 +166,7 @@ def _table(state: DuelState, frame: box.Box) -> Table:
     )
     bag.append(f"\n{state.bag.total()} in all" if state.bag else "\n(empty)", style="" if state.bag else "dim")
     privileges = Text("\n").join(
-        [Text(f"supply {state.privileges}"), *(Text(f"{p.name} {p.privileges}") for p in state.players)]
+        [Text(f"supply {state.privileges}"), *(Text(f"{safe(p.name)} {p.privileges}") for p in state.players)]
     )
     royals = (
         Text("\n").join(_royal(royal) for royal in state.royals) if state.royals else Text("(none left)", style="dim")
@@ -190,7 +192,7 @@ def _token_board(board: tuple[Gem | None, ...]) -> Text:
 def _royal(royal_id: str) -> Text:
     """`R1 2pt steal`."""
     royal = ROYALS[royal_id]
-    text = Text.assemble((royal.id, "bold"), (f" {royal.points}pt", "bold"))
+    text = Text.assemble((safe(royal.id), "bold"), (f" {royal.points}pt", "bold"))
     if royal.ability:
         text.append(f" {royal.ability}", style="italic")
     return text
@@ -317,7 +319,7 @@ def _player_header(state: DuelState, i: int) -> Text:
         note = "winner" if player.name == state.winner else ""
     else:
         note = "to move" if i == state.to_move else ""
-    header = Text(player.name, style="bold" if note else "")
+    header = Text(safe(player.name), style="bold" if note else "")
     if note:
         header.append("  ")
         header.append(note, style="bold reverse" if state.finished else "bold")
@@ -352,11 +354,11 @@ def _cards(player: DuelPlayer, width: int) -> Text:
         ids = [c for c in player.cards if player.colour_of(c) is colour]
         if ids:
             words = [Text(colour.letter, style=GEM_STYLE[colour])]
-            words += [Text.assemble(c, (" (wild)", "dim")) if CARDS[c].wild else Text(c) for c in ids]
+            words += [Text.assemble(safe(c), (" (wild)", "dim")) if CARDS[c].wild else Text(safe(c)) for c in ids]
             groups.append(words)
     none = [c for c in player.cards if player.colour_of(c) is None]
     if none:
-        groups.append([Text("no bonus", style="dim"), *(Text(c) for c in none)])
+        groups.append([Text("no bonus", style="dim"), *(Text(safe(c)) for c in none)])
     lines: list[Text] = []
     for words in groups:
         line = words[0].copy()

@@ -1,0 +1,120 @@
+"""What this user has seen of each game: the chain of its events, remembered as SSH remembers
+host keys, so that a copy whose log does not extend it is refused.
+
+Without signatures, whoever edits an earlier event and recomputes every `parent` after it gets
+a file that reads and verifies on its own. What such a file cannot do is extend the chain this
+user already saw: every event digest seen is kept, per game id, in
+`$XDG_DATA_HOME/splendor-cli/known/` (default `~/.local/share/...`), and a file whose first
+events are not those is refused, naming the first event that differs. A game first met through
+a rewritten file is not detected (there is nothing to compare with); a rewrite of events this
+user never saw is not either. `SPLENDOR_NO_MEMORY=1` turns the memory off; `resolve` (an agreed
+choice between two branches) replaces what is remembered, and `splendor forget` forgets a game.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+
+from ..errors import GameFileError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..store import Loaded
+
+MAX_BYTES = 8 << 20
+"""The largest memory file read (8 MiB: half a million events)."""
+
+
+def _folder() -> str | None:
+    if os.environ.get("SPLENDOR_NO_MEMORY"):
+        return None
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "splendor-cli", "known")
+
+
+def _file(folder: str, game: str) -> str:
+    return os.path.join(folder, hashlib.sha256(game.encode()).hexdigest()[:32])
+
+
+def _digests(loaded: Loaded) -> list[str]:
+    """The digest of each event of the file: event #n's is the parent of event #n+1, and the head."""
+    events = loaded.record.events
+    return [event.parent for event in events[1:]] + [loaded.record.head]
+
+
+def _seen(path: str) -> list[str]:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return []
+    except OSError:
+        return []  # unreadable memory: nothing to compare with (it is only a defence)
+    try:
+        data = os.read(fd, MAX_BYTES)
+    finally:
+        os.close(fd)
+    return [line for line in data.decode("ascii", "replace").split("\n") if len(line) == 16]
+
+
+def check(loaded: Loaded) -> None:
+    """Refuse a copy of a game whose log does not extend the events this user saw of it.
+
+    Raises:
+        GameFileError: an event this user saw is not the file's event of that number, or the
+            file has fewer events than were seen (events were removed).
+    """
+    folder = _folder()
+    if folder is None:
+        return
+    seen = _seen(_file(folder, loaded.record.header.game))
+    now = _digests(loaded)
+    for seq, (was, is_) in enumerate(zip(seen, now), start=1):
+        if was != is_:
+            raise GameFileError(
+                f"{loaded.path}: event #{seq} is not the event #{seq} you saw of game"
+                f" {loaded.record.header.game!r}: an earlier turn was rewritten (if all the players"
+                " agree to this copy, `splendor forget -g FILE` accepts it)"
+            )
+    if len(now) < len(seen):
+        raise GameFileError(
+            f"{loaded.path}: the file ends at event #{len(now)}, but you saw game"
+            f" {loaded.record.header.game!r} up to event #{len(seen)}: events were removed"
+        )
+
+
+def remember(loaded: Loaded, *, replace: bool = False) -> None:
+    """Remember the file's events (they extend what was seen; `replace`: whatever was seen).
+    Never fails: a memory that cannot be written is only a defence lost."""
+    folder = _folder()
+    if folder is None:
+        return
+    path = _file(folder, loaded.record.header.game)
+    now = _digests(loaded)
+    if not replace and len(_seen(path)) >= len(now):
+        return
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        tmp = f"{path}.{os.urandom(6).hex()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        try:
+            with os.fdopen(fd, "w", encoding="ascii") as handle:
+                handle.write("\n".join(now) + "\n")
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+    except OSError:
+        pass
+
+
+def forget(game: str) -> None:
+    """Forget what was seen of game `game` (its next copy is taken as it is)."""
+    folder = _folder()
+    if folder is not None:
+        with contextlib.suppress(OSError):
+            os.unlink(_file(folder, game))

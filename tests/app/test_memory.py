@@ -1,0 +1,72 @@
+"""The memory of seen games: a copy that rewrites an earlier turn and recomputes the whole chain
+reads and verifies on its own, but not where its earlier events were seen (as SSH's known hosts)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import cli
+
+from splendor_cli import store
+from splendor_cli.events.codec import Record, format_record, seal
+
+
+@pytest.fixture(autouse=True)
+def memory_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SPLENDOR_NO_MEMORY")
+
+
+def _rewritten(path: Path) -> bytes:
+    """The file with its first turn replaced by another legal one, every parent recomputed."""
+    import attrs
+
+    loaded = store.read(path)
+    first = loaded.record.events[1]
+    forged = attrs.evolve(first, gems=("red", "red")) if hasattr(first, "gems") else first
+    events: list[object] = [loaded.record.events[0]]
+    record = Record(header=loaded.record.header, events=())
+    record = attrs.evolve(record, events=(seal(record, events[0]),))  # type: ignore[arg-type]
+    record = attrs.evolve(record, events=(*record.events, seal(record, forged)))
+    return format_record(record).encode()
+
+
+def test_a_recomputed_chain_is_refused_where_the_game_was_seen(tmp_path: Path) -> None:
+    """Alice saw ann's first turn; a copy where it is another turn, its chain recomputed, reads
+    well on its own (verify of a fresh eye passes) but Alice's splendor refuses it (exit 4),
+    naming the first event that differs, and leaves it as it is."""
+    path = tmp_path / "g.toml"
+    assert cli("new", "-g", path, "--players", "ann,bob", "--seed", 1)[0] == 0
+    assert cli("take", "white", "blue", "green", "-g", path)[0] == 0
+    assert cli("state", "-g", path, "--json")[0] == 0  # seen
+    forged = _rewritten(path)
+    path.write_bytes(forged)
+    store.read(path)  # a valid file on its own: only memory can tell
+    code, _, err = cli("state", "-g", path)
+    assert code == 4 and "event #2 is not the event #2 you saw" in err and err.count("\n") == 1
+    code, _, err = cli("take", "black", "black", "-g", path)
+    assert code == 4 and path.read_bytes() == forged
+    assert cli("forget", "-g", path)[0] == 0  # all the players agree to this copy
+    assert cli("state", "-g", path, "--json")[0] == 0
+
+
+def test_a_copy_with_events_removed_is_refused(tmp_path: Path) -> None:
+    """A copy that stops before the last event seen: events were removed (exit 4)."""
+    path = tmp_path / "g.toml"
+    assert cli("new", "-g", path, "--players", "ann,bob", "--seed", 1)[0] == 0
+    before = path.read_bytes()
+    assert cli("take", "white", "blue", "green", "-g", path)[0] == 0
+    path.write_bytes(before)
+    code, _, err = cli("state", "-g", path)
+    assert code == 4 and "events were removed" in err
+
+
+def test_extending_a_seen_game_is_fine_and_remembered(tmp_path: Path) -> None:
+    """Moves appended by others (a newer copy) extend what was seen: taken, and remembered."""
+    path, other = tmp_path / "g.toml", tmp_path / "other.toml"
+    assert cli("new", "-g", path, "--players", "ann,bob", "--seed", 1)[0] == 0
+    other.write_bytes(path.read_bytes())
+    assert cli("take", "white", "blue", "green", "-g", other)[0] == 0
+    assert cli("take", "red", "red", "-g", other)[0] == 0
+    path.write_bytes(other.read_bytes())
+    assert cli("state", "-g", path, "--json")[0] == 0
