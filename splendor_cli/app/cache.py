@@ -74,6 +74,8 @@ MAX_BYTES = 16 << 20
 KEY_FILE = "hmac.key"
 """The name of the MAC's secret key in the cache folder."""
 KEY_BYTES = 32
+_MAC_HEX = 64
+"""An entry file starts with the HMAC-SHA256 of its key and text in hex, then a newline."""
 
 _HEX = frozenset("0123456789abcdef")
 _READ = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -214,7 +216,7 @@ def _seal(secret: bytes, key: str, text: bytes) -> bytes:
 
 def _unseal(secret: bytes, key: str, entry: bytes) -> bytes | None:
     """The text of a sealed entry, if its MAC is right for this key."""
-    mac, newline, text = entry[:64], entry[64:65], entry[65:]
+    mac, newline, text = entry[:_MAC_HEX], entry[_MAC_HEX : _MAC_HEX + 1], entry[_MAC_HEX + 1 :]
     return text if newline == b"\n" and hmac.compare_digest(mac, _mac(secret, key, text)) else None
 
 
@@ -263,7 +265,7 @@ def put(data: bytes, view: str, text: str) -> None:
             secret = _secret(folder, create=True)
             key = _key(data, view)
             body = text.encode("utf-8")
-            if secret is None or 65 + len(body) > MAX_BYTES:
+            if secret is None or _MAC_HEX + 1 + len(body) > MAX_BYTES:  # too large to be read back
                 return
             _publish(folder, key, _seal(secret, key, body), replace=True)
             _prune(folder)

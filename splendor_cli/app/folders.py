@@ -23,11 +23,12 @@ def cache_folder() -> str | None:
 
 def lock_folder() -> str:
     """Where the write locks of game files are: $XDG_RUNTIME_DIR/splendor-cli (a folder of the
-    user's session), else $XDG_CACHE_HOME/splendor-cli/locks (default ~/.cache/...)."""
+    user's session), else $XDG_CACHE_HOME/splendor-cli-locks (default ~/.cache/...), a sibling of
+    the cache folder, never inside it (the cache folder must stay private whatever made it)."""
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     if runtime and os.path.isabs(runtime):
         return os.path.join(runtime, "splendor-cli")
-    return os.path.join(_home("XDG_CACHE_HOME", ".cache"), "splendor-cli", "locks")
+    return os.path.join(_home("XDG_CACHE_HOME", ".cache"), "splendor-cli-locks")
 
 
 def secrets_folder() -> str:
