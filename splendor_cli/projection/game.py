@@ -9,7 +9,8 @@ rule is refused, naming the event. The game itself is reached only through its `
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Set as AbstractSet
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
@@ -117,33 +118,7 @@ class Game:
             IllegalMoveError: nothing to undo, `to` is not an effective event before the last, or
                 the policy forbids it.
         """
-        if len(self.after) < 2:
-            raise IllegalMoveError("there is no turn to undo", rule="undo")
-        if by and by not in self.players:
-            raise IllegalMoveError(f"{by!r} does not play in this game", rule="undo")
-        if to is None:
-            to = self.after[-2]
-        elif to not in self.after[:-1]:
-            if to in self.undone:
-                why = "was undone already"
-            elif 1 <= to <= self.seq and isinstance(self.events[to - 1], TurnUndone):
-                why = "is an undo, not a turn"
-            elif to == self.after[-1]:
-                why = "is the last turn: the game is there already"
-            else:
-                why = "does not exist"
-            raise IllegalMoveError(f"cannot undo to event #{to}: it {why}", rule="undo")
-        if by and not forced:
-            others = sorted(
-                {p for seq in self.after[self.after.index(to) + 1 :] if (p := actor(self.events[seq - 1])) != by}
-            )
-            if others:
-                raise IllegalMoveError(
-                    f"{by} may take back only their own turns while nobody has moved since;"
-                    f" this would take back {' and '.join(others)}'s: agree on it and use --force",
-                    rule="undo",
-                )
-        return TurnUndone(seq=0, parent="", by=by, to=to, forced=forced)
+        return _decide_undo(self, to=to, by=by, forced=forced)
 
     def deal(self) -> Event:
         """The setup that a finished commit-then-reveal gives (IllegalMoveError before then)."""
@@ -157,69 +132,162 @@ class Game:
         Raises:
             CorruptLogError: the event cannot follow the events before it.
         """
+        fold = _Fold(self)
+        fold.add(event, check=check)
+        return fold.game()
+
+    def at(self, seq: int) -> Game:
+        """The game as it was just after event `seq` (1 = the setup)."""
+        if not 1 <= seq <= self.seq:
+            raise UsageError(f"there is no event #{seq}: the log has events #1 to #{self.seq}")
+        return replay(self.variant, self.events[:seq], check=False)
+
+
+def _decide_undo(game: _History, *, to: int | None, by: str, forced: bool) -> TurnUndone:
+    """`Game.decide_undo`, for a game or a fold under way."""
+    if len(game.after) < 2:
+        raise IllegalMoveError("there is no turn to undo", rule="undo")
+    if by and by not in game.players:
+        raise IllegalMoveError(f"{by!r} does not play in this game", rule="undo")
+    if to is None:
+        to = game.after[-2]
+    elif to not in game.after[:-1]:
+        if to in game.undone:
+            why = "was undone already"
+        elif 1 <= to <= game.seq and isinstance(game.events[to - 1], TurnUndone):
+            why = "is an undo, not a turn"
+        elif to == game.after[-1]:
+            why = "is the last turn: the game is there already"
+        else:
+            why = "does not exist"
+        raise IllegalMoveError(f"cannot undo to event #{to}: it {why}", rule="undo")
+    if by and not forced:
+        others = sorted(
+            {p for seq in game.after[game.after.index(to) + 1 :] if (p := actor(game.events[seq - 1])) != by}
+        )
+        if others:
+            raise IllegalMoveError(
+                f"{by} may take back only their own turns while nobody has moved since;"
+                f" this would take back {' and '.join(others)}'s: agree on it and use --force",
+                rule="undo",
+            )
+    return TurnUndone(seq=0, parent="", by=by, to=to, forced=forced)
+
+
+class _History(Protocol):
+    """What the undo policy reads of a game: a `Game`, or a `_Fold` under way."""
+
+    @property
+    def events(self) -> Sequence[Event]: ...
+
+    @property
+    def after(self) -> Sequence[int]: ...
+
+    @property
+    def undone(self) -> AbstractSet[int]: ...
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+
+
+class _Fold:
+    """A game being folded, in lists: adding an event costs the same at event #20,000 as at
+    event #2 (a `Game` is frozen, and `Game.apply` copies its history each time)."""
+
+    __slots__ = ("after", "events", "seeding", "states", "undone", "variant")
+
+    def __init__(self, game: Game) -> None:
+        self.variant = game.variant
+        self.events: list[Event] = list(game.events)
+        self.states: list[Any] = list(game.states)
+        self.after: list[int] = list(game.after)
+        self.undone: set[int] = set(game.undone)
+        self.seeding = game.seeding
+
+    @property
+    def seq(self) -> int:
+        return len(self.events)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        if self.seeding is not None and not self.states:
+            return self.seeding.players
+        names: tuple[str, ...] = self.states[-1].names()
+        return names
+
+    def game(self) -> Game:
+        return Game(
+            variant=self.variant,
+            events=tuple(self.events),
+            states=tuple(self.states),
+            after=tuple(self.after),
+            undone=frozenset(self.undone),
+            seeding=self.seeding,
+        )
+
+    def add(self, event: Event, *, check: bool) -> None:
+        """Fold `event` in (see `Game.apply`). Raise CorruptLogError if it cannot follow."""
         seq = self.seq + 1
         if event.seq != seq:
             raise CorruptLogError(f"seq is {event.seq}, expected {seq}", seq=seq)
-        events = (*self.events, event)
         variant = self.variant
         if isinstance(event, variant.play_types):
             if not self.states:
                 raise CorruptLogError(f"{event.TYPE} before the cards are dealt", seq=seq)
             state = self.states[-1]
             if check:
-                self._check_play(state, event)
+                _check_play(variant, state, event, _LogChance(self.events[self.after[-1] - 1]))
             # Judged (now, or when the file was first read): it applies, or the rules have a bug.
-            after = variant.evolve(state, event)
-            return attrs.evolve(self, events=events, states=(*self.states, after), after=(*self.after, seq))
-        match event:
-            case TurnUndone():
-                try:
-                    self.decide_undo(to=event.to, by=event.by, forced=event.forced)
-                except IllegalMoveError as exc:
-                    raise CorruptLogError(str(exc), seq=seq) from None
-                keep = self.after.index(event.to) + 1
-                return attrs.evolve(
-                    self,
-                    events=events,
-                    states=self.states[:keep],
-                    after=self.after[:keep],
-                    undone=self.undone | set(self.after[keep:]),
-                )
-            case SeedsAsked():
-                if self.events:
-                    raise CorruptLogError("seeds_asked must be the first event", seq=seq)
-                if event.variant != variant.name:
-                    raise CorruptLogError(f"seeds_asked for {event.variant!r}, in a {variant.name!r} game", seq=seq)
-                problem = check_players(variant, event.players)
-                if problem:
-                    raise CorruptLogError(problem, seq=seq)
-                from .seeding import Seeding  # only for a commit-then-reveal deal
+            self.states.append(variant.evolve(state, event))
+            self.after.append(seq)
+        elif isinstance(event, TurnUndone):
+            try:
+                _decide_undo(self, to=event.to, by=event.by, forced=event.forced)
+            except IllegalMoveError as exc:
+                raise CorruptLogError(str(exc), seq=seq) from None
+            keep = self.after.index(event.to) + 1
+            self.undone.update(self.after[keep:])
+            del self.states[keep:]
+            del self.after[keep:]
+        elif isinstance(event, SeedsAsked):
+            if self.events:
+                raise CorruptLogError("seeds_asked must be the first event", seq=seq)
+            if event.variant != variant.name:
+                raise CorruptLogError(f"seeds_asked for {event.variant!r}, in a {variant.name!r} game", seq=seq)
+            problem = check_players(variant, event.players)
+            if problem:
+                raise CorruptLogError(problem, seq=seq)
+            from .seeding import Seeding  # only for a commit-then-reveal deal
 
-                return attrs.evolve(self, events=events, seeding=Seeding(players=event.players))
-            case SeedCommitted() | SeedRevealed() | SeedsRestarted():
-                if self.seeding is None or self.states:
-                    raise CorruptLogError(f"{event.TYPE} outside a commit-then-reveal deal", seq=seq)
-                try:
-                    if isinstance(event, SeedCommitted):
-                        seeding = self.seeding.commit(event)
-                    elif isinstance(event, SeedRevealed):
-                        seeding = self.seeding.reveal(event)
-                    else:
-                        seeding = self.seeding.restart(event)
-                except IllegalMoveError as exc:
-                    raise CorruptLogError(str(exc), seq=seq) from None
-                return attrs.evolve(self, events=events, seeding=seeding)
-        if isinstance(event, variant.setup_type):
-            return self._setup(event, events)
-        raise CorruptLogError(f"a {event.TYPE} event has no place in {variant.title}", seq=seq)
+            self.seeding = Seeding(players=event.players)
+        elif isinstance(event, SeedCommitted | SeedRevealed | SeedsRestarted):
+            if self.seeding is None or self.states:
+                raise CorruptLogError(f"{event.TYPE} outside a commit-then-reveal deal", seq=seq)
+            try:
+                if isinstance(event, SeedCommitted):
+                    self.seeding = self.seeding.commit(event)
+                elif isinstance(event, SeedRevealed):
+                    self.seeding = self.seeding.reveal(event)
+                else:
+                    self.seeding = self.seeding.restart(event)
+            except IllegalMoveError as exc:
+                raise CorruptLogError(str(exc), seq=seq) from None
+        elif isinstance(event, variant.setup_type):
+            self._setup(event)
+        else:
+            raise CorruptLogError(f"a {event.TYPE} event has no place in {variant.title}", seq=seq)
+        self.events.append(event)
 
-    def _setup(self, event: Event, events: tuple[Event, ...]) -> Game:
+    def _setup(self, event: Event) -> None:
         seq = event.seq
         if self.states or (self.events and self.seeding is None):
             raise CorruptLogError(f"a second setup ({event.TYPE})", seq=seq)
         if self.seeding is not None:
             try:
-                dealt = self.deal()
+                dealt = self.variant.deal(self.seeding.players, self.seeding.chance())
             except IllegalMoveError as exc:
                 raise CorruptLogError(str(exc), seq=seq) from None
             if enveloped(dealt, seq=event.seq, parent=event.parent) != event:
@@ -231,34 +299,28 @@ class Game:
         problem = check_players(self.variant, state.names())
         if problem:
             raise CorruptLogError(problem, seq=seq)
-        return attrs.evolve(self, events=events, states=(state,), after=(seq,), seeding=None)
+        self.states, self.after, self.seeding = [state], [seq], None
 
-    def _check_play(self, state: State, event: PlayEvent) -> None:
-        """Refuse a play event that is not exactly what the rules make of the move it records."""
-        seq = event.seq
-        if event.player != state.player.name:
-            raise CorruptLogError(f"{event.player!r} played, but it was {state.player.name}'s turn", seq=seq)
-        variant = self.variant
-        try:
-            move = variant.move_of(event)
-        except ValueError as exc:  # an id no table of the game has
-            raise CorruptLogError(f"bad {event.TYPE}: {_one_line(exc)}", seq=seq) from None
-        try:
-            expected = variant.decide(state, variant.draw(state, move, self.chance()))
-        except SplendorError as exc:
-            raise CorruptLogError(f"illegal {event.TYPE}: {_one_line(exc)}", seq=seq) from None
-        if type(expected) is not type(event):  # pragma: no cover - move_of keeps the action
-            raise CorruptLogError(f"{event.TYPE}: the rules make a {expected.TYPE} of it", seq=seq)
-        for name in _payload(type(event)):  # the envelope (seq, parent) is the chain's business
-            got, want = getattr(event, name), getattr(expected, name)
-            if got != want:
-                raise CorruptLogError(f"{event.TYPE}: {name} is {_show(got)}, the rules give {_show(want)}", seq=seq)
 
-    def at(self, seq: int) -> Game:
-        """The game as it was just after event `seq` (1 = the setup)."""
-        if not 1 <= seq <= self.seq:
-            raise UsageError(f"there is no event #{seq}: the log has events #1 to #{self.seq}")
-        return replay(self.variant, self.events[:seq], check=False)
+def _check_play(variant: AnyVariant, state: State, event: PlayEvent, chance: _LogChance) -> None:
+    """Refuse a play event that is not exactly what the rules make of the move it records."""
+    seq = event.seq
+    if event.player != state.player.name:
+        raise CorruptLogError(f"{event.player!r} played, but it was {state.player.name}'s turn", seq=seq)
+    try:
+        move = variant.move_of(event)
+    except ValueError as exc:  # an id no table of the game has
+        raise CorruptLogError(f"bad {event.TYPE}: {_one_line(exc)}", seq=seq) from None
+    try:
+        expected = variant.decide(state, variant.draw(state, move, chance))
+    except SplendorError as exc:
+        raise CorruptLogError(f"illegal {event.TYPE}: {_one_line(exc)}", seq=seq) from None
+    if type(expected) is not type(event):  # pragma: no cover - move_of keeps the action
+        raise CorruptLogError(f"{event.TYPE}: the rules make a {expected.TYPE} of it", seq=seq)
+    for name in _payload(type(event)):  # the envelope (seq, parent) is the chain's business
+        got, want = getattr(event, name), getattr(expected, name)
+        if got != want:
+            raise CorruptLogError(f"{event.TYPE}: {name} is {_show(got)}, the rules give {_show(want)}", seq=seq)
 
 
 class _LogChance:
@@ -305,8 +367,9 @@ def _show(value: object) -> str:
 
 
 def replay(variant: AnyVariant, events: Iterable[Event], *, check: bool = True) -> Game:
-    """Fold the events of a game of `variant`. With `check`, every move is judged by the rules again."""
-    game = Game(variant=variant)
+    """Fold the events of a game of `variant`. With `check`, every move is judged by the rules
+    again. Linear in the number of events, undos included."""
+    fold = _Fold(Game(variant=variant))
     for event in events:
-        game = game.apply(event, check=check)
-    return game
+        fold.add(event, check=check)
+    return fold.game()
