@@ -6,6 +6,13 @@ Standard library only, and not even `typing`: the fast path of the CLI imports t
 from __future__ import annotations
 
 
+def excerpt(value: object, limit: int = 40) -> str:
+    """A value from a file, quoted for an error message: `repr` (so escaped), at most `limit`
+    characters. A hostile file must not make an error line long."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 class SplendorError(Exception):
     """Base class. The CLI prints the message as one line on stderr and exits with `exit_code`."""
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from ..errors import ForkError, GameFileError
+from ..errors import ForkError, GameFileError, excerpt
 from ..model import Gem
 from . import Event, enveloped
 
@@ -283,10 +283,7 @@ def _kinds(cls: type) -> dict[str, tuple[str, bool]]:
     return _KINDS[cls]
 
 
-def _excerpt(value: Any) -> str:
-    """A value of a file, quoted for an error message: printable, and at most 40 characters."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+_excerpt = excerpt
 
 
 def load_toml(text: str, where: str = "file") -> dict[str, Any]:

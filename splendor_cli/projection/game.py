@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
-from ..errors import CorruptLogError, IllegalMoveError, SplendorError, UsageError
+from ..errors import CorruptLogError, IllegalMoveError, SplendorError, UsageError, excerpt
 from ..events import (
     Event,
     PlayEvent,
@@ -85,7 +85,7 @@ class Game:
         if player is not None and player != state.player.name:
             if player not in self.players:
                 raise IllegalMoveError(
-                    f"{player!r} does not play in this game ({', '.join(self.players)})", rule="turn"
+                    f"{excerpt(player)} does not play in this game ({', '.join(self.players)})", rule="turn"
                 )
             if state.finished:
                 raise IllegalMoveError("the game is over", rule="game-over")
@@ -148,7 +148,7 @@ def _decide_undo(game: _History, *, to: int | None, by: str, forced: bool) -> Tu
     if len(game.after) < 2:
         raise IllegalMoveError("there is no turn to undo", rule="undo")
     if by and by not in game.players:
-        raise IllegalMoveError(f"{by!r} does not play in this game", rule="undo")
+        raise IllegalMoveError(f"{excerpt(by)} does not play in this game", rule="undo")
     if to is None:
         to = game.after[-2]
     elif to not in game.after[:-1]:
@@ -306,7 +306,7 @@ def _check_play(variant: AnyVariant, state: State, event: PlayEvent, chance: _Lo
     """Refuse a play event that is not exactly what the rules make of the move it records."""
     seq = event.seq
     if event.player != state.player.name:
-        raise CorruptLogError(f"{event.player!r} played, but it was {state.player.name}'s turn", seq=seq)
+        raise CorruptLogError(f"{excerpt(event.player)} played, but it was {state.player.name}'s turn", seq=seq)
     try:
         move = variant.move_of(event)
     except ValueError as exc:  # an id no table of the game has
@@ -361,9 +361,11 @@ def _one_line(exc: Exception) -> str:
 
 
 def _show(value: object) -> str:
+    """A value of an event in an error message: a list as `[a, b]`; escaped, and bounded."""
     if isinstance(value, tuple):
-        return "[" + ", ".join(str(v) for v in value) + "]"
-    return repr(value)
+        text = "[" + ", ".join(str(v) for v in value) + "]"
+        return _one_line(ValueError(text if len(text) <= 60 else text[:57] + "..."))
+    return excerpt(value, 60)
 
 
 def replay(variant: AnyVariant, events: Iterable[Event], *, check: bool = True) -> Game:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from ..errors import IllegalMoveError
+from ..errors import IllegalMoveError, excerpt
 from ..events import SeedCommitted, SeedRevealed, SeedsRestarted
 
 if TYPE_CHECKING:
@@ -201,4 +201,4 @@ class Seeding:
 
     def _check_player(self, player: str) -> None:
         if player not in self.players:
-            raise IllegalMoveError(f"{player!r} does not play in this game", rule="seed")
+            raise IllegalMoveError(f"{excerpt(player)} does not play in this game", rule="seed")

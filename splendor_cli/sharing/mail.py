@@ -48,7 +48,15 @@ from typing import NoReturn
 
 import attrs
 
-from ..errors import ConflictError, CorruptLogError, GameFileError, IllegalMoveError, StaleBlockError, UsageError
+from ..errors import (
+    ConflictError,
+    CorruptLogError,
+    GameFileError,
+    IllegalMoveError,
+    StaleBlockError,
+    UsageError,
+    excerpt,
+)
 from ..events import Event, actor
 from ..events.codec import Record, event_digest, format_event, header_digest, load_toml, read_events, seal
 from ..projection import Game
@@ -362,7 +370,7 @@ def apply_blocks(record: Record, game: Game, blocks: Sequence[MoveBlock]) -> App
     for block in blocks:
         if block.game != record.header.game:
             raise UsageError(
-                f"the move block is for game {block.game!r}, but this file is game {record.header.game!r}:"
+                f"the move block is for game {excerpt(block.game)}, but this file is game {record.header.game!r}:"
                 " apply it to that game's file (-g)"
             )
     have = len(record.events)

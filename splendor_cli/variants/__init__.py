@@ -11,7 +11,7 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import GameFileError, UsageError
+from ..errors import GameFileError, UsageError, excerpt
 from ..events import SHARED_TYPES
 from ..projection.variant import AnyVariant
 
@@ -46,7 +46,7 @@ def find_variant(name: str) -> AnyVariant:
     """The game a header's `variant` names. Raise UsageError when this program has none of that name."""
     found = _REGISTRY.get(name) if isinstance(name, str) else None
     if found is None:
-        raise UsageError(f"unknown variant {name!r}: this version plays {', '.join(repr(n) for n in _REGISTRY)}")
+        raise UsageError(f"unknown variant {excerpt(name)}: this version plays {', '.join(repr(n) for n in _REGISTRY)}")
     if isinstance(found, str):
         found = importlib.import_module(found).VARIANT
         _REGISTRY[name] = found
