@@ -204,8 +204,13 @@ def write_atomic(path: StrPath, data: bytes, *, exclusive: bool) -> None:
             )
         mode = stat.S_IMODE(info.st_mode)
     folder = os.path.dirname(path) or "."
+    if not exclusive:
+        _remove_stale(folder, os.path.basename(path))
     tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.urandom(6).hex()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError as exc:  # a folder that cannot be written (read-only, full)
+        raise GameFileError(f"{path}: cannot write beside it: {exc.strerror}; nothing written") from None
     try:
         with os.fdopen(fd, "wb") as fh:
             os.fchmod(fh.fileno(), mode)
@@ -229,6 +234,22 @@ def write_atomic(path: StrPath, data: bytes, *, exclusive: bool) -> None:
         os.fsync(dir_fd)
     finally:
         os.close(dir_fd)
+
+
+def _remove_stale(folder: str, name: str) -> None:
+    """Remove the temporary files of earlier writes of `name` that a kill -9 left behind. The
+    caller holds the game's write lock, so no other write of it is under way."""
+    import re
+
+    stale = re.compile(rf"\.{re.escape(name)}\.[0-9a-f]{{12}}\.tmp")
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for other in names:
+        if stale.fullmatch(other):
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(folder, other))
 
 
 def create(path: StrPath, header: Header, started: Event) -> Loaded:

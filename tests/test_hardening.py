@@ -222,3 +222,40 @@ def test_poisoned_toml_in_a_mail_block_or_a_merge_is_a_bad_file(tmp_path: Path, 
     theirs.write_bytes(before + f"\n[[events]]\n{poison}\n".encode())
     code, _, err = cli("merge-driver", base, ours, theirs)
     assert code == 5 and "Traceback" not in err and ours.read_bytes() == before
+
+
+def test_debris_of_a_killed_write_is_swept_by_the_next(tmp_path: Path) -> None:
+    """kill -9 in the middle of a write leaves its temporary file: the next write of that game
+    (under its lock, so no other is under way) removes it; other files are left alone."""
+    path = _game(tmp_path)
+    debris = tmp_path / ".g.toml.0123456789ab.tmp"
+    debris.write_bytes(b"half a game")
+    other = tmp_path / ".notes.0123456789ab.tmp"
+    other.write_bytes(b"not ours")
+    assert cli("take", "white", "blue", "green", "-g", path)[0] == 0
+    assert not debris.exists() and other.exists()
+
+
+def test_a_folder_that_cannot_be_written_is_a_bad_game_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writing beside the game fails (a read-only folder, a full disk): exit 4, one line, nothing written."""
+    path = _game(tmp_path)
+    before = path.read_bytes()
+    real_open = os.open
+
+    def refused(name: str, flags: int, mode: int = 0o777, **kwargs: object) -> int:
+        if str(name).endswith(".tmp"):
+            raise PermissionError(13, "Permission denied", name)
+        return real_open(name, flags, mode, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", refused)
+    code, _, err = cli("take", "white", "blue", "green", "-g", path)
+    monkeypatch.undo()
+    assert code == 4 and "cannot write beside it: Permission denied" in err and err.count("\n") == 1
+    assert path.read_bytes() == before
+
+
+def test_a_missing_merge_input_is_a_usage_error(tmp_path: Path) -> None:
+    """The merge driver given a file that is not there: exit 2, one line (not a bug)."""
+    path = _game(tmp_path)
+    code, _, err = cli("merge-driver", tmp_path / "nope", path, path)
+    assert code == 2 and "no such file" in err and err.count("\n") == 1

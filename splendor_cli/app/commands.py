@@ -980,7 +980,10 @@ def merge_driver(*, base: str, ours: str, theirs: str) -> None:
     from ..errors import ConflictError
     from ..sharing.gitmerge import run_driver
 
-    result = run_driver(base, ours, theirs)
+    try:
+        result = run_driver(base, ours, theirs)
+    except FileNotFoundError as exc:
+        raise UsageError(f"{exc.filename}: no such file (git gives the merge driver three files)") from None
     if result.conflict:
         raise ConflictError(result.message)
     if result.message:
