@@ -59,7 +59,8 @@ def locked(path: StrPath, locks: StrPath) -> Iterator[None]:
 
     `locks` is made if missing (mode 0700) and must be a folder of this user's that nobody
     else may write: another local user could otherwise plant a link where a lock file goes.
-    The lock file is opened without following a link, and never truncated.
+    The lock file is opened without following a link, never truncated, and removed as the lock
+    is let go (a writer that locked the removed file sees it and stops).
     """
     import fcntl
     import hashlib
@@ -75,8 +76,9 @@ def locked(path: StrPath, locks: StrPath) -> Iterator[None]:
             f"{locks}: the folder of write locks is not a folder of yours that only you can write: refusing to lock"
         )
     key = hashlib.sha256(os.path.realpath(path).encode()).hexdigest()[:24]
+    lock = os.path.join(locks, f"{key}.lock")
     try:
-        fd = os.open(os.path.join(locks, f"{key}.lock"), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     except OSError as exc:
         raise ConflictError(f"{path}: cannot open its write lock in {locks}: {exc.strerror}") from None
     try:
@@ -84,12 +86,26 @@ def locked(path: StrPath, locks: StrPath) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise ConflictError(f"{path}: another splendor is writing this game right now: try again") from None
+        # The holder before us removes the lock file as it lets go: a lock taken on a file no
+        # longer at that name locks nothing.
+        held, named = os.fstat(fd), _stat_or_none(lock)
+        if named is None or (named.st_dev, named.st_ino) != (held.st_dev, held.st_ino):
+            raise ConflictError(f"{path}: another splendor was writing this game just now: try again")
         try:
             yield
         finally:
+            with contextlib.suppress(OSError):
+                os.unlink(lock)  # no lock file is left behind
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
+
+
+def _stat_or_none(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path, follow_symlinks=False)
+    except OSError:
+        return None
 
 
 MAX_BYTES = 32 << 20

@@ -259,3 +259,19 @@ def test_a_missing_merge_input_is_a_usage_error(tmp_path: Path) -> None:
     path = _game(tmp_path)
     code, _, err = cli("merge-driver", tmp_path / "nope", path, path)
     assert code == 2 and "no such file" in err and err.count("\n") == 1
+
+
+def test_no_lock_file_is_left_behind(tmp_path: Path, locks: Path) -> None:
+    """After a move, the lock folder holds nothing: lock files go as their lock is let go."""
+    path = _game(tmp_path)
+    assert cli("take", "white", "blue", "green", "-g", path)[0] == 0
+    assert list(locks.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [["take", "white", "blue", "green"], ["state"]])
+def test_a_game_path_that_is_a_folder_is_a_bad_game_file_for_every_command(tmp_path: Path, command: list[str]) -> None:
+    """Reading and writing commands answer the same for a path that is not a file: exit 4."""
+    folder = tmp_path / "not-a-file.toml"
+    folder.mkdir()
+    code, _, err = cli(*command, "-g", folder)
+    assert code == 4 and "not a regular file" in err
