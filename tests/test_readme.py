@@ -30,7 +30,7 @@ def _transcript(which: int = 0) -> list[tuple[str, list[str]]]:
 
 def _normal(text: str) -> str:
     """Today's date and the random tag of a game id vary from run to run."""
-    return re.sub(r"\d{4}-\d{2}-\d{2}-(ann-bob)-[0-9a-f]{4}", r"DATE-\1-TAG", text)
+    return re.sub(r"\d{4}-\d{2}-\d{2}-(ann-bob)-[0-9a-f]{8}", r"DATE-\1-TAG", text)
 
 
 @pytest.mark.parametrize("which", [0, 1], ids=["tour", "duel"])

@@ -232,7 +232,9 @@ def new(
     if commit_seed and seed is not None:
         raise UsageError("--seed and --commit-seed exclude each other: the players' secrets make the shuffle")
     created = _now()
-    suffix = f"{random.Random(seed).getrandbits(16) if seed is not None else random.getrandbits(16):04x}"
+    # The id names a game among all the games a player keeps (secrets and the memory of seen
+    # games go by it): random even with --seed, which only fixes the shuffle.
+    suffix = os.urandom(4).hex()
     # A file name anywhere (no colon or hash), and an id that GAME_ID_RULE accepts on every read.
     plain = ("".join(c if c.isascii() and (c.isalnum() or c in "_.@-") else "-" for c in name) for name in names)
     game_id = f"{created[:10]}-{'-'.join(plain)[:80]}-{suffix}"
@@ -767,7 +769,7 @@ def demo(
     rng = random.Random(seed)
     path = game if game is not None else os.path.join(tempfile.mkdtemp(prefix="splendor-demo-"), "demo.toml")
     names = game_of.demo_players
-    header = Header(game="demo", variant=variant, players=names, created=_now())
+    header = Header(game=f"demo-{os.urandom(4).hex()}", variant=variant, players=names, created=_now())
     loaded = store.create(path, header, game_of.deal(names, RandomChance(rng)))
     while loaded.game.table.turn < turns and not loaded.game.table.finished:
         moves = game_of.legal_moves(loaded.game.state)  # a random outcome is drawn by the log (Game.decide)
