@@ -27,7 +27,7 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 # an unrelated change, and
 # `HYPOTHESIS_PROFILE=ci pytest ...` reproduces it anywhere. No example database (nothing to
 # keep between CI runs), and a failure prints the blob that replays it.
-settings.register_profile("dev", max_examples=20, deadline=None)
+settings.register_profile("dev", max_examples=15, deadline=None)
 settings.register_profile("ci", max_examples=100, deadline=None, derandomize=True, database=None, print_blob=True)
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 """HYPOTHESIS_PROFILE when set; else `ci` on CI (which sets CI=true), `dev` elsewhere."""

@@ -134,7 +134,7 @@ def main() -> None:
             import json
 
             error = {"code": "usage", "exit": exc.exit_code, "message": message}
-            sys.stderr.write(json.dumps({"error": error}, ensure_ascii=False) + "\n")
+            sys.stderr.write(json.dumps({"error": error}, ensure_ascii=True) + "\n")
         else:
             sys.stderr.write(f"splendor: {message}\n")
         sys.exit(exc.exit_code)

@@ -72,7 +72,8 @@ def _out(text: str) -> None:
 def _json_text(value: Any) -> str:
     import json
 
-    return json.dumps(value, ensure_ascii=False) + "\n"
+    # ASCII: any other character from a file (a C1 control, a bidi override) is escaped
+    return json.dumps(value, ensure_ascii=True) + "\n"
 
 
 def _use_color(color: str) -> bool:

@@ -181,7 +181,9 @@ def play(
     tasks = [(tournament, range(start, min(start + size, games)), seed) for start in range(0, games, size)]
     found: list[GameResult] = []
     # leaving the block (an interrupt, a failure) terminates the workers; they ignore ^C, the parent handles it
-    with multiprocessing.Pool(min(jobs, len(tasks)), initializer=_ignore_interrupts) as pool:
+    # spawned, not forked: a fork copies whatever locks other threads of this process hold
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(min(jobs, len(tasks)), initializer=_ignore_interrupts) as pool:
         for part in pool.imap_unordered(_play_chunk, tasks):
             found += part
             if progress:
