@@ -1,9 +1,38 @@
-"""The exception family. The CLI maps each class to a stable exit code (see CONTRACT.md).
+"""The exception family (the CLI maps each class to a stable exit code, see CONTRACT.md), and
+how a text from a file is quoted in a message or printed: `excerpt` and `safe`.
 
 Standard library only, and not even `typing`: the fast path of the CLI imports this module.
 """
 
 from __future__ import annotations
+
+UNSAFE = (
+    *range(0x00, 0x20),  # C0: NUL, BEL, BS, TAB, LF, CR, ESC...
+    *range(0x7F, 0xA0),  # DEL and C1 (U+009B is a CSI, U+009D an OSC)
+    0x061C,  # the bidirectional controls: arabic letter mark,
+    0x200E,  # left-to-right and right-to-left marks,
+    0x200F,
+    *range(0x202A, 0x202F),  # embeddings and overrides (U+202E: right-to-left override),
+    *range(0x2066, 0x206A),  # isolates;
+    0x2028,  # and the line and paragraph separators
+    0x2029,
+)
+"""The code points a terminal may act on instead of showing: `safe` escapes them."""
+_ESCAPES = {code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" for code in UNSAFE}
+
+
+def safe(text: str) -> str:
+    """`text` from a file (or git), safe to print: each code point of `UNSAFE` (the C0 and C1
+    controls, DEL, the Unicode bidirectional controls, the line and paragraph separators)
+    becomes a visible escape: ESC is `\\x1b`, a line break `\\x0a`, a right-to-left override
+    `\\u202e`.
+
+    A game file may say anything: printed raw, a string could write the clipboard (OSC 52),
+    clear the screen, reorder what follows it, or end a line and forge the next one. The rules
+    of player names and game ids keep them plain already; this is the last guard, applied to
+    every string of a file that reaches a terminal as text (boards, log, verify, error lines).
+    """
+    return text.translate(_ESCAPES)
 
 
 def excerpt(value: object, limit: int = 40) -> str:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
+import signal
 import subprocess
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -174,3 +177,29 @@ def splendor_in(cwd: Path, *args: str, input: str | None = None) -> str:
         os.chdir(old)
     assert result.exit_code == 0, (args, result.stdout, result.stderr)
     return result.stdout
+
+
+# -- bounding a test's time ----------------------------------------------------------------
+
+
+class Hang(BaseException):
+    """A load ran past HANG seconds (a BaseException, so that no `except Exception` hides it)."""
+
+
+@contextlib.contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Interrupt the block with Hang after `seconds` (where SIGALRM exists, in the main thread)."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def fire(signum: int, frame: object) -> None:
+        raise Hang(f"the load took more than {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, fire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

@@ -27,16 +27,13 @@ files on every run, and 50 files go through the real CLI.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import random
 import re
-import signal
-import threading
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +41,7 @@ import attrs
 import hypothesis
 import pytest
 import tomli_w
-from helpers import DUEL, EVENT_TYPES, deal_duel, examples, random_game, step, undo
+from helpers import DUEL, EVENT_TYPES, deadline, deal_duel, examples, random_game, step, undo
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -641,29 +638,6 @@ STRUCTURE_MUTATIONS: tuple[Mutation, ...] = (
 ALL_MUTATIONS = BYTE_MUTATIONS + VALUE_MUTATIONS + STRUCTURE_MUTATIONS
 
 # -- loading and judging ---------------------------------------------------------------------
-
-
-class Hang(BaseException):
-    """A load ran past HANG seconds (a BaseException, so that no `except Exception` hides it)."""
-
-
-@contextlib.contextmanager
-def deadline(seconds: float) -> Iterator[None]:
-    """Interrupt the block with Hang after `seconds` (where SIGALRM exists, in the main thread)."""
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def fire(signum: int, frame: object) -> None:
-        raise Hang(f"the load took more than {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, fire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 class MemoryPath(type(Path())):  # type: ignore[misc]

@@ -20,8 +20,7 @@ import attrs
 
 from splendor_cli.errors import IllegalMoveError, InvalidMoveError
 from splendor_cli.events import Event, PlayEvent
-from splendor_cli.projection.game import Game
-from splendor_cli.projection.variant import Chance, Variant
+from splendor_cli.projection.variant import Chance, Moment, Variant
 
 POINTS = {"A": 1, "B": 2}
 
@@ -193,7 +192,7 @@ class TwoCards:
     def shown(self, event: ToyEvent) -> tuple[str, ...]:
         return (event.card,)
 
-    def board_text(self, game: Game, *, width: int, color: bool, ascii: bool) -> str:
+    def board_text(self, game: Moment, *, width: int, color: bool, ascii: bool) -> str:
         state: Table = game.state
         scores = ", ".join(f"{p.name} {p.points}" for p in state.players)
         return f"Two cards: {len(state.pile)} in the pile; {scores}; {self.whose_turn(state)}"

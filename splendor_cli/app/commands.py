@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..errors import IllegalMoveError, SplendorError, UsageError
+from ..errors import IllegalMoveError, SplendorError, UsageError, safe
 from .params import AS, AT, COLOR, COMMANDS, GAME, JSON, MOVE, SEED, Param, command
 
 if TYPE_CHECKING:
@@ -53,8 +53,6 @@ def run(body: Callable[..., None], kwargs: dict[str, Any]) -> int:
     if not code:
         return 0
     if not message.isprintable():  # it quotes a file (or git) that holds a control character
-        from ..presentation.text import safe  # (rich with it: only then)
-
         message = safe(message)  # no terminal escape, line break or bidi override gets through
     if kwargs.get("json"):
         error = {"code": name, "exit": code, "message": message, **extra}

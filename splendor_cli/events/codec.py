@@ -48,7 +48,7 @@ def game_id_problem(game: str) -> str:
     """
     if GAME_ID.fullmatch(game) and ".." not in game:
         return ""
-    return f"header: bad game id {_excerpt(game)}: {GAME_ID_RULE}"
+    return f"header: bad game id {excerpt(game)}: {GAME_ID_RULE}"
 
 
 @attrs.frozen(kw_only=True)
@@ -187,7 +187,7 @@ def structure(raw: dict[str, Any], cls: type[Any], where: str) -> Any:
         raise GameFileError(f"{where}: missing {', '.join(repr(m) for m in missing)}")
     extra = sorted(set(raw) - set(kinds) - {"type"})
     if extra:
-        raise GameFileError(f"{where}: unknown {', '.join(_excerpt(x) for x in extra[:5])}{', ...' * (len(extra) > 5)}")
+        raise GameFileError(f"{where}: unknown {', '.join(excerpt(x) for x in extra[:5])}{', ...' * (len(extra) > 5)}")
     values: dict[str, Any] = {}
     wrong = []
     for name, (kind, _) in kinds.items():
@@ -196,7 +196,7 @@ def structure(raw: dict[str, Any], cls: type[Any], where: str) -> Any:
             if value is _WRONG:
                 wrong.append(name)
             elif value is _NOT_A_GEM:
-                raise GameFileError(f"{where}: {name!r} holds {_excerpt(raw[name])}, not only gem names")
+                raise GameFileError(f"{where}: {name!r} holds {excerpt(raw[name])}, not only gem names")
             else:
                 values[name] = value
     if wrong:
@@ -283,9 +283,6 @@ def _kinds(cls: type) -> dict[str, tuple[str, bool]]:
     return _KINDS[cls]
 
 
-_excerpt = excerpt
-
-
 def load_toml(text: str, where: str = "file") -> dict[str, Any]:
     """The TOML document of a game file, a mail block or a commit's tail.
 
@@ -318,7 +315,7 @@ def parse(text: str, types: EventTypes) -> Record:
     if fmt is None:
         raise GameFileError("not a splendor-cli game file: no 'format' key")
     if not isinstance(fmt, int) or isinstance(fmt, bool) or fmt < 1:
-        raise GameFileError(f"header: bad format {_excerpt(fmt)}")
+        raise GameFileError(f"header: bad format {excerpt(fmt)}")
     if fmt > FORMAT:
         raise GameFileError(
             f"the file has format {fmt}, newer than this splendor-cli reads ({FORMAT}): upgrade splendor-cli"
@@ -353,7 +350,7 @@ def read_events(raw_events: list[Any], parents: list[str], types: Mapping[str, t
         kind = raw.get("type")
         cls = types.get(kind) if isinstance(kind, str) else None  # `type = []` is not hashable
         if cls is None:
-            raise GameFileError(f"{where}: unknown event type {_excerpt(raw.get('type'))}")
+            raise GameFileError(f"{where}: unknown event type {excerpt(raw.get('type'))}")
         event: Event = structure(raw, cls, f"{where} ({cls.TYPE})")
         for field in _defaulted(cls):
             if field.name in raw and raw[field.name] == field.default:
@@ -372,7 +369,7 @@ def read_events(raw_events: list[Any], parents: list[str], types: Mapping[str, t
             raise GameFileError(f"{where}: seq is {event.seq}, expected {index} (events removed or reordered?)")
         if event.parent != parents[-1]:
             raise GameFileError(
-                f"{where}: parent is {_excerpt(event.parent)}, but the event before it hashes to {parents[-1]!r}"
+                f"{where}: parent is {excerpt(event.parent)}, but the event before it hashes to {parents[-1]!r}"
                 " (the file was edited or merged by hand)"
             )
         parents.append(digest(raw))

@@ -124,7 +124,7 @@ class Game:
         """The setup that a finished commit-then-reveal gives (IllegalMoveError before then)."""
         if self.seeding is None or self.states:
             raise IllegalMoveError("the cards of this game are dealt already", rule="seed")
-        return self.variant.deal(self.seeding.players, self.seeding.chance())
+        return _dealt(self.variant, self.seeding)
 
     def apply(self, event: Event, *, check: bool = True) -> Game:
         """The game after `event`. With `check`, a play event is judged by the rules again first.
@@ -287,7 +287,7 @@ class _Fold:
             raise CorruptLogError(f"a second setup ({event.TYPE})", seq=seq)
         if self.seeding is not None:
             try:
-                dealt = self.variant.deal(self.seeding.players, self.seeding.chance())
+                dealt = _dealt(self.variant, self.seeding)
             except IllegalMoveError as exc:
                 raise CorruptLogError(str(exc), seq=seq) from None
             if enveloped(dealt, seq=event.seq, parent=event.parent) != event:
@@ -300,6 +300,11 @@ class _Fold:
         if problem:
             raise CorruptLogError(problem, seq=seq)
         self.states, self.after, self.seeding = [state], [seq], None
+
+
+def _dealt(variant: AnyVariant, seeding: Seeding) -> Event:
+    """The setup a finished commit-then-reveal deal gives (IllegalMoveError before then)."""
+    return variant.deal(seeding.players, seeding.chance())
 
 
 def _check_play(variant: AnyVariant, state: State, event: PlayEvent, chance: _LogChance) -> None:

@@ -30,8 +30,6 @@ from ..events import Event, PlayEvent
 if TYPE_CHECKING:
     import random
 
-    from .game import Game
-
 
 class Seat(Protocol):
     """A player's holdings, as far as code outside the game needs them."""
@@ -70,6 +68,20 @@ class State(Protocol):
         ...
 
     def names(self) -> tuple[str, ...]: ...
+
+
+class Moment(Protocol):
+    """A game as it stands after some event, as a board draws it (a `Game` is one)."""
+
+    @property
+    def seq(self) -> int:
+        """The number of the last event taken into account."""
+        ...
+
+    @property
+    def state(self) -> Any:
+        """The table then, of the game's own state type."""
+        ...
 
 
 class Chance(Protocol):
@@ -176,7 +188,7 @@ class Variant(Protocol[S, M]):
         """The hidden cards a play event showed (dealt to the table, reserved blind)."""
         ...
 
-    def board_text(self, game: Game, *, width: int, color: bool, ascii: bool) -> str:
+    def board_text(self, game: Moment, *, width: int, color: bool, ascii: bool) -> str:
         """The board as a player sees it (the presentation floor: imported only when asked for)."""
         ...
 
@@ -246,4 +258,15 @@ def check_players(variant: AnyVariant, players: Sequence[str]) -> str:
     return ""
 
 
-__all__ = ["NAME", "NAME_RULE", "AnyVariant", "Chance", "Seat", "State", "Variant", "check_players", "name_problem"]
+__all__ = [
+    "NAME",
+    "NAME_RULE",
+    "AnyVariant",
+    "Chance",
+    "Moment",
+    "Seat",
+    "State",
+    "Variant",
+    "check_players",
+    "name_problem",
+]

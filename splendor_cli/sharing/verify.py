@@ -35,7 +35,7 @@ from typing import Any
 
 import attrs
 
-from ..errors import ConflictError, GameFileError, UsageError
+from ..errors import ConflictError, GameFileError, UsageError, safe
 from ..events import Event, SeedsRestarted, TurnUndone, actor
 from ..events.codec import FORMAT, Record, load_toml, read_events
 from ..forks import decode
@@ -104,16 +104,7 @@ def report_text(report: dict[str, Any]) -> str:
     return "\n".join(_safe(line) for line in lines)
 
 
-_UNSAFE = (*range(0x20), *range(0x7F, 0xA0), 0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
-_ESCAPES = {code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" for code in (*_UNSAFE, 0x2028, 0x2029)}
-
-
-def _safe(text: str) -> str:
-    """`presentation.text.safe`, which this floor may not import (a test keeps the two alike):
-    the control characters (C0, DEL, C1), the Unicode bidirectional controls and the line and
-    paragraph separators of `text` (from a file or git: a name, an e-mail, a commit's subject)
-    as visible escapes (ESC is `\\x1b`), so that a report holds no terminal escape or forged line."""
-    return text.translate(_ESCAPES)
+_safe = safe  # every string of a report from a file or git is printed through `errors.safe`
 
 
 def _listed(seqs: list[int], most: int = 10) -> str:

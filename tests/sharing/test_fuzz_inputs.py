@@ -6,12 +6,9 @@ ever kept (like tests/test_fuzz.py does for game files)."""
 from __future__ import annotations
 
 import random
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
-from helpers import BASE, DUEL, deal, deal_duel, examples
+from helpers import BASE, DUEL, deadline, deal, deal_duel, examples
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -26,20 +23,6 @@ pytestmark = pytest.mark.slow
 
 HANG = 10.0
 """Seconds any one input may take: far more than a real one, so that a quadratic blow-up shows."""
-
-
-@contextmanager
-def deadline(seconds: float) -> Iterator[None]:
-    def expired(signum: int, frame: object) -> None:
-        raise TimeoutError(f"no answer after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def _record(variant: str, moves: int, seed: int) -> Record:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...events import Event, PlayEvent
-from ...projection.variant import Chance, Variant
+from ...projection.variant import Chance, Moment, Variant
 from . import notation, rules, views
 from .cards import DECKS, NOBLES
 from .events import TURN_TYPES, GameStarted, TurnEvent
@@ -21,8 +21,6 @@ from .state import GameState, start
 
 if TYPE_CHECKING:
     import random
-
-    from ...projection.game import Game
 
 
 class Splendor:
@@ -103,7 +101,7 @@ class Splendor:
     def shown(self, event: TurnEvent) -> tuple[str, ...]:
         return views.shown(event)
 
-    def board_text(self, game: Game, *, width: int, color: bool, ascii: bool) -> str:
+    def board_text(self, game: Moment, *, width: int, color: bool, ascii: bool) -> str:
         from .render import board_text  # rich: only to print
 
         return board_text(game, width=width, color=color, ascii=ascii)

@@ -27,14 +27,14 @@ from ...presentation.text import (
     reserved_card,
     safe,
 )
-from ...projection.game import Game
+from ...projection.variant import Moment
 from .cards import CARDS, NOBLES
 from .state import WINNING_POINTS, GameState
 
 # -- the board -------------------------------------------------------------------------------------
 
 
-def _headline(game: Game, state: GameState) -> Text:
+def _headline(game: Moment, state: GameState) -> Text:
     """Whose turn it is (turn and round numbers), or the result once the game is over."""
     seq = f"  (event #{game.seq})"
     if not state.finished:
@@ -142,7 +142,7 @@ def _players(state: GameState, frame: box.Box, *, one_line: bool) -> Table:
     return table
 
 
-def board_text(game: Game, *, width: int = 100, color: bool = False, ascii: bool = False) -> str:
+def board_text(game: Moment, *, width: int = 100, color: bool = False, ascii: bool = False) -> str:
     """The board as a player sees it: whose turn or the result, bank, nobles, cards, players.
 
     `width` is the terminal's, `color` adds ANSI colours, `ascii` draws frames without

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...events import Event, PlayEvent
 from ...model import Gem
-from ...projection.variant import Chance, Variant
+from ...projection.variant import Chance, Moment, Variant
 from . import notation, rules, views
 from .cards import DECKS
 from .events import STEP_TYPES, DuelStarted, StepEvent
@@ -23,8 +23,6 @@ from .step import Step
 
 if TYPE_CHECKING:
     import random
-
-    from ...projection.game import Game
 
 
 class Duel:
@@ -113,7 +111,7 @@ class Duel:
     def shown(self, event: StepEvent) -> tuple[str, ...]:
         return views.shown(event)
 
-    def board_text(self, game: Game, *, width: int, color: bool, ascii: bool) -> str:
+    def board_text(self, game: Moment, *, width: int, color: bool, ascii: bool) -> str:
         from .render import board_text  # rich: only to print
 
         return board_text(game, width=width, color=color, ascii=ascii)

@@ -32,7 +32,7 @@ from ...presentation.text import (
     reserved_card,
     safe,
 )
-from ...projection.game import Game
+from ...projection.variant import Moment
 from .cards import CARDS, ROYALS
 from .state import CELLS, MAX_TOKENS, SIZE, WIN_COLOUR, WIN_CROWNS, WIN_POINTS, DuelPlayer, DuelState
 
@@ -42,7 +42,7 @@ _CARD_WIDTH = max(len(line) for c in CARDS.values() for line in (card_title(c), 
 """The width of a card in the pyramid: every card's lines fit it (an ability may wrap)."""
 
 
-def board_text(game: Game, *, width: int = 100, color: bool = False, ascii: bool = False) -> str:
+def board_text(game: Moment, *, width: int = 100, color: bool = False, ascii: bool = False) -> str:
     """The board of a Duel as a player sees it: the headline, the token board, bag, privileges and
     royal cards, the pyramid, and both players with their progress towards a victory.
 
@@ -67,7 +67,7 @@ def board_text(game: Game, *, width: int = 100, color: bool = False, ascii: bool
 # -- the headline ----------------------------------------------------------------------------------
 
 
-def _headline(game: Game, state: DuelState) -> Text:
+def _headline(game: Moment, state: DuelState) -> Text:
     """Whose turn it is, then a line for each thing the turn still owes or that is known of it;
     or the result once the game is over."""
     seq = f"  (event #{game.seq})"
