@@ -10,14 +10,17 @@ import re
 
 import attrs
 
-from .errors import GameFileError, SplendorError
+from .errors import GameFileError, SplendorError, UsageError, excerpt
 from .events import Event, actor
-from .events.codec import Record, load_toml
+from .events.codec import Record, event_digest, load_toml
 from .projection.game import replay
 from .projection.log import event_notation
 from .projection.variant import AnyVariant
 from .records import parse_text
 from .variants import find_variant
+
+SIDES = ("ours", "theirs")
+"""The two branches of a forked file, as git's merge named them (in a rebase, swapped)."""
 
 # The "\n" that starts each `[[events]]` block: the table header alone on its line.
 _BLOCK = re.compile(r"\n(?=\[\[events\]\][ \t]*(?:#[^\n]*)?\r?\n)")
@@ -103,6 +106,38 @@ class Fork:
         """The last event both branches share."""
         return len(self.record.events)
 
+    def branch(self, side: str) -> Branch:
+        """The branch named "ours" or "theirs"."""
+        return self.ours if side == "ours" else self.theirs
+
+    def label(self, side: str) -> str:
+        """How a person names a side: the digest of its first event (6 hex digits), which is the
+        same in every clone whatever git calls ours and theirs."""
+        return event_digest(self.branch(side).events[0])[:6]
+
+    def choose(self, ref: str) -> str:
+        """The side ("ours" or "theirs") that `ref` names: `ours`, `theirs`, a prefix (at least 4
+        hex digits) of the digest of the side's first event, or the player who made it.
+
+        Raises:
+            UsageError: `ref` names neither side, or both (naming what would tell them apart).
+        """
+        ref = ref.strip()
+        if ref in SIDES:
+            return ref
+        named = [
+            side
+            for side in SIDES
+            if (len(ref) >= 4 and event_digest(self.branch(side).events[0]).startswith(ref.lower()))
+            or actor(self.branch(side).events[0]) == ref
+        ]
+        choices = ", ".join(f"{self.label(s)} ({actor(self.branch(s).events[0]) or s})" for s in SIDES)
+        if len(named) == 1:
+            return named[0]
+        if named:
+            raise UsageError(f"{excerpt(ref)} names both sides of the fork: name one by its digest, {choices}")
+        raise UsageError(f"{excerpt(ref)} names neither side of the fork: keep {choices}, or ours or theirs")
+
     def to_move(self) -> str | None:
         """Who was to move after the common events (None when the game was over, or unknown)."""
         try:
@@ -160,12 +195,13 @@ def split_fork(data: bytes) -> Fork | None:
 
 
 def describe_fork(fork: Fork) -> str:
-    """One line naming both turns that follow the fork point, and who was to move there."""
+    """One line naming both turns that follow the fork point (each with the digest that names
+    it), who was to move there, and the command that settles it."""
     to_move = fork.to_move()
     who = f"{to_move} was to move" if to_move else "the game was over"
     variant = find_variant(fork.record.header.variant)
+    ours, theirs = (f"{turns(variant, fork.branch(s).events)} [{fork.label(s)}] ({s})" for s in SIDES)
     return (
-        f"game forked after event #{fork.seq}: {turns(variant, fork.ours.events)} (ours) and"
-        f" {turns(variant, fork.theirs.events)} (theirs) both follow it; {who};"
-        " keep one with `splendor resolve --keep ours|theirs`"
+        f"game forked after event #{fork.seq}: {ours} and {theirs} both follow it; {who};"
+        f" keep one with `splendor resolve --keep {fork.label('ours')}` or `--keep {fork.label('theirs')}`"
     )

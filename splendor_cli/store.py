@@ -186,6 +186,8 @@ def from_bytes(path: StrPath, data: bytes) -> Loaded:
         except GameFileError as broken:
             raise GameFileError(f"{path}: {broken}") from None
         raise ForkError(f"{path}: {describe_fork(fork) if fork else exc}", seq=exc.seq) from None
+    except ConflictError as exc:  # git's conflict markers
+        raise ConflictError(f"{path}: {exc}") from None
     return Loaded(path=path, data=data, record=record, game=game)
 
 

@@ -32,3 +32,33 @@ def parse_players(text: str, variant: AnyVariant) -> tuple[tuple[str, ...], tupl
             problem += " (tell two alike bots apart with #: bot:greedy#1,bot:greedy#2)"
         raise UsageError(problem)
     return tuple(names), tuple(emails) if any(emails) else ()
+
+
+def git_email(folder: str) -> str:
+    """The user's e-mail as git in `folder` knows it ("" when git, a repository or the key is missing)."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", "-C", folder or ".", "config", "user.email"], capture_output=True, text=True, check=False
+        )
+    except OSError:
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def who_am_i(players: tuple[str, ...], emails: tuple[str, ...], as_: str | None, folder: str) -> str | None:
+    """The seat of the person at the keyboard: `as_` (from --as or $SPLENDOR_PLAYER), else the
+    player whose address in the header is the user's git e-mail; None when nothing says.
+
+    Raises:
+        UsageError: `as_` names nobody who plays.
+    """
+    if as_:
+        if as_ not in players:
+            raise UsageError(f"{as_!r} does not play in this game (players: {', '.join(players)})")
+        return as_
+    if not any(emails):
+        return None
+    mine = git_email(folder).casefold()
+    return next((p for p, e in zip(players, emails) if mine and e.casefold() == mine), None)

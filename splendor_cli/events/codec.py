@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from ..errors import ForkError, GameFileError, excerpt
+from ..errors import ConflictError, ForkError, GameFileError, excerpt
 from ..model import Gem
 from . import Event, enveloped
 
@@ -307,9 +307,22 @@ def load_toml(text: str, where: str = "file") -> dict[str, Any]:
         raise GameFileError(f"{where}: not valid TOML: arrays or tables nested too deep") from None
 
 
+_CONFLICT_MARKER = re.compile(r"^<<<<<<<(?: |\r?$)", re.MULTILINE)
+"""The first line of a conflict that git's own text merge left (`<<<<<<< HEAD`): TOML has no
+line that starts so (a key cannot start with `<`), so it is never part of a valid file."""
+
+
 def parse(text: str, types: EventTypes) -> Record:
     """Read a whole game file, its events by the classes `types` gives for its variant.
-    Raise GameFileError naming the first problem."""
+    Raise GameFileError naming the first problem; ConflictError for git's conflict markers."""
+    marker = _CONFLICT_MARKER.search(text)
+    if marker is not None:
+        line = text.count("\n", 0, marker.start()) + 1
+        raise ConflictError(
+            f"line {line}: git's conflict markers: the file was merged by git as plain text, without"
+            " splendor's merge driver: run `splendor git install`, then `git checkout --merge` on the file"
+            " to merge it again by events (or `git merge --abort`), then `splendor sync`"
+        )
     doc = load_toml(text)
     fmt = doc.get("format")
     if fmt is None:
@@ -362,7 +375,7 @@ def read_events(raw_events: list[Any], parents: list[str], types: Mapping[str, t
             # Two different events with one parent: two players appended from the same copy.
             raise ForkError(
                 f"the game forked: two events #{event.seq} follow event #{event.seq - 1}"
-                " (two players moved from the same copy): keep one with `splendor resolve --keep ours|theirs`",
+                " (two players moved from the same copy): keep one with `splendor resolve --keep REF`",
                 seq=event.seq,
             )
         if event.seq != index:

@@ -10,7 +10,9 @@ the digest of the one before it. So two copies of a game merge by comparing thei
   who was not to move), that side is kept and the other's turns are named as dropped. When both
   replay, neither can be chosen for the players: the result is a *forked file*, the common
   events followed by our branch and then their branch (two events with one parent), and the
-  merge stops as a conflict until `splendor resolve --keep ours|theirs` keeps one branch.
+  merge stops as a conflict until `splendor resolve --keep REF` keeps one branch (REF: the
+  digest of the branch's first event as the conflict names it, or its player; under a rebase git
+  swaps "ours" and "theirs", the digests stay).
 
 Everything works on the blocks of the text, so the bytes kept are the bytes that were written:
 a merge never re-serialises a game. Each result is parsed and replayed before it is returned,
@@ -42,9 +44,6 @@ PATTERN = "games/**/*.toml"
 """The game files that the driver merges: every `.toml` under `games/`, where `splendor new`
 puts games (and `locate.find_game` looks). A wider pattern would hand `pyproject.toml` and
 the like to a driver that only knows games."""
-
-SIDES = ("ours", "theirs")
-
 
 @attrs.frozen(kw_only=True)
 class MergeResult:
@@ -93,29 +92,31 @@ def _common(a: tuple[Event, ...], b: tuple[Event, ...]) -> int:
 # -- forked files --------------------------------------------------------------------------------
 
 
-def resolve(data: bytes, keep: str) -> bytes:
-    """The forked file with only the `keep` branch ("ours" or "theirs") after the common prefix.
+def resolve(data: bytes, keep: str) -> tuple[str, bytes]:
+    """The forked file with only the branch that `keep` names after the common prefix, and the
+    side ("ours" or "theirs") it named.
 
-    The prefix and the kept blocks are the bytes that were there, so the result continues the
-    common prefix as any append would. It is parsed and replayed before it is returned.
+    `keep` is `ours`, `theirs`, a prefix of the digest of the side's first event (what
+    `describe_fork` shows: the same in every clone, whether git merged or rebased), or the name
+    of the player who made that event. The prefix and the kept blocks are the bytes that were
+    there, so the result continues the common prefix as any append would. It is parsed and
+    replayed before it is returned.
 
     Raises:
-        UsageError: `keep` is neither "ours" nor "theirs", or the file is not forked.
+        UsageError: `keep` names neither side (or both), or the file is not forked.
         GameFileError: the file is broken, or the kept branch does not replay by the rules.
     """
-    if keep not in SIDES:
-        raise UsageError(f"keep 'ours' or 'theirs', not {keep!r}")
     fork = split_fork(data)
     if fork is None:
         parse_text(decode(data))  # a broken file says how it is broken
         raise UsageError("the game has not forked: there is nothing to resolve")
-    branch = fork.ours if keep == "ours" else fork.theirs
-    result = fork.prefix + branch.data
+    side = fork.choose(keep)
+    result = fork.prefix + fork.branch(side).data
     fault = _fault(parse_text(result.decode("utf-8")))
     if fault is not None:
-        other = "theirs" if keep == "ours" else "ours"
-        raise GameFileError(f"keeping {keep} gives a game that does not replay ({fault}): keep {other}")
-    return result
+        other = fork.label("theirs" if side == "ours" else "ours")
+        raise GameFileError(f"keeping {fork.label(side)} gives a game that does not replay ({fault}): keep {other}")
+    return side, result
 
 
 # -- the merge driver ----------------------------------------------------------------------------
@@ -211,31 +212,62 @@ def _git(repo: StrPath, *args: str) -> str:
     return done.stdout.strip()
 
 
-def install(repo: StrPath, command: str, *, pattern: str = PATTERN) -> list[str]:
+def install(repo: StrPath, command: str, *, pattern: str = PATTERN, private: bool = False) -> list[str]:
     """Set up the repository holding `repo` so that git merges game files with the driver.
 
     Adds `<pattern> merge=splendor` to the top-level `.gitattributes` (once) and sets
     `merge.splendor.name` and `merge.splendor.driver` in the repository's own git config.
-    `command` is shell text that runs splendor (quote a path with spaces: `shlex.quote`).
-    Running it again changes nothing but the command. Returns what was done, one line each.
+    When the user has not said how `git pull` reconciles two histories (`pull.rebase` and
+    `pull.ff` unset), sets `pull.rebase=false` in the repository, so that a plain `git pull`
+    merges (git 2.27 and later otherwise stop at the first divergence); a choice of the user's
+    own is kept. `command` is shell text that runs splendor (quote a path with spaces:
+    `shlex.quote`). Running it again changes nothing but the command. Returns what was done,
+    one line each. `private` puts the attributes line in this clone's own `.git/info/attributes`
+    instead of `.gitattributes` (nothing to commit: what `splendor sync` does in a clone that
+    lacks the driver).
 
     Raises:
         UsageError: `repo` is not in a git repository, or git fails.
     """
-    top = Path(_git(repo, "rev-parse", "--show-toplevel"))
+    try:
+        top = Path(_git(repo, "rev-parse", "--show-toplevel"))
+    except UsageError as exc:
+        if "not a git repository" in str(exc):
+            raise UsageError(
+                f"{repo} is not in a git repository: run `splendor git install` in your clone of the game's"
+                " repository (`git clone URL`, or `git init` to start one)"
+            ) from None
+        raise
     done = []
     line = f"{pattern} merge={DRIVER}"
-    attributes = top / ".gitattributes"
+    attributes = top / (_git(top, "rev-parse", "--git-path", "info/attributes") if private else ".gitattributes")
     text = attributes.read_text(encoding="utf-8") if attributes.exists() else ""
     if line in (row.strip() for row in text.splitlines()):
         done.append(f"{attributes} already has '{line}'")
     else:
         if text and not text.endswith("\n"):
             text += "\n"
+        attributes.parent.mkdir(exist_ok=True)
         attributes.write_text(text + line + "\n", encoding="utf-8")
-        done.append(f"added '{line}' to {attributes} (commit it, so that every clone has it)")
+        done.append(f"added '{line}' to {attributes}" + ("" if private else " (commit it, so that every clone has it)"))
     driver = f"{command} merge-driver %O %A %B"
     _git(top, "config", "--local", f"merge.{DRIVER}.name", "splendor game files: append-only event logs")
     _git(top, "config", "--local", f"merge.{DRIVER}.driver", driver)
     done.append(f"set git config merge.{DRIVER}.driver to '{driver}' (each clone runs `splendor git install` once)")
+    if not _config(top, "pull.rebase") and not _config(top, "pull.ff"):
+        _git(top, "config", "--local", "pull.rebase", "false")
+        done.append("set git config pull.rebase to false: a plain `git pull` merges, and game files merge by events")
     return done
+
+
+def installed(repo: StrPath) -> bool:
+    """Whether this clone has the merge driver set (`splendor git install` ran here)."""
+    return bool(_config(repo, f"merge.{DRIVER}.driver"))
+
+
+def _config(repo: StrPath, key: str) -> str:
+    """The value of a git config key as git reads it (every level), "" when it is unset."""
+    import subprocess
+
+    done = subprocess.run(["git", "-C", str(repo), "config", "--get", key], capture_output=True, text=True)
+    return done.stdout.strip() if done.returncode == 0 else ""

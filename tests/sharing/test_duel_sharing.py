@@ -60,13 +60,13 @@ def test_two_different_steps_fork_and_resolve_keeps_one(tmp_path: Path) -> None:
     base, ours, theirs = _copies(tmp_path, "take a2 a3", "privilege a1; take a2 a3")
     result = gitmerge.merge(base, ours, theirs)
     assert result.conflict
-    assert "bob's 'take a2 a3 (red black)' (#3) (ours)" in result.message
-    assert "bob's 'privilege a1 (green)' (#3) and 1 more event (theirs)" in result.message
+    assert "bob's 'take a2 a3 (red black)' (#3) [" in result.message
+    assert "bob's 'privilege a1 (green)' (#3) and 1 more event [" in result.message
     path = tmp_path / "forked.toml"
     path.write_bytes(result.data)
     with pytest.raises(ConflictError):
         store.read(path)
-    assert gitmerge.resolve(result.data, "theirs") == theirs
+    assert gitmerge.resolve(result.data, "theirs") == ("theirs", theirs)
 
 
 def test_a_turn_of_steps_travels_by_mail(tmp_path: Path) -> None:

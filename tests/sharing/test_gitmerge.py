@@ -97,13 +97,14 @@ def test_a_fork_of_two_legal_turns_is_a_conflict_and_a_forked_file(tmp_path: Pat
     assert result.conflict
     assert result.data == ours + theirs[len(base) :]
     assert "\n" not in result.message
-    assert result.message == (
-        "game forked after event #1: ann's 'take red red' (#2) (ours) and ann's 'take white blue green' (#2)"
-        " and 1 more event (theirs) both follow it; ann was to move;"
-        " keep one with `splendor resolve --keep ours|theirs`"
-    )
     fork = gitmerge.split_fork(result.data)
     assert fork is not None
+    ours_ref, theirs_ref = fork.label("ours"), fork.label("theirs")
+    assert result.message == (
+        f"game forked after event #1: ann's 'take red red' (#2) [{ours_ref}] (ours) and ann's 'take white blue"
+        f" green' (#2) and 1 more event [{theirs_ref}] (theirs) both follow it; ann was to move;"
+        f" keep one with `splendor resolve --keep {ours_ref}` or `--keep {theirs_ref}`"
+    )
     assert fork.prefix == base
     assert fork.seq == 1
     assert [e.seq for e in fork.ours.events] == [2]
@@ -188,7 +189,11 @@ def test_resolve_keeps_one_branch_after_the_common_prefix(tmp_path: Path, keep: 
     """Resolving keeps the common bytes and the chosen branch's bytes: the file reads as that side's game."""
     base, ours, theirs = _copies(tmp_path, ("take red red",), ("take white blue green", "take red red"))
     forked = gitmerge.merge(base, ours, theirs).data
-    resolved = gitmerge.resolve(forked, keep)
+    fork = gitmerge.split_fork(forked)
+    assert fork is not None
+    side, resolved = gitmerge.resolve(forked, keep)
+    assert side == keep
+    assert gitmerge.resolve(forked, fork.label(keep)) == (keep, resolved)  # by the digest of its first event
     assert resolved.startswith(base)
     assert resolved == (ours if keep == "ours" else theirs)
     loaded = _read(tmp_path, resolved)
@@ -196,12 +201,14 @@ def test_resolve_keeps_one_branch_after_the_common_prefix(tmp_path: Path, keep: 
 
 
 def test_resolve_refuses_a_file_that_has_not_forked(tmp_path: Path) -> None:
-    """Nothing to resolve in a straight game (UsageError); `keep` must be ours or theirs."""
+    """Nothing to resolve in a straight game (UsageError); `keep` must name exactly one side."""
     base, ours, theirs = _copies(tmp_path, ("take red red",), ("take white blue green",))
     with pytest.raises(UsageError, match="has not forked"):
         gitmerge.resolve(ours, "ours")
-    with pytest.raises(UsageError, match="'mine'"):
+    with pytest.raises(UsageError, match="'mine' names neither side"):
         gitmerge.resolve(gitmerge.merge(base, ours, theirs).data, "mine")
+    with pytest.raises(UsageError, match="'ann' names both sides"):  # ann made both: the digest tells them apart
+        gitmerge.resolve(gitmerge.merge(base, ours, theirs).data, "ann")
     with pytest.raises(GameFileError):
         gitmerge.resolve(b"format = 1\n", "ours")
 
@@ -212,8 +219,10 @@ def test_resolve_refuses_to_keep_an_illegal_branch(tmp_path: Path) -> None:
     bad = _out_of_turn(base, tmp_path)
     forked = legal + bad[len(base) :]
     assert gitmerge.split_fork(forked) is not None
-    assert gitmerge.resolve(forked, "ours") == legal
-    with pytest.raises(GameFileError, match="keep ours"):
+    fork = gitmerge.split_fork(forked)
+    assert fork is not None
+    assert gitmerge.resolve(forked, "ours") == ("ours", legal)
+    with pytest.raises(GameFileError, match=f"keep {fork.label('ours')}"):
         gitmerge.resolve(forked, "theirs")
 
 
@@ -271,7 +280,7 @@ def test_install_adds_the_attribute_once_and_sets_the_driver(tmp_path: Path, git
         "pyproject.toml: merge: unspecified",
     ]
     (tmp_path / "elsewhere").mkdir()
-    with pytest.raises(UsageError, match="not a git repository"):
+    with pytest.raises(UsageError, match="is not in a git repository: run `splendor git install` in your clone"):
         gitmerge.install(tmp_path / "elsewhere", "splendor")
 
 
@@ -325,11 +334,11 @@ def test_two_clones_that_both_move_stop_as_a_conflict_and_resolve(tmp_path: Path
     assert fork is not None
     assert fork.prefix + fork.ours.data == mine
     assert fork.prefix + fork.theirs.data == pushed
-    assert "ann's 'take white blue green' (#2) (ours)" in gitmerge.describe_fork(fork)
+    assert f"ann's 'take white blue green' (#2) [{fork.label('ours')}] (ours)" in gitmerge.describe_fork(fork)
     with pytest.raises(ConflictError):
         store.read(b / GAME)
-    settled = subprocess.run(
-        [*_CLI, "resolve", "-g", str(b / GAME), "--keep", "theirs"], capture_output=True, text=True
+    settled = subprocess.run(  # the side named as every clone names it: by the digest of its first event
+        [*_CLI, "resolve", "-g", str(b / GAME), "--keep", fork.label("theirs")], capture_output=True, text=True
     )
     assert settled.returncode == 0 and "kept theirs" in settled.stdout, settled.stderr
     _git(b, "add", str(GAME))

@@ -1,0 +1,447 @@
+"""The table among friends: `splendor sync` (the one command a player runs to share their turns
+and see the others') and `splendor games` (every game here, and where it is my turn).
+
+The bodies are registered with `@command` like the others (commands.py imports this module);
+the git work is sharing/gitsync.py's.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ConflictError, GameFileError, SplendorError, UsageError, safe
+from .commands import _board, _json_text, _load, _locks, _out, _use_color
+from .params import COLOR, GAME, JSON, Param, command
+
+if TYPE_CHECKING:
+    from ..sharing.gitsync import Made, Merged, Repo, Upstream
+    from ..store import Loaded
+
+ME = Param(
+    "as_",
+    "--as",
+    envvar="SPLENDOR_PLAYER",
+    help="Who you are ($SPLENDOR_PLAYER; default: the player whose e-mail in the header is your git e-mail).",
+)
+NOTIFY = Param("notify", "--notify", kind="flag", help="Then tell the player to move (splendor notify's settings).")
+
+
+@command(
+    "sync",
+    GAME,
+    ME,
+    Param("offline", "--offline", kind="flag", help="Only commit your new turns, one per commit: no fetch, no push."),
+    NOTIFY,
+    COLOR,
+    JSON,
+)
+def sync(
+    *,
+    game: str | None = None,
+    as_: str | None = None,
+    offline: bool = False,
+    notify: bool = False,
+    color: str = "auto",
+    json: bool = False,
+) -> None:
+    """Share your turns and get the others': commit, fetch, merge by events, verify, push.
+
+    Your new turns are committed one per commit (the audit of `verify --git` wants that),
+    with a standard message. The others' turns are merged by events (never rebased, whatever
+    pull.rebase says), the history is verified, and your commits are pushed (again, after a
+    new fetch and merge, when someone pushed first).
+
+    Then it prints what happened since your last turn, and the board when it is your turn.
+    You are --as NAME, $SPLENDOR_PLAYER, or the player whose e-mail in the header is your git e-mail.
+
+    Two turns played from one position (a fork) stop it: both sides are shown, with the
+    `splendor resolve --keep REF` that settles it; then run `splendor sync` again.
+
+    Examples:
+
+    splendor sync
+
+    splendor sync -g games/friday.toml --notify
+    """
+    from .. import store
+    from ..sharing import gitsync
+
+    _use_color(color)
+    repo = gitsync.locate(game) if game else gitsync.locate_folder(".")
+    _ensure_driver(repo)
+    state = gitsync.under_way(repo)
+    if state == "merge":
+        _settle_merge(repo, _games(game, repo))
+    elif state is not None:
+        raise ConflictError(
+            f"a {state} is under way in {repo.top} (not sync's: sync never rebases): finish it"
+            f" (`git {state} --continue`, after `splendor resolve` for a forked game) or abort it"
+            f" (`git {state} --abort`), then `splendor sync`"
+        )
+    made: list[Made] = []
+    seen: dict[str, int] = {}
+    me: dict[str, str | None] = {}
+    for path in _games(game, repo):
+        with store.locked(path, _locks()):
+            before = store.read(path)  # a clone that is behind is no news: what you saw is checked after the merge
+            me[before.record.header.game] = _me(before, as_, path)
+            done = gitsync.commit_turns(gitsync.locate(path), before)
+        made += done
+        seen[before.record.header.game] = before.game.seq - sum(m.last - m.first + 1 for m in done)
+    up = None if offline else gitsync.upstream(repo)
+    merged: list[Merged] = []
+    pushed = _exchange(repo, up, merged, game) if up is not None else False
+    reports = []
+    for path in _games(game, repo):
+        after = _load(path)
+        header = after.record.header
+        who = me[header.game] if header.game in me else _me(after, as_, path)
+        notified: list[str] = []
+        if notify and (made or any(m.changed for m in merged)):
+            from .mailing import notify_after
+
+            notified = notify_after(after)
+        reports.append(_GameReport(after, who, seen.get(header.game, 1), notified))
+    said = [safe(line) for m in merged for line in m.said]
+    if json:
+        _out(
+            _json_text(
+                {
+                    "committed": [_made(m) for m in made],
+                    "merged": said,
+                    "remote": f"{up.remote}/{up.branch}" if up else None,
+                    "pushed": pushed,
+                    "games": [r.json for r in reports],
+                }
+            )
+        )
+        return
+    lines = [f"committed {m.commit[:8]} {safe(m.subject)}" for m in made]
+    lines += [f"merged: {line}" for line in said]
+    if up is None:
+        lines.append("no remote: your turns are committed here only (to share them: git remote add origin URL)")
+    elif pushed:
+        lines.append(f"pushed to {up.remote}/{up.branch}")
+    if not reports:
+        lines.append("no game here yet: start one with `splendor new --players ann,bob`, then `splendor sync`")
+    for report in reports:
+        if len(reports) > 1:
+            lines += ["", f"== {report.path}"]
+        lines += report.text(color)
+    _out("\n".join(lines))
+
+
+def _made(made: Made) -> dict[str, Any]:
+    return {"commit": made.commit, "first": made.first, "last": made.last, "subject": made.subject}
+
+
+def _games(game: str | None, repo: Repo) -> list[str]:
+    """The game files sync looks after: `-g FILE`; else the one the commands find, or every game
+    of the folder where they found several; none in a repository without a game yet."""
+    from .locate import GAMES_DIR, find_game
+
+    if game:
+        return [game]
+    try:
+        return [find_game(None)]
+    except UsageError as exc:
+        if "several games" not in str(exc):
+            return []
+    folder = "." if any(scan(".", depth=0)) else GAMES_DIR
+    return scan(folder, depth=0)
+
+
+def _ensure_driver(repo: Repo) -> None:
+    """`splendor git install` for this clone alone, when it lacks the merge driver (said on stderr)."""
+    import shlex
+
+    from ..sharing import gitmerge
+
+    if gitmerge.installed(repo.top):
+        return
+    for line in gitmerge.install(repo.top, shlex.join([sys.executable, "-m", "splendor_cli"]), private=True):
+        sys.stderr.write(f"splendor: {line}\n")
+
+
+def _settle_merge(repo: Repo, paths: list[str]) -> None:
+    """A merge sync (or git pull) left: finish it when the game files are settled; else say how."""
+    from .. import store
+    from ..errors import ForkError
+    from ..sharing import gitsync
+
+    for path in paths:
+        try:
+            store.read(path)
+        except ForkError as exc:
+            raise ForkError(f"{exc}; then `splendor sync` again", seq=exc.seq) from None
+    gitsync.conclude_merge(repo, [gitsync.locate(path).rel for path in paths])
+
+
+def _me(loaded: Loaded, as_: str | None, path: str) -> str | None:
+    from .players import who_am_i
+
+    header = loaded.record.header
+    return who_am_i(header.players, header.emails, as_, os.path.dirname(path))
+
+
+def _exchange(repo: Repo, up: Upstream, merged: list[Merged], game: str | None) -> bool:
+    """Fetch, merge and push until the push is taken (or nothing is left to push); whether it pushed."""
+    from ..errors import ForkError
+    from ..sharing import gitsync
+
+    for _ in range(gitsync.PUSH_TRIES):
+        if gitsync.fetch(repo, up):
+            result = gitsync.merge(repo, up)
+            merged.append(result)
+            if result.conflict:
+                from .. import store
+
+                for rel in gitsync.unmerged(repo):
+                    try:
+                        store.read(repo.top / rel)
+                    except ForkError as exc:
+                        raise ForkError(f"{exc}; then `splendor sync` again", seq=exc.seq) from None
+                    except SplendorError:
+                        pass
+                raise ConflictError(
+                    "the merge stopped on conflicts outside the game file"
+                    f" ({', '.join(gitsync.unmerged(repo)[:5])}): settle them (`git status`), then `splendor sync`"
+                )
+        if gitsync.ahead(repo, up) == 0:
+            return False
+        _audit([str(p) for p in _games(game, repo)])
+        if gitsync.push(repo, up):
+            return True
+    raise ConflictError(
+        f"{up.remote} took none of {gitsync.PUSH_TRIES} pushes (others keep pushing first): run `splendor sync` again"
+    )
+
+
+def _audit(paths: list[str]) -> None:
+    """`verify --git` of each game file: a history that breaks the audit is not pushed."""
+    from ..sharing import verify as checks
+
+    for path in paths:
+        report = checks.git_report(path)
+        if not report["ok"]:
+            sys.stderr.write(checks.git_report_text(report) + "\n")
+            raise GameFileError(f"{path}: verify --git: {safe(report['bad']['reason'])}: nothing pushed")
+
+
+class _GameReport:
+    """What sync says of one game: what happened since my last turn, and the board on my turn."""
+
+    def __init__(self, loaded: Loaded, me: str | None, seen: int, notified: list[str]) -> None:
+        from ..events import actor
+        from ..projection.log import log_entries
+
+        game = loaded.game
+        now = game.table
+        self.path, self.loaded, self.me, self.notified = loaded.path, loaded, me, notified
+        mine = [e.seq for e in game.events if me and actor(e) == me]
+        self.since_mine = bool(mine)
+        self.new = [e for e in log_entries(game) if e.seq > (mine[-1] if mine else seen)]
+        self.my_turn = bool(me) and not now.finished and now.player.name == me
+        self.json = {
+            "path": loaded.path,
+            "game": loaded.record.header.game,
+            "player": me,
+            "since": [e.to_json() for e in self.new],
+            "seq": game.seq,
+            "to_move": None if now.finished else now.player.name,
+            "your_turn": self.my_turn,
+            "finished": now.finished,
+            "winners": list(now.winners()),
+            "notified": notified,
+        }
+
+    def text(self, color: str) -> list[str]:
+        from ..presentation.log import log_text
+
+        game = self.loaded.game
+        lines = [f"notified {safe(n)}" for n in self.notified]
+        if self.new:
+            lines.append("since your last turn:" if self.since_mine else "new here:")
+            lines.append(log_text(self.new, color=_use_color(color)).rstrip("\n"))
+        if self.my_turn:
+            lines += ["", _board(game, color).rstrip("\n"), "", f"your turn, {self.me}: `splendor moves` lists them"]
+        else:
+            lines.append(game.variant.whose_turn(game.state))
+        return lines
+
+
+# -- my games -------------------------------------------------------------------------------------
+
+_SKIP = {".git", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache"}
+MAX_GAMES = 1000
+"""At most this many game files are listed (a folder of more is not a table)."""
+
+
+def scan(root: str, depth: int = 4) -> list[str]:
+    """The game files under `root` (`.toml` files whose first lines say `format = `), sorted;
+    hidden folders and virtual environments are skipped, links are not followed."""
+    from .locate import _looks_like_game
+
+    found: list[str] = []
+    stack = [(root, 0)]
+    while stack and len(found) < MAX_GAMES:
+        folder, level = stack.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_symlink():
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                if level < depth and entry.name not in _SKIP and not entry.name.startswith("."):
+                    stack.append((entry.path, level + 1))
+            elif (
+                entry.name.endswith(".toml")
+                and entry.name != "pyproject.toml"
+                and entry.is_file(follow_symlinks=False)
+                and _looks_like_game(entry.path)
+            ):
+                found.append(os.path.normpath(entry.path))
+    return sorted(found)[:MAX_GAMES]
+
+
+@command(
+    "games",
+    Param("folder", kind="path", help="Where to look (default: the repository, else the current folder)."),
+    ME,
+    JSON,
+)
+def games(*, folder: str | None = None, as_: str | None = None, json: bool = False) -> None:
+    """List every game here: variant, players, turn, whose turn, the last move and when; * marks your turn.
+
+    You are --as NAME, $SPLENDOR_PLAYER, or the player whose e-mail in the header is your git e-mail.
+
+    Examples:
+
+    splendor games
+
+    splendor games ~/splendor --json
+    """
+    root = folder or _repository_top() or "."
+    rows = [_row(path, as_) for path in scan(root)]
+    if json:
+        _out(_json_text(rows))
+        return
+    if not rows:
+        _out(f"no game under {root}: start one with `splendor new --players ann,bob`")
+        return
+    _out(_table(rows))
+
+
+def _repository_top() -> str | None:
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=False)
+    except OSError:
+        return None
+    top = done.stdout.strip()
+    return os.path.relpath(top) if done.returncode == 0 and top else None
+
+
+def _row(path: str, as_: str | None) -> dict[str, Any]:
+    """One game of `games`: what it is and where it stands (an unreadable file says why)."""
+    from .. import store
+    from ..events import actor
+    from ..projection.log import event_notation
+
+    try:
+        loaded = store.read(path)
+    except SplendorError as exc:
+        return {"path": path, "ok": False, "problem": " ".join(str(exc).split())}
+    header, game = loaded.record.header, loaded.game
+    now = game.table if game.states else None
+    try:
+        me = _me(loaded, as_ if as_ in header.players else None, path)
+    except UsageError:
+        me = None
+    last = game.events[-1] if game.seq > 1 else None
+    to_move = None if now is None or now.finished else now.player.name
+    return {
+        "path": path,
+        "ok": True,
+        "game": header.game,
+        "variant": header.variant,
+        "players": list(header.players),
+        "turn": now.turn if now else 0,
+        "seq": game.seq,
+        "to_move": to_move,
+        "finished": bool(now and now.finished),
+        "winners": list(now.winners()) if now else [],
+        "last_move": {"seq": last.seq, "player": actor(last), "notation": event_notation(game.variant, last)}
+        if last
+        else None,
+        "when": _when(path),
+        "player": me,
+        "your_turn": bool(me) and to_move == me,
+    }
+
+
+def _when(path: str) -> str:
+    """When the file last changed: its last commit's date, else its modification time (UTC)."""
+    import datetime
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", "-C", os.path.dirname(path) or ".", "log", "-1", "--format=%ct", "--", os.path.basename(path)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        stamp = int(done.stdout.strip()) if done.returncode == 0 and done.stdout.strip().isdigit() else None
+    except OSError:
+        stamp = None
+    if stamp is None or _dirty(path):
+        stamp = int(os.stat(path).st_mtime)
+    return datetime.datetime.fromtimestamp(stamp, datetime.UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def _dirty(path: str) -> bool:
+    import subprocess
+
+    done = subprocess.run(
+        ["git", "-C", os.path.dirname(path) or ".", "diff", "--quiet", "HEAD", "--", os.path.basename(path)],
+        capture_output=True,
+        check=False,
+    )
+    return done.returncode == 1
+
+
+def _table(rows: list[dict[str, Any]]) -> str:
+    """The games as aligned columns (every string from a file made `safe`)."""
+    cells = [["", "game", "variant", "turn", "to move", "last move", "when"]]
+    for row in rows:
+        if not row["ok"]:
+            cells.append(["!", row["path"], "", "", "", row["problem"], ""])
+            continue
+        last = row["last_move"]
+        move = f"#{last['seq']} {last['player']}: {last['notation']}" if last else "(new)"
+        status = "over: " + ", ".join(row["winners"]) if row["finished"] else (row["to_move"] or "dealing")
+        cells.append(
+            [
+                "*" if row["your_turn"] else "",
+                row["path"],
+                f"{row['variant']} {len(row['players'])}p",
+                str(row["turn"]),
+                status,
+                move,
+                row["when"],
+            ]
+        )
+    cells = [[safe(c) for c in line] for line in cells]
+    widths = [max(len(line[i]) for line in cells) for i in range(len(cells[0]))]
+    widths[5] = min(widths[5], 48)
+    out = []
+    for line in cells:
+        text = "  ".join((c if len(c) <= w else c[: w - 1] + "…").ljust(w) for c, w in zip(line, widths))
+        out.append(text.rstrip())
+    return "\n".join(out)

@@ -1,0 +1,401 @@
+"""`splendor sync`'s git work: commit a player's new turns one per commit, fetch, merge by
+events (never rebase), and push, retrying when someone pushed first.
+
+Commits are made with git's plumbing on a private index (`read-tree`, `hash-object`,
+`update-index --cacheinfo`, `write-tree`, `commit-tree`, `update-ref`), so that each turn gets
+a commit of its own that holds the game file exactly as it was after that turn, whatever else
+the user has changed or staged: only the game file goes into these commits. Each commit's
+author is the player of its turn (their address from the header, when it maps one), as the
+audit (`verify --git`) wants it.
+
+Git runs as a subprocess; nothing here prints.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import attrs
+
+from ..bots import seat_spec
+from ..errors import ConflictError, UsageError, excerpt, safe
+from ..events import Event, TurnUndone, actor
+from ..forks import cut, decode
+from ..projection.log import event_notation
+from ..projection.variant import AnyVariant
+from ..store import Loaded, StrPath
+
+PUSH_TRIES = 5
+"""How many times `sync` fetches, merges and pushes again when someone else pushed first."""
+
+
+@attrs.frozen
+class Repo:
+    """The repository that holds a game file, and the file's path in it."""
+
+    top: Path
+    rel: str
+    """The file's path from the top of the repository, with `/`."""
+
+
+@attrs.frozen
+class Made:
+    """A commit `sync` made: its id, the events it holds, its subject."""
+
+    commit: str
+    first: int
+    last: int
+    subject: str
+
+
+def git(top: StrPath, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None) -> str:
+    """Run git in `top`; its output. A failure is a UsageError quoting git's last line."""
+    done = _run(top, args, stdin=stdin, env=env)
+    if done.returncode != 0:
+        raise UsageError(f"git {args[0]}: {_last_line(done)}")
+    return done.stdout.decode("utf-8", "replace").strip()
+
+
+def _run(
+    top: StrPath, args: Sequence[str], *, stdin: bytes | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    full = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_MERGE_AUTOEDIT": "no", **(env or {})}
+    try:
+        return subprocess.run(["git", "-C", str(top), *args], input=stdin, capture_output=True, check=False, env=full)
+    except FileNotFoundError:
+        raise UsageError("git is not installed (or not on PATH): `splendor sync` needs it") from None
+
+
+def _last_line(done: subprocess.CompletedProcess[bytes]) -> str:
+    lines = (done.stderr or done.stdout).decode("utf-8", "replace").strip().splitlines()
+    return excerpt(lines[-1], 200) if lines else f"exit {done.returncode}"
+
+
+def locate(path: StrPath) -> Repo:
+    """The repository of the game file at `path`.
+
+    Raises:
+        UsageError: the file is not in a git repository (or git is missing).
+    """
+    file = Path(path)
+    folder = file.parent if str(file.parent) else Path(".")
+    done = _run(folder, ["rev-parse", "--show-toplevel", "--show-prefix"])
+    if done.returncode != 0:
+        if b"not a git repository" in done.stderr:
+            raise UsageError(
+                f"{path} is not in a git repository: `splendor sync` shares games through one"
+                " (`git clone URL`, then `splendor git install`); by mail: `splendor export` and `apply`"
+            )
+        raise UsageError(f"git rev-parse: {_last_line(done)}")
+    top, prefix = done.stdout.decode("utf-8", "surrogateescape").split("\n")[:2]
+    return Repo(top=Path(top), rel=prefix + file.name)
+
+
+def locate_folder(folder: StrPath) -> Repo:
+    """The repository of `folder` (`rel` is the folder's own path in it)."""
+    return locate(Path(folder) / "_")
+
+
+def under_way(repo: Repo) -> str | None:
+    """The git operation that is under way ("merge", "rebase", "cherry-pick", "revert"), or None."""
+    paths = git(
+        repo.top,
+        "rev-parse",
+        "--git-path",
+        "MERGE_HEAD",
+        "--git-path",
+        "rebase-merge",
+        "--git-path",
+        "rebase-apply",
+        "--git-path",
+        "CHERRY_PICK_HEAD",
+        "--git-path",
+        "REVERT_HEAD",
+    ).split("\n")
+    names = ("merge", "rebase", "rebase", "cherry-pick", "revert")
+    for name, where in zip(names, paths):
+        if (repo.top / where).exists():
+            return name
+    return None
+
+
+def unmerged(repo: Repo) -> list[str]:
+    """The paths git left in conflict (from the top of the repository)."""
+    out = git(repo.top, "diff", "--name-only", "--diff-filter=U", "-z")
+    return [p for p in out.split("\0") if p]
+
+
+def head(repo: Repo) -> str | None:
+    """The commit HEAD names, or None in a repository without one yet."""
+    done = _run(repo.top, ["rev-parse", "--verify", "-q", "HEAD^{commit}"])
+    return done.stdout.decode().strip() if done.returncode == 0 else None
+
+
+def committed(repo: Repo, rev: str = "HEAD", *, rel: str | None = None) -> bytes | None:
+    """The game file (or the file at `rel`, from the top) as `rev` holds it; None when it does not."""
+    done = _run(repo.top, ["cat-file", "blob", f"{rev}:{rel or repo.rel}"])
+    return done.stdout if done.returncode == 0 else None
+
+
+def user_email(repo: Repo) -> str:
+    """The user's e-mail as git knows it ("" when unset)."""
+    done = _run(repo.top, ["config", "user.email"])
+    return done.stdout.decode("utf-8", "replace").strip() if done.returncode == 0 else ""
+
+
+# -- one turn per commit -------------------------------------------------------------------------
+
+
+def groups(variant: AnyVariant, events: Sequence[Event]) -> list[list[Event]]:
+    """The new events cut into what one commit may hold (the rule `verify --git` checks): the
+    setup alone; an undo, or a step of the deal, alone; one person's turn (in a game played in
+    steps, their steps in a row), with the turns of the bot seats that answered it."""
+    out: list[list[Event]] = []
+    for event in events:
+        who = actor(event)
+        playing = isinstance(event, variant.play_types)
+        if out and playing:
+            last = out[-1][-1]
+            same = variant.stepwise and isinstance(last, variant.play_types) and actor(last) == who
+            answer = seat_spec(who) is not None and isinstance(last, variant.play_types)
+            if same or answer:
+                out[-1].append(event)
+                continue
+        out.append([event])
+    return out
+
+
+def subject(game: str, variant: AnyVariant, events: Sequence[Event]) -> str:
+    """A commit's standard subject: `<game> #12 bob: take white blue green`, the first event of the
+    group in the log's words, and the rest counted."""
+    first = events[0]
+    if isinstance(first, variant.setup_type):
+        return f"{game}: new game"
+    who = actor(first) or "someone"
+    seqs = f"#{first.seq}" if len(events) == 1 else f"#{first.seq}-{events[-1].seq}"
+    more = len(events) - 1
+    text = f"{game} {seqs} {who}: {event_notation(variant, first)}"
+    if more:
+        bots = all(seat_spec(actor(e)) for e in events[1:])
+        text += f" (and {more} {'bot ' if bots and not isinstance(first, TurnUndone) else ''}"
+        text += f"{'step' if variant.stepwise and not bots else 'turn'}{'s' if more > 1 else ''})"
+    return safe(text)[:200]
+
+
+def commit_turns(repo: Repo, loaded: Loaded, *, identity: dict[str, str] | None = None) -> list[Made]:
+    """Commit the events of the game file that HEAD lacks, one group (`groups`) per commit, with
+    the file as it was after each; return the commits made (none when HEAD holds the file).
+
+    Only the game file goes into these commits; what else the user changed stays as it was, and
+    the index entry of the game file is set to the last commit's.
+
+    Raises:
+        ConflictError: the file in HEAD is not where the file on disk started (it was changed
+            other than by appending): nothing is committed.
+    """
+    before = committed(repo)
+    data = loaded.data
+    if before == data:
+        return []
+    text = decode(data)
+    blocks = cut(text, len(loaded.record.events))
+    ends = []
+    offset = len(blocks.head)
+    for block in blocks.blocks:
+        offset += len(block.encode("utf-8"))
+        ends.append(offset)
+    known = 0
+    if before is not None:
+        if not data.startswith(before):
+            raise ConflictError(
+                f"{repo.rel}: the file differs from its last commit other than by new events at its end"
+                " (edited by hand?): `git diff` shows how; `git checkout -- FILE` gives the committed game back"
+            )
+        known = sum(1 for end in ends if end <= len(before))
+    new = loaded.record.events[known:]
+    if not new:  # only text that is no event (a comment): one commit for it
+        return [_commit(repo, data, f"{loaded.record.header.game}: notes", None, known, known)]
+    header = loaded.record.header
+    emails = dict(zip(header.players, header.emails)) if header.emails else {}
+    made = []
+    count = known
+    chunks = groups(loaded.game.variant, new)
+    for i, chunk in enumerate(chunks):
+        count += len(chunk)
+        version = data if i == len(chunks) - 1 else data[: ends[count - 1]]
+        who = next((actor(e) for e in chunk if actor(e) and not seat_spec(actor(e))), "")
+        author = {"name": who, "email": emails[who]} if emails.get(who) else identity
+        made.append(
+            _commit(
+                repo, version, subject(header.game, loaded.game.variant, chunk), author, chunk[0].seq, chunk[-1].seq
+            )
+        )
+    return made
+
+
+def _commit(repo: Repo, data: bytes, message: str, author: dict[str, str] | None, first: int, last: int) -> Made:
+    """A commit on HEAD that changes only the game file, to `data`."""
+    return Made(commit=commit_file(repo, repo.rel, data, message, author), first=first, last=last, subject=message)
+
+
+def commit_file(repo: Repo, rel: str, data: bytes, message: str, author: dict[str, str] | None = None) -> str:
+    """A commit on HEAD that changes only the file at `rel` (from the top), to `data`; its id.
+    The index entry of that file is set to it too; nothing else of the index or the work tree changes."""
+    parent = head(repo)
+    env = {}
+    if author:
+        env = {"GIT_AUTHOR_NAME": author["name"], "GIT_AUTHOR_EMAIL": author["email"]}
+    mode = "100644"
+    if parent is not None:
+        listed = git(repo.top, "ls-tree", parent, "--", rel)
+        if listed:
+            mode = listed.split()[0]
+    blob = git(repo.top, "hash-object", "-w", "--stdin", stdin=data)
+    with _private_index(repo) as index:
+        if parent is not None:
+            git(repo.top, "read-tree", parent, env=index)
+        else:
+            git(repo.top, "read-tree", "--empty", env=index)
+        git(repo.top, "update-index", "--add", "--cacheinfo", f"{mode},{blob},{rel}", env=index)
+        tree = git(repo.top, "write-tree", env=index)
+    args = ["commit-tree", tree, "-m", message] + (["-p", parent] if parent else [])
+    commit = git(repo.top, *args, env=env)
+    git(repo.top, "update-ref", "-m", f"splendor sync: {message}", "HEAD", commit, parent or "")
+    git(repo.top, "update-index", "--add", "--cacheinfo", f"{mode},{blob},{rel}")
+    return commit
+
+
+@contextlib.contextmanager
+def _private_index(repo: Repo) -> Iterator[dict[str, str]]:
+    """A scratch index in the repository's own git folder (never a shared /tmp), removed after."""
+    where = git(repo.top, "rev-parse", "--git-path", f"splendor-index-{os.getpid()}")
+    path = repo.top / where
+    try:
+        yield {"GIT_INDEX_FILE": str(path)}
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+
+
+# -- fetch, merge, push --------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Upstream:
+    """Where `sync` fetches from and pushes to."""
+
+    remote: str
+    branch: str
+    """The branch on the remote (`main`)."""
+    tracking: bool
+    """Whether the local branch tracks it already (else the first push sets it)."""
+
+    @property
+    def ref(self) -> str:
+        return f"refs/remotes/{self.remote}/{self.branch}"
+
+
+def upstream(repo: Repo) -> Upstream | None:
+    """The branch's upstream; else, with exactly one remote, the branch of the same name there;
+    None when there is no remote (a repository of one's own: sync only commits)."""
+    branch = _run(repo.top, ["symbolic-ref", "-q", "--short", "HEAD"]).stdout.decode().strip()
+    if not branch:
+        raise UsageError("HEAD is detached (no branch is checked out): `git switch BRANCH`, then `splendor sync`")
+    remote = _run(repo.top, ["config", f"branch.{branch}.remote"]).stdout.decode().strip()
+    merge = _run(repo.top, ["config", f"branch.{branch}.merge"]).stdout.decode().strip()
+    if remote and remote != "." and merge.startswith("refs/heads/"):
+        return Upstream(remote=remote, branch=merge.removeprefix("refs/heads/"), tracking=True)
+    remotes = git(repo.top, "remote").split()
+    if len(remotes) == 1:
+        return Upstream(remote=remotes[0], branch=branch, tracking=False)
+    if remotes:
+        raise UsageError(
+            f"branch {branch} has no upstream and there are several remotes ({', '.join(remotes)}):"
+            f" choose one with `git branch --set-upstream-to REMOTE/{branch}`"
+        )
+    return None
+
+
+def fetch(repo: Repo, up: Upstream) -> bool:
+    """Fetch the upstream branch; whether the remote has it (a new, empty remote has not)."""
+    done = _run(repo.top, ["fetch", "--quiet", up.remote])
+    if done.returncode != 0:
+        raise UsageError(f"git fetch {up.remote}: {_last_line(done)}")
+    return _run(repo.top, ["rev-parse", "--verify", "-q", up.ref]).returncode == 0
+
+
+@attrs.frozen
+class Merged:
+    """What `git merge` did: whether it changed HEAD, stopped on a conflict, and what the
+    merge driver said (one line per game file it merged)."""
+
+    changed: bool
+    conflict: bool
+    said: tuple[str, ...]
+
+
+def merge(repo: Repo, up: Upstream) -> Merged:
+    """Merge the upstream branch into HEAD (a fast-forward when it can be): never a rebase,
+    whatever `pull.rebase` says. Game files merge by events (the driver `git install` set)."""
+    before = head(repo)
+    done = _run(
+        repo.top,
+        ["merge", "--no-edit", "--ff", "--no-verify", "-m", f"splendor sync: merge {up.remote}/{up.branch}", up.ref],
+    )
+    said = tuple(
+        line.removeprefix("splendor: ")
+        for line in (done.stdout + done.stderr).decode("utf-8", "replace").splitlines()
+        if line.startswith("splendor: ")
+    )
+    if done.returncode != 0:
+        if under_way(repo) == "merge":
+            return Merged(changed=True, conflict=True, said=said)
+        raise UsageError(f"git merge {up.remote}/{up.branch}: {_last_line(done)}")
+    return Merged(changed=head(repo) != before, conflict=False, said=said)
+
+
+def conclude_merge(repo: Repo, games: Sequence[str]) -> str:
+    """Finish a merge whose conflicts are settled: stage the game files (`games`, from the top) and commit."""
+    if games:
+        git(repo.top, "add", "--", *games)
+    left = unmerged(repo)
+    if left:
+        raise ConflictError(
+            f"the merge still has conflicts in {', '.join(left[:5])}: settle them (`git status`), then `splendor sync`"
+        )
+    git(repo.top, "commit", "--no-edit", "--no-verify")
+    return head(repo) or ""
+
+
+def ahead(repo: Repo, up: Upstream) -> int:
+    """How many commits HEAD has that the upstream branch lacks (all of them, if it has none)."""
+    has = _run(repo.top, ["rev-parse", "--verify", "-q", up.ref]).returncode == 0
+    spec = f"{up.ref}..HEAD" if has else "HEAD"
+    return int(git(repo.top, "rev-list", "--count", spec) or "0")
+
+
+def push(repo: Repo, up: Upstream) -> bool:
+    """Push HEAD to the upstream branch: True when it was taken; False when the remote has
+    commits HEAD lacks (someone pushed first: fetch, merge and push again).
+
+    Raises:
+        UsageError: the push failed for another reason (no access, no network...).
+    """
+    args = [
+        "push",
+        "--porcelain",
+        *([] if up.tracking else ["--set-upstream"]),
+        up.remote,
+        f"HEAD:refs/heads/{up.branch}",
+    ]
+    done = _run(repo.top, args)
+    if done.returncode == 0:
+        return True
+    text = (done.stdout + done.stderr).decode("utf-8", "replace")
+    if "[rejected]" in text or "fetch first" in text or "non-fast-forward" in text or "stale info" in text:
+        return False
+    raise UsageError(f"git push {up.remote}: {_last_line(done)}")
