@@ -46,6 +46,9 @@ def find_game(game: str | None) -> str:
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
-            listed = ", ".join(found[:4]) + (", ..." if len(found) > 4 else "")
-            raise UsageError(f"several games in {folder}/ ({listed}): choose one with -g FILE or $SPLENDOR_GAME")
+            listed = ", ".join(found[:12]) + (f" and {len(found) - 12} more" if len(found) > 12 else "")
+            raise UsageError(
+                f"several games in {folder}/: {listed}: choose one with -g FILE or $SPLENDOR_GAME"
+                " (`splendor games` lists them with whose turn it is)"
+            )
     raise UsageError("no game file here or in games/: give one with -g FILE, or start one with 'splendor new'")
