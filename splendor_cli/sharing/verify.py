@@ -1,43 +1,68 @@
-"""`splendor verify`: check a game file, or check the git history that wrote it, turn by turn.
+"""`splendor verify`: check a game file, or check the git history that wrote it, commit by commit.
 
 The file check (`file_report`) takes a game that `store.read` has already replayed through the
-rules and sums it up. The history check (`git_report`) walks the commits that `git log -- FILE`
-lists (oldest first; git's default history simplification, so a merge that kept one side's
-file follows that side) and holds every one of them to these rules:
+rules and sums it up.
 
-- it only appends: the file as it was in each parent is a prefix, byte for byte, of the file
-  the commit wrote (a commit that deletes the file, or rewrites or cuts an earlier byte, is bad);
+The history check (`git_report`) lists every commit of the range (by default all of HEAD's
+history) with its real parents (`git log` with no path and no history simplification: merges
+and the commits of their side branches included), follows the file's path back through renames,
+and judges, oldest first, every commit whose version of the file differs from one of its
+parents' (or that adds or removes it). It stops at the first that breaks one of these rules:
+
+- a commit only appends: the file in its parent is a prefix, byte for byte, of the file it
+  wrote. A commit that deletes the file, or rewrites or cuts an earlier byte, is bad. A rename
+  (`git mv`, with or without an event appended in the same commit) is neither a deletion nor a
+  creation: the walk goes on with the old path in the commits before it (git's rename
+  detection, asked only where the file is missing in a parent). A commit that moves the file
+  away from the path walked ends that path's history there, and is not a deletion;
 - the file it wrote reads and replays, as `store.read` would read it;
-- it appends at most one turn, or one undo: an undo is a move of its own and never shares a
-  commit with a turn. A commit that creates the file counts as appending to nothing: the setup
-  and at most one turn. A commit may append no event at all (a comment, a blank line);
+- it appends at most one person's move: one turn, or one undo (an undo is a move of its own and
+  never shares a commit with a turn), or in Splendor Duel one player's consecutive steps. The
+  turns (or steps) of bot seats (players named `bot:SPEC`) may come with it, before or after it,
+  and a commit may hold bot seats' turns alone (`splendor play --bots`, `splendor bot`). A
+  commit that creates the file counts as appending to nothing: the setup, and that much. A
+  commit may append no event at all (a comment, a blank line);
 - when the header maps players to e-mail addresses (`splendor new --players ann=ann@x.org,..`),
-  the author e-mail of the commit (after `.mailmap`, compared without regard to case) is the
-  address of the player of the turn it appends, or of the player who asked for the undo (an
-  undo that names nobody, or a player with no address, is not checked).
+  the author e-mail of the commit, as recorded (`.mailmap` is not applied), is the address of
+  the player of the person's move it appends, compared without regard to case: the player of
+  the turn, or who asked for the undo. An undo that names nobody is then bad; a player with no
+  address, and bot seats' turns, are not checked. In a game without e-mails nobody is checked;
+- a merge only combines its parents' events: every parent's file is a prefix of the merge's,
+  byte for byte, and the merge may append a move of its own as any commit may (its base is the
+  longest parent's file). The one exception is a forked game settled by `splendor resolve`: a
+  parent's events may be left out when they are a branch that forked from the kept history (its
+  first event has the seq and parent of a different event of the merge's file), when they all
+  belong to one player (that player's turns, undos asked by them, and bot seats' turns; in a
+  game without e-mails, undos that name nobody too; never a deal), and, in a game with e-mails,
+  when that player's address is the merge's author e-mail: a player may withdraw their own stale
+  move, never erase another's. A merge that drops anything else is bad, and the reason names the
+  events it drops and the parent they were in.
 
-A merge that changed the file is compared with the longest of its parents' versions, and every
-other parent's version must be a prefix too, unless it is the side of a forked game that
-`splendor resolve` left out (it forked from the same event as the kept side). Renames are not
-followed: the file's history starts at the commit that created it under its present path.
-`staged_report` applies the same rules to the change staged for the next commit, for a
-pre-commit hook.
+A shallow clone whose cut hides where the file's history begins is refused rather than misjudged.
+`staged_report` applies the same rules to the change staged for the next commit (from the file
+in HEAD, and in MERGE_HEAD during a merge, to the file in the index), for a pre-commit hook.
 
-Git runs as a subprocess; this module prints nothing and knows nothing of typer.
+Git runs as a few subprocesses whatever the length of the history: one `git log`, one `git
+cat-file --batch-check` (one more for each rename followed), one `git cat-file --batch` that
+reads each version of the file once, and a `git diff-tree` for each commit where the file
+appears or disappears against a parent (its creation, a rename). This module prints nothing and
+knows nothing of typer.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from ..bots import seat_spec
 from ..errors import ConflictError, GameFileError, UsageError, safe
 from ..events import Event, SeedsRestarted, TurnUndone, actor
-from ..events.codec import FORMAT, Record, load_toml, read_events
+from ..events.codec import FORMAT, Header, Record, load_toml, read_events
 from ..forks import decode
 from ..projection import Game
 from ..records import parse_text, replay_record
@@ -194,11 +219,23 @@ def _appended(before: Record, tail: str) -> tuple[Event, ...] | None:
 
 @attrs.frozen
 class _Commit:
+    """A commit as `git log` lists it: its real parents, and its author as recorded (no `.mailmap`)."""
+
     hash: str
     parents: tuple[str, ...]
     author: str
     email: str
     subject: str
+
+
+@attrs.frozen
+class _Step:
+    """A commit of the walk with the file's path in it, and the file's path in each of its parents
+    (another path where the commit renamed the file)."""
+
+    commit: _Commit
+    path: str
+    parents: tuple[tuple[str, str], ...]
 
 
 @attrs.frozen
@@ -216,12 +253,17 @@ class _Repo:
     """The commits whose parents a shallow clone left out."""
 
 
+_OBJECT = re.compile(r"([0-9a-f]{40}(?:[0-9a-f]{24})?) ([a-z]+) [0-9]+")
+"""A line of `git cat-file --batch-check` for an object that exists (SHA-1 or SHA-256 ids)."""
+
+
 def _git(args: list[str], cwd: Path, *, stdin: bytes | None = None) -> bytes:
-    """Run git; its failure is a UsageError naming what git said."""
+    """Run git; its failure is a UsageError naming what git said. Replacement refs (`git replace`)
+    are ignored: the walk judges the commits as they are."""
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
     try:
         done = subprocess.run(
-            ["git", "-c", "log.showSignature=false", "--literal-pathspecs", *args],
+            ["git", "--no-replace-objects", "-c", "log.showSignature=false", "--literal-pathspecs", *args],
             cwd=cwd,
             input=stdin,
             capture_output=True,
@@ -234,6 +276,11 @@ def _git(args: list[str], cwd: Path, *, stdin: bytes | None = None) -> bytes:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
         raise UsageError(f"git {args[0]} failed: {message[0] if message else f'exit {done.returncode}'}")
     return done.stdout
+
+
+def _text(data: bytes) -> str:
+    """Paths and ids as git wrote them (any bytes of a path survive the round trip back to git)."""
+    return data.decode("utf-8", "surrogateescape")
 
 
 def _locate(where: StrPath) -> _Repo:
@@ -252,61 +299,163 @@ def _locate(where: StrPath) -> _Repo:
                 f"{path} is not in a git repository: `verify --git` walks the file's git history"
             ) from None
         raise
-    top, prefix, is_shallow, shallow_path = out.decode("utf-8", "surrogateescape").split("\n")[:4]
+    top, prefix, is_shallow, shallow_path = _text(out).split("\n")[:4]
+    rel = prefix + path.name
+    if "\n" in rel:
+        raise UsageError(f"{str(path)!r}: `verify --git` cannot look up a path with a line break in git")
     shallow: frozenset[str] = frozenset()
     if is_shallow == "true":
         shallow_file = folder / shallow_path
         shallow = frozenset(shallow_file.read_text().split()) if shallow_file.exists() else frozenset()
-    return _Repo(root=Path(top), rel=prefix + path.name, shallow=shallow)
+    return _Repo(root=Path(top), rel=rel, shallow=shallow)
 
 
 def _commits(repo: _Repo, rev_range: str | None) -> list[_Commit]:
-    """The commits that changed the file, oldest first (parents always before their children)."""
+    """Every commit of `rev_range` (default: all of HEAD's history), oldest first (parents always
+    before their children), with its real parents: no path, so no history simplification."""
     if rev_range is not None and (not rev_range.strip() or rev_range.startswith("-")):
         raise UsageError(f"bad revision range {rev_range!r}: give one like HEAD~5..HEAD or main..feature")
-    fmt = "%H%x1f%P%x1f%aN%x1f%aE%x1f%s"
+    # No field can hold a line break (git keeps none in an ident, and %s joins the subject's lines).
+    fmt = "%H %P%n%an%n%ae%n%s"
     revs = ["--end-of-options", rev_range] if rev_range is not None else []
-    out = _git(["log", "-z", "--reverse", "--topo-order", f"--format={fmt}", *revs, "--", repo.rel], repo.root)
+    out = _git(["log", "-z", "--no-mailmap", "--topo-order", "--reverse", f"--format={fmt}", *revs, "--"], repo.root)
     commits = []
     for item in out.decode("utf-8", "replace").split("\0"):
-        if not item.strip():
+        item = item.lstrip("\n")
+        if not item:
             continue
-        hash_, parents, author, email, subject = item.strip("\n").split("\x1f", 4)
-        commits.append(_Commit(hash=hash_, parents=tuple(parents.split()), author=author, email=email, subject=subject))
+        ids, author, email, subject = [*item.split("\n", 3), "", "", ""][:4]
+        hash_, *parents = ids.split()
+        commits.append(_Commit(hash=hash_, parents=tuple(parents), author=author, email=email, subject=subject))
     return commits
 
 
-def _blobs(repo: _Repo, specs: list[str]) -> dict[str, _Blob | None]:
-    """The contents of `REV:PATH` for each spec (None where the file is missing), in one `git cat-file`."""
+def _lookup(repo: _Repo, specs: list[str]) -> dict[str, tuple[str, str] | None]:
+    """The id and type of the object each spec (`REV:PATH`, `:PATH`, `REV`) names, None where there
+    is none: in one `git cat-file --batch-check`."""
     unique = list(dict.fromkeys(specs))
     if not unique:
         return {}
-    out = _git(["cat-file", "--batch"], repo.root, stdin="".join(f"{s}\n" for s in unique).encode("utf-8"))
-    blobs: dict[str, _Blob | None] = {}
+    stdin = "".join(f"{spec}\n" for spec in unique).encode("utf-8", "surrogateescape")
+    lines = _text(_git(["cat-file", "--batch-check"], repo.root, stdin=stdin)).split("\n")
+    found: dict[str, tuple[str, str] | None] = {}
+    for spec, line in zip(unique, lines):
+        match = _OBJECT.fullmatch(line)  # else "SPEC missing" (or ambiguous)
+        found[spec] = (match[1], match[2]) if match else None
+    return found
+
+
+def _blob_id(hit: tuple[str, str] | None) -> str | None:
+    return hit[0] if hit is not None and hit[1] == "blob" else None
+
+
+def _blob_ids(repo: _Repo, specs: list[str]) -> dict[str, str | None]:
+    """The blob id of the file each `REV:PATH` names; None where it is missing (or is no file)."""
+    return {spec: _blob_id(hit) for spec, hit in _lookup(repo, specs).items()}
+
+
+def _contents(repo: _Repo, oids: list[str]) -> dict[str, bytes]:
+    """The bytes of each blob, each read once, in one `git cat-file --batch`."""
+    unique = list(dict.fromkeys(oids))
+    if not unique:
+        return {}
+    out = _git(["cat-file", "--batch"], repo.root, stdin="".join(f"{oid}\n" for oid in unique).encode("ascii"))
+    contents: dict[str, bytes] = {}
     pos = 0
-    for spec in unique:
+    for oid in unique:
         end = out.index(b"\n", pos)
-        head = out[pos:end].decode("utf-8", "replace").split()
-        pos = end + 1
-        if len(head) != 3:  # "<spec> missing" (or ambiguous): the file is not in that commit
-            blobs[spec] = None
-            continue
-        oid, kind, size = head
-        data = out[pos : pos + int(size)]
-        pos += int(size) + 1
-        blobs[spec] = _Blob(oid=oid, data=data) if kind == "blob" else None
-    return blobs
+        head = out[pos:end].split()
+        size = int(head[2])
+        contents[oid] = out[end + 1 : end + 1 + size]
+        pos = end + 1 + size + 1
+    return contents
 
 
-def _rewrite_reason(old: bytes, new: bytes) -> str:
-    """Where `new` stops extending `old`, for a person: the line, and the event it belongs to."""
+def _renames(repo: _Repo, args: list[str]) -> dict[str, str]:
+    """The files that git's rename detection says `git diff-tree`/`diff-index ARGS` renamed: new path -> old."""
+    fields = _text(_git([*args[:1], "-z", "--find-renames", "--name-status", *args[1:]], repo.root)).split("\0")
+    moved: dict[str, str] = {}
+    i = 0
+    while i < len(fields) and fields[i]:
+        status = fields[i]
+        if status[:1] in ("R", "C"):
+            if status.startswith("R") and "\n" not in fields[i + 1]:
+                moved[fields[i + 2]] = fields[i + 1]
+            i += 3
+        else:
+            i += 2
+    return moved
+
+
+def _tree_renames(repo: _Repo, parent: str, child: str) -> dict[str, str]:
+    return _renames(repo, ["diff-tree", "-r", "--no-commit-id", parent, child])
+
+
+def _trace(repo: _Repo, commits: list[_Commit]) -> tuple[list[_Step], dict[str, str | None]]:
+    """The steps of the walk, oldest first, and the blob id of the file at each `REV:PATH` they name.
+
+    Every commit is walked with the path the file has in it: at the tips of the range, the file's
+    path; in a parent, the same path, unless the commit renamed the file from another, which git's
+    rename detection is asked only where the file is present in a commit and missing in a parent.
+    Each round looks up every path it does not know yet in one `git cat-file --batch-check`; a
+    round that finds a rename walks again with the old path (so a file renamed twice takes three).
+    """
+    children = {parent for commit in commits for parent in commit.parents}
+    tips = [commit.hash for commit in commits if commit.hash not in children]
+    renames: dict[tuple[str, str], dict[str, str]] = {}
+    oids: dict[str, str | None] = {}
+    while True:
+        paths: dict[str, dict[str, None]] = {commit.hash: {} for commit in commits}
+        for tip in tips:
+            paths[tip][repo.rel] = None
+        steps = []
+        for commit in reversed(commits):  # children before their parents
+            for path in paths[commit.hash]:
+                edges = tuple((p, renames.get((p, commit.hash), {}).get(path, path)) for p in commit.parents)
+                for parent, old in edges:
+                    if parent in paths:
+                        paths[parent].setdefault(old)
+                steps.append(_Step(commit=commit, path=path, parents=edges))
+        steps.reverse()
+        specs = [f"{rev}:{path}" for step in steps for rev, path in ((step.commit.hash, step.path), *step.parents)]
+        unknown = [spec for spec in dict.fromkeys(specs) if spec not in oids]
+        if unknown:
+            oids.update(_blob_ids(repo, unknown))
+        appearing = [
+            (parent, step.commit.hash)
+            for step in steps
+            if oids[f"{step.commit.hash}:{step.path}"] is not None
+            for parent, old in step.parents
+            if oids[f"{parent}:{old}"] is None and (parent, step.commit.hash) not in renames
+        ]
+        if not appearing:
+            return steps, oids
+        for parent, child in dict.fromkeys(appearing):
+            renames[(parent, child)] = _tree_renames(repo, parent, child)
+
+
+def _touched(new: str | None, olds: list[str | None], moved: bool) -> bool:
+    """Whether a change from files `olds` (blob ids) to `new` is to be judged: it adds, changes,
+    moves or removes the file (with no parent, it creates it when it holds it)."""
+    if not olds:
+        return new is not None
+    return moved or any(old != new for old in olds)
+
+
+def _rewrite_reason(old: bytes, new: bytes, *, parent: str | None = None) -> str:
+    """Where `new` stops extending `old`, for a person: the line, and the event it belongs to;
+    `parent` names the merge's parent whose file `old` is."""
     at = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
     line = old[:at].count(b"\n") + 1
     blocks = sum(1 for row in old[:at].split(b"\n")[:-1] if row.strip() == b"[[events]]")
     where = f"event #{blocks}" if blocks else "the header"
+    if parent is None:
+        if at == len(new):
+            return f"cuts the file at line {line} ({where}): a commit may only append events"
+        return f"changes line {line} ({where}) of the file before it: a commit may only append events"
     if at == len(new):
-        return f"cuts the file at line {line} ({where}): a commit may only append events"
-    return f"changes line {line} ({where}) of the file before it: a commit may only append events"
+        return f"cuts the file of {parent} at line {line} ({where}): a merge may only combine its parents' events"
+    return f"changes line {line} ({where}) of the file of {parent}: a merge may only combine its parents' events"
 
 
 def _describe(event: Event, stepwise: bool) -> str:
@@ -314,12 +463,42 @@ def _describe(event: Event, stepwise: bool) -> str:
         return f"#{event.seq} an undo{f' by {event.by}' if event.by else ''}"
     if isinstance(event, SeedsRestarted):
         return f"#{event.seq} a restart of the deal by {event.by}"
-    return f"#{event.seq} {actor(event)}'s {'step' if stepwise else 'turn'}"
+    return f"#{event.seq} {actor(event) or 'the setup'}'s {'step' if stepwise else 'turn'}"
+
+
+def _events_listed(events: tuple[Event, ...] | list[Event], stepwise: bool, most: int = 3) -> str:
+    """`#2 ann's turn, #3 bob's turn`: the first `most` events, then `...`."""
+    return ", ".join(_describe(e, stepwise) for e in events[:most]) + (", ..." if len(events) > most else "")
+
+
+def _is_bot(event: Event) -> bool:
+    """Whether the event is a bot seat's turn (or step): an undo is always a person's move."""
+    return not isinstance(event, TurnUndone) and bool(seat_spec(actor(event)))
+
+
+def _own_move(moves: list[Event], stepwise: bool, play_types: tuple[type[Any], ...]) -> list[Event] | None:
+    """The person's move among the events a commit appends (its events: one turn, one undo, or one
+    player's consecutive steps), [] when they are all bot seats' turns; None when there are the
+    moves of more than one person."""
+    people = [i for i, event in enumerate(moves) if not _is_bot(event)]
+    if not people:
+        return []
+    first = end = people[0]
+    end += 1
+    lead = moves[first]
+    if stepwise and isinstance(lead, play_types):
+        while end < len(moves) and isinstance(moves[end], play_types) and actor(moves[end]) == actor(lead):
+            end += 1
+    return None if people[-1] >= end else moves[first:end]
+
+
+SPLIT_ADVICE = "commit one turn (or one undo) per commit: `splendor sync` commits each turn on its own"
+"""How to split a staged change that holds several moves."""
 
 
 @attrs.define
 class _Checker:
-    """Judges one commit at a time, keeping the versions already read (by blob id)."""
+    """Judges one change at a time, keeping the versions already read (by blob id)."""
 
     read: dict[str, _Version] = attrs.Factory(dict)
     last: _Version | None = None
@@ -329,22 +508,27 @@ class _Checker:
             self.read[blob.oid] = _read(blob.data)
         return self.read[blob.oid]
 
-    def resolved_fork(self, dropped: _Blob, new: _Blob) -> bool:
-        """A merge may leave out one side of a forked game (see `_resolved_fork`)."""
-        try:
-            return _resolved_fork(self.version(dropped), self.version(new))
-        except (GameFileError, ConflictError):
-            return False
-
-    def check(self, new: _Blob | None, parents: list[_Blob | None], email: str) -> str | None:
-        """The reason the change from `parents` to `new` breaks a rule, or None when it keeps them."""
-        if new is None:
-            return "deletes the game file (renames are not followed)"
-        olds = [blob for blob in parents if blob is not None]
-        kept = [old for old in olds if new.data.startswith(old.data)]
-        for old in olds:
-            if old not in kept and not (kept and self.resolved_fork(old, new)):
+    def check(
+        self,
+        new: _Blob,
+        parents: list[tuple[str, _Blob | None]],
+        email: str,
+        *,
+        merge: bool,
+        staged: bool = False,
+    ) -> str | None:
+        """The reason the change from `parents` (each named, for a person) to `new` breaks a rule,
+        or None when it keeps them. `email` is the change's author's."""
+        olds = [(name, blob) for name, blob in parents if blob is not None]
+        kept = [blob for _, blob in olds if new.data.startswith(blob.data)]
+        for name, old in olds:
+            if new.data.startswith(old.data):
+                continue
+            if not merge:
                 return _rewrite_reason(old.data, new.data)
+            reason = self.dropped(name, old, new, email, withdrawable=bool(kept))
+            if reason is not None:
+                return reason
         base = max(kept, key=lambda blob: len(blob.data), default=None)
         if base is None:
             try:
@@ -357,17 +541,52 @@ class _Checker:
                 before = self.version(base)
             except (GameFileError, ConflictError) as exc:
                 return f"the file before it does not read: {exc}"
-            if new.oid not in self.read:
-                try:
-                    self.read[new.oid] = _extend(before, base.data, new.data)
-                except (GameFileError, ConflictError) as exc:
-                    return f"writes a file that does not read: {exc}"
-            version = self.read[new.oid]
+            try:
+                version = self.extended(before, base, new)
+            except (GameFileError, ConflictError) as exc:
+                return f"writes a file that does not read: {exc}"
             known = len(before.record.events)
-        reason = _moves_reason(version, known, created=base is None, email=email)
+        reason = _moves_reason(version, known, created=base is None, email=email, staged=staged)
         if reason is None:
             self.last = version
         return reason
+
+    def extended(self, before: _Version, base: _Blob, new: _Blob) -> _Version:
+        """`new`, read as a file whose bytes extend `base` (read as `before`). Raise a SplendorError."""
+        if new.oid not in self.read:
+            self.read[new.oid] = _extend(before, base.data, new.data)
+            return self.read[new.oid]
+        version = self.read[new.oid]  # read before, maybe extending another file: it extends this one too
+        if version.record.header != before.record.header:
+            raise GameFileError("the header changed")
+        if version.record.events[: len(before.record.events)] != before.record.events:
+            raise GameFileError("an earlier event changed")
+        return version
+
+    def dropped(self, name: str, old: _Blob, new: _Blob, email: str, *, withdrawable: bool) -> str | None:
+        """Why a merge's file `new` may not leave out what its parent `name`'s file `old` holds; None
+        when it is that parent's side of a forked game, withdrawn by its player (`withdrawable`:
+        another parent's file is kept)."""
+        try:
+            before, after = self.version(old), _read(new.data)
+        except (GameFileError, ConflictError):
+            return _rewrite_reason(old.data, new.data, parent=name)
+        ours, theirs = before.record.events, after.record.events
+        common = 0
+        while common < min(len(ours), len(theirs)) and ours[common] == theirs[common]:
+            common += 1
+        left = ours[common:]
+        if not left or before.record.header != after.record.header:
+            return _rewrite_reason(old.data, new.data, parent=name)
+        variant = before.game.variant
+        reason = (
+            f"drops {_events_listed(left, variant.stepwise, most=5)} of {name}:"
+            " a merge may only combine its parents' events"
+        )
+        if not withdrawable or not _resolved_fork(before, after):
+            return reason
+        fault = _withdrawal_fault(left, before.record.header, email, variant.setup_type)
+        return None if fault is None else f"{reason} ({fault})"
 
 
 def _resolved_fork(dropped: _Version, kept: _Version) -> bool:
@@ -386,24 +605,55 @@ def _resolved_fork(dropped: _Version, kept: _Version) -> bool:
     )
 
 
-def _moves_reason(version: _Version, known: int, *, created: bool, email: str) -> str | None:
-    """What is wrong with the events after the first `known` of `version`: too many moves, or not the author's."""
+def _withdrawal_fault(left: tuple[Event, ...], header: Header, email: str, setup_type: type[Any]) -> str | None:
+    """Why a merge authored by `email` may not leave out `left`, a forked branch; None when they
+    are all one player's (their turns, undos they asked for, and bot seats' turns) and, in a game
+    with e-mails, that player is the merge's author."""
+    rule = "settling a forked game may leave out one player's own moves, by that player"
+    if any(isinstance(event, setup_type) for event in left):
+        return f"{rule}, never a deal"
+    emails = any(header.emails)
+    owners = dict.fromkeys(actor(event) for event in left if not _is_bot(event))
+    if not emails:
+        owners.pop("", None)  # without e-mails nobody is checked: an undo that names nobody joins the player's moves
+    if len(owners) > 1:
+        return f"{rule}: these are {' and '.join(_possessive(who) for who in owners)}"
+    if not owners or not emails:
+        return None
+    who = next(iter(owners))
+    if not who:
+        unsigned = next(e for e in left if isinstance(e, TurnUndone))
+        return f"{rule}: undo #{unsigned.seq} names nobody"
+    address = dict(zip(header.players, header.emails)).get(who, "")
+    if address and address.casefold() != email.casefold():
+        return f"{rule}: they are {who}'s ({address}), but the merge's author is {email or 'unknown'}"
+    return None
+
+
+def _possessive(who: str) -> str:
+    return f"{who}'s" if who else "nobody's"
+
+
+def _moves_reason(version: _Version, known: int, *, created: bool, email: str, staged: bool = False) -> str | None:
+    """What is wrong with the events after the first `known` of `version`: the moves of more than
+    one person, or a person's move that is not the author's."""
     # a second setup never replays, so every new event is a move or an undo
     variant = version.game.variant
     moves = [e for e in version.record.events[known:] if not isinstance(e, variant.setup_type)]
-    steps = [e for e in moves if isinstance(e, variant.play_types)] if variant.stepwise else []
-    if steps and len(steps) == len(moves) and len({actor(e) for e in steps}) == 1:
-        moves = moves[:1]  # stepwise: a commit may append one player's steps (a turn, or a part of one)
-    if len(moves) > 1:
+    own = _own_move(moves, variant.stepwise, variant.play_types)
+    if own is None:
         verb = "creates the game with" if created else "appends"
         undos = sum(isinstance(e, TurnUndone) for e in moves)
-        counts = [_plural(n, noun) for n, noun in ((len(moves) - undos, "turn"), (undos, "undo")) if n]
-        listed = ", ".join(_describe(e, variant.stepwise) for e in moves[:3]) + (", ..." if len(moves) > 3 else "")
-        return f"{verb} {' and '.join(counts)} ({listed}): a commit may append one turn, or one undo"
+        noun = "step" if variant.stepwise else "turn"
+        counts = [_plural(n, word) for n, word in ((len(moves) - undos, noun), (undos, "undo")) if n]
+        rule = SPLIT_ADVICE if staged else "a commit may append one turn, or one undo"
+        return f"{verb} {' and '.join(counts)} ({_events_listed(moves, variant.stepwise)}): {rule}"
     header = version.record.header
-    if not moves or not header.emails:
+    if not own or not any(header.emails):
         return None
-    move = moves[0]
+    move = own[0]
+    if isinstance(move, TurnUndone) and not move.by:
+        return f"undo #{move.seq} names nobody: who asked cannot be checked"
     who = actor(move)
     address = dict(zip(header.players, header.emails)).get(who, "")
     if address and address.casefold() != email.casefold():
@@ -431,30 +681,52 @@ def _report(
 
 
 def git_report(path: StrPath, rev_range: str | None = None) -> dict[str, Any]:
-    """Walk the commits that changed the game file at `path`, oldest first, and stop at the first
-    that breaks a rule (see the module docstring). `rev_range` (`HEAD~5..HEAD`, `main..feature`)
-    limits the walk; by default it is all of HEAD's history.
+    """Walk every commit of the range that changed the game file at `path` (side branches and
+    merges included, renames followed), oldest first, and stop at the first that breaks a rule
+    (see the module docstring). `rev_range` (`HEAD~5..HEAD`, `main..feature`) limits the walk; by
+    default it is all of HEAD's history. `commits` counts the commits judged.
 
     Raises:
         UsageError: git is missing, `path` is not in a repository, the range is bad, no commit
-            touches the file, or a shallow clone hides where the file's history begins.
+            holds the file, or a shallow clone hides where the file's history begins.
     """
     repo = _locate(path)
     commits = _commits(repo, rev_range)
-    if not commits and rev_range is None:
+    steps, oids = _trace(repo, commits)
+    if rev_range is None and all(oids[f"{step.commit.hash}:{step.path}"] is None for step in steps):
         raise UsageError(f"{repo.rel}: no commit has touched it yet (is it committed?)")
-    for commit in commits:
-        if commit.hash in repo.shallow:
+    changes = []
+    for step in steps:
+        now = oids[f"{step.commit.hash}:{step.path}"]
+        if step.commit.hash in repo.shallow and now is not None:
             raise UsageError(
-                f"{repo.rel}: the clone is shallow and its history is cut at {commit.hash}:"
+                f"{repo.rel}: the clone is shallow and its history is cut at {step.commit.hash}:"
                 " fetch the whole history (`git fetch --unshallow`; in CI, actions/checkout with fetch-depth: 0)"
                 " or give a REV-RANGE that starts after the cut"
             )
-    blobs = _blobs(repo, [f"{rev}:{repo.rel}" for c in commits for rev in (c.hash, *c.parents)])
+        olds = [oids[f"{parent}:{old}"] for parent, old in step.parents]
+        if _touched(now, olds, any(old != step.path for _, old in step.parents)):
+            changes.append(step)
+    wanted = [oids[f"{rev}:{p}"] for step in changes for rev, p in ((step.commit.hash, step.path), *step.parents)]
+    contents = _contents(repo, [oid for oid in wanted if oid is not None])
+
+    def blob(rev: str, where: str) -> _Blob | None:
+        oid = oids[f"{rev}:{where}"]
+        return None if oid is None else _Blob(oid=oid, data=contents[oid])
+
     checker = _Checker()
-    for checked, commit in enumerate(commits, start=1):
-        parents = [blobs[f"{p}:{repo.rel}"] for p in commit.parents]
-        reason = checker.check(blobs[f"{commit.hash}:{repo.rel}"], parents, commit.email)
+    judged: dict[str, None] = {}
+    for step in changes:
+        commit = step.commit
+        judged.setdefault(commit.hash)
+        new = blob(commit.hash, step.path)
+        if new is None:
+            present = [parent for parent, old in step.parents if oids[f"{parent}:{old}"] is not None]
+            moved = all(step.path in _tree_renames(repo, parent, commit.hash).values() for parent in present)
+            reason = None if moved else "deletes the game file"
+        else:
+            parents = [(f"parent {parent[:12]}", blob(parent, old)) for parent, old in step.parents]
+            reason = checker.check(new, parents, commit.email, merge=len(parents) > 1)
         if reason is not None:
             bad = {
                 "commit": commit.hash,
@@ -463,36 +735,55 @@ def git_report(path: StrPath, rev_range: str | None = None) -> dict[str, Any]:
                 "subject": commit.subject,
                 "reason": reason,
             }
-            return _report(repo, checker, checked, bad, rev_range=rev_range, staged=False)
-    return _report(repo, checker, len(commits), None, rev_range=rev_range, staged=False)
+            return _report(repo, checker, len(judged), bad, rev_range=rev_range, staged=False)
+    return _report(repo, checker, len(judged), None, rev_range=rev_range, staged=False)
 
 
 def staged_report(path: StrPath) -> dict[str, Any]:
     """Hold the change staged for the next commit to the same rules, for a pre-commit hook.
 
-    The change goes from the file in HEAD (and in MERGE_HEAD, during a merge) to the file in the
-    index; its author is the one git would record (`git var GIT_AUTHOR_IDENT`, after `.mailmap`).
-    The result has `git_report`'s shape, with `staged` true: `commits` is 1 when the file is
-    staged with a change, 0 when the index holds HEAD's version; a bad change has `commit` None.
+    The change goes from the file in HEAD (and in MERGE_HEAD, during a merge; under its old path
+    when the change renames it) to the file in the index; its author is the one git would record
+    (`git var GIT_AUTHOR_IDENT`, as it is: `.mailmap` is not applied). A change that holds more
+    than one person's move is told how to split it. The result has `git_report`'s shape, with
+    `staged` true: `commits` is 1 when the file is staged with a change, 0 when the index holds
+    HEAD's version (and MERGE_HEAD's, during a merge); a bad change has `commit` None.
 
     Raises:
         UsageError: git is missing, `path` is not in a repository, or the file is neither committed
             nor staged.
     """
     repo = _locate(path)
-    new_spec, parent_specs = f":{repo.rel}", [f"HEAD:{repo.rel}", f"MERGE_HEAD:{repo.rel}"]
-    blobs = _blobs(repo, [new_spec, *parent_specs])
-    new, head = blobs[new_spec], blobs[parent_specs[0]]
-    checker = _Checker()
-    if new is None and head is None:
+    refs = ("HEAD", "MERGE_HEAD")
+    index = f":{repo.rel}"
+    found = _lookup(repo, [index, *refs, *(f"{ref}:{repo.rel}" for ref in refs)])
+    new_id = _blob_id(found[index])
+    parents: list[tuple[str, str | None]] = []
+    moved = False
+    for ref in (ref for ref in refs if found[ref] is not None):
+        oid = _blob_id(found[f"{ref}:{repo.rel}"])
+        if oid is None and new_id is not None:
+            old = _renames(repo, ["diff-index", "--cached", ref, "--"]).get(repo.rel)
+            if old is not None:
+                oid = _blob_ids(repo, [f"{ref}:{old}"])[f"{ref}:{old}"]
+                moved = True
+        parents.append((ref, oid))
+    if new_id is None and all(oid is None for _, oid in parents):
         raise UsageError(f"{repo.rel} is neither committed nor staged")
-    if new is not None and head is not None and new.oid == head.oid:
+    checker = _Checker()
+    if not _touched(new_id, [oid for _, oid in parents], moved):
         return _report(repo, checker, 0, None, rev_range=None, staged=True)
     ident = _git(["var", "GIT_AUTHOR_IDENT"], repo.root).decode("utf-8", "replace")
-    mapped = _git(["check-mailmap", ident[: ident.rindex(">") + 1]], repo.root).decode("utf-8", "replace").strip()
-    author, _, email = mapped.partition(" <")
-    email = email.removesuffix(">")
-    reason = checker.check(new, [blobs[spec] for spec in parent_specs], email)
+    author, _, rest = ident.partition(" <")
+    email = rest[: rest.rfind(">")] if ">" in rest else rest
+    if new_id is None:
+        away = _renames(repo, ["diff-index", "--cached", "HEAD", "--"]).values()
+        reason = None if repo.rel in away else "deletes the game file"
+    else:
+        contents = _contents(repo, [new_id, *(oid for _, oid in parents if oid is not None)])
+        olds = [(ref, None if oid is None else _Blob(oid=oid, data=contents[oid])) for ref, oid in parents]
+        new = _Blob(oid=new_id, data=contents[new_id])
+        reason = checker.check(new, olds, email, merge=len(olds) > 1, staged=True)
     bad = None
     if reason is not None:
         bad = {"commit": None, "author": author, "email": email, "subject": "", "reason": reason}
@@ -511,7 +802,7 @@ def git_report_text(report: dict[str, Any]) -> str:
         if report["commits"] == 0:
             why = "the index holds HEAD's file" if report["staged"] else f"no commit in {report['range']} touches it"
             return _safe(f"{path}: ok: nothing to check ({why})")
-        rules = "each only appends, one turn or one undo at most" + (
+        rules = "each only appends, one turn or one undo at most, and no merge drops an event" + (
             ", by the player's own e-mail" if report["authors_checked"] else ""
         )
         return _safe(f"{path}: ok: {scope} checked: {rules}; chain head {report['head']}")
