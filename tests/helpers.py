@@ -109,8 +109,9 @@ def step(game: Game, move: Move | str, player: str | None = None) -> Game:
     return game.apply(attrs.evolve(event, seq=game.seq + 1))
 
 
-def undo(game: Game, to: int | None = None) -> Game:
-    return game.apply(attrs.evolve(game.decide_undo(to=to), seq=game.seq + 1))
+def undo(game: Game, to: int | None = None, *, by: str = "", forced: bool = False) -> Game:
+    """Undo through `decide_undo` (default: the last move, asked by its player) and fold it."""
+    return game.apply(attrs.evolve(game.decide_undo(to=to, by=by, forced=forced), seq=game.seq + 1))
 
 
 def random_game(seed: int, players: int = 2, max_turns: int | None = None) -> Game:

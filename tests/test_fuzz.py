@@ -91,8 +91,10 @@ def _base(players: int, seed: int, turns: int, tail: str, emails: tuple[str, ...
                 options = choices(game.state)
                 buys = [i for i in range(len(options)) if options.move(i).action == "buy"]
                 game = step(game, options.move(buys[0])) if buys else _play(game, rng)
+        elif op == "U":  # two players' turns: an agreed rewind
+            game = undo(game, to=game.after[-3], by=game.players[0], forced=True)
         else:
-            game = undo(game, to=game.after[-3] if op == "U" else None)
+            game = undo(game)
     header = Header(
         game=f"fuzz-{players}p", variant="base", players=game.players, created="2026-01-01T00:00:00Z", emails=emails
     )

@@ -9,13 +9,16 @@ path reads, its defaults from the body's own, and it calls the body directly.
 from __future__ import annotations
 
 import inspect
+import os
 import sys
 from typing import Annotated, Any, Optional
 
 import typer
+from typer.core import TyperCommand
 
-from .commands import COMMANDS, run
+from . import shell
 from .params import Command, Param
+from .registry import COMMANDS, run
 
 app = typer.Typer(
     name="splendor",
@@ -60,7 +63,81 @@ def root(
 _TYPES: dict[str, Any] = {"str": str, "int": int, "flag": bool, "path": str, "words": list[str]}
 
 
-def _parameter(param: Param, defaults: dict[str, Any]) -> inspect.Parameter:
+def _metavar(param: Param) -> str:
+    """How help names the value of a parameter: its declared metavar, else N for a number, else
+    the option's long name in capitals (`--players PLAYERS`), or the argument's name."""
+    if param.metavar:
+        return param.metavar
+    if param.kind == "int":
+        return "N"
+    long = next((flag for flag in param.flags if flag.startswith("--")), "")
+    return (long[2:] if long else param.name).upper().replace("-", "_")
+
+
+class _PlainCommand(TyperCommand):
+    """A command whose help names values as users type them: `MOVE...`, `--as NAME`, never a
+    Python type (`<list[str]>`, `<int range>`) nor typer's braces (`{MOVE}...`)."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name == "argument":
+                name = (param.metavar or (param.name or "").upper()) + ("..." if param.nargs != 1 else "")
+                pieces.append(name if param.required else f"[{name}]")
+        return pieces
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        arguments, options = [], []
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is None:
+                continue
+            if param.param_type_name == "argument":
+                name = (param.metavar or (param.name or "").upper()) + ("..." if param.nargs != 1 else "")
+                arguments.append((name, record[1]))
+            else:
+                options.append(record)
+        for title, rows in (("Arguments", arguments), ("Options", options)):
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
+
+
+def _completer(spec: Command, param: Param) -> Any:
+    """What the shell may offer for the value of `param` of command `spec` (None: the shell's
+    own completion, file names)."""
+    if param.name == "game" and spec.name not in ("new", "demo"):
+
+        def games(incomplete: str) -> list[str]:
+            return shell.game_files(incomplete)
+
+        return games
+    if param.name == "as_":
+
+        def players(ctx: typer.Context, incomplete: str) -> list[str]:
+            return shell.players(ctx.params, incomplete)
+
+        return players
+    if param.kind == "words" and spec.name in shell.MOVE_COMMANDS:
+
+        def move(ctx: typer.Context, incomplete: str) -> list[str]:
+            typed = ctx.params.get(param.name) or ()
+            return shell.move_words(spec.name, ctx.params, list(typed), incomplete)
+
+        return move
+    if param.name in ("color", "variant", "shell"):
+
+        def choose(incomplete: str) -> list[str]:
+            from ..variants import names
+
+            choices = {"color": ("auto", "always", "never"), "variant": names(), "shell": shell.SHELLS}
+            return [c for c in choices[param.name] if c.startswith(incomplete.lower())]
+
+        return choose
+    return None
+
+
+def _parameter(spec: Command, param: Param, defaults: dict[str, Any]) -> inspect.Parameter:
     """The typer parameter of a declaration: an Option or an Argument, with the body's default."""
     required = param.name not in defaults
     default = defaults.get(param.name)
@@ -68,14 +145,17 @@ def _parameter(param: Param, defaults: dict[str, Any]) -> inspect.Parameter:
     if not required and default is None:
         kind = Optional[kind]
     extra: dict[str, Any] = {"help": param.help}
-    if param.metavar or param.positional:
-        extra["metavar"] = param.metavar or param.name.upper()
+    if param.kind != "flag":
+        extra["metavar"] = _metavar(param)
     if param.low is not None:
         extra["min"] = param.low
     if param.high is not None:
         extra["max"] = param.high
     if param.envvar:
         extra["envvar"] = param.envvar
+    completer = _completer(spec, param)
+    if completer is not None:
+        extra["autocompletion"] = completer
     if param.positional:
         info = typer.Argument(**extra)
     else:
@@ -91,7 +171,7 @@ def _parameter(param: Param, defaults: dict[str, Any]) -> inspect.Parameter:
 def _typer_command(spec: Command) -> Any:
     """A function typer can declare: the body's parameters as declared, calling the body."""
     defaults = spec.body.__kwdefaults__ or {}
-    parameters = [_parameter(param, defaults) for param in spec.params]
+    parameters = [_parameter(spec, param, defaults) for param in spec.params]
 
     def command(**kwargs: Any) -> None:
         code = run(spec.body, kwargs)
@@ -107,7 +187,7 @@ def _typer_command(spec: Command) -> Any:
 
 for _spec in COMMANDS.values():
     _group, _, _name = _spec.name.rpartition(" ")
-    (git_app if _group == "git" else app).command(_name)(_typer_command(_spec))
+    (git_app if _group == "git" else app).command(_name, cls=_PlainCommand)(_typer_command(_spec))
 
 
 def main() -> None:
@@ -116,8 +196,12 @@ def main() -> None:
     Usage errors (an unknown option, a missing argument) are reported like every other error:
     one line on stderr, exit 2; `splendor` alone prints the help.
     """
+    if os.environ.get(shell.COMPLETE_VAR):  # the shell asks for completions: typer's classes answer
+        from typer._completion_classes import completion_init
+
+        completion_init()
     try:
-        code = app(standalone_mode=False)
+        code = app(standalone_mode=False, complete_var=shell.COMPLETE_VAR)
     except (KeyboardInterrupt, typer.Abort):
         sys.stderr.write("splendor: interrupted\n")
         sys.exit(130)

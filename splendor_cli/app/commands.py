@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..errors import IllegalMoveError, SplendorError, UsageError, safe
+from ..errors import IllegalMoveError, InvalidMoveError, SplendorError, UsageError, safe
 from .params import AS, AT, COLOR, COMMANDS, GAME, JSON, MOVE, SEED, Param, command
 
 if TYPE_CHECKING:
@@ -151,7 +151,7 @@ def _views(loaded: Loaded, at: int | None = None, *, moves: bool = False) -> tup
 
     caching = cache.enabled()
     played = loaded.game.at(at) if at is not None else loaded.game
-    state_text = _json_text(played.variant.state_json(played.seq, played.state))
+    state_text = _json_text(_state_json(played))
     if caching:
         cache.put(loaded.data, cache.view_name("state", at), state_text)
     moves_text = ""
@@ -160,6 +160,18 @@ def _views(loaded: Loaded, at: int | None = None, *, moves: bool = False) -> tup
         if caching:
             cache.put(loaded.data, "moves", moves_text)
     return state_text, moves_text
+
+
+def _state_json(game: Game) -> dict[str, Any]:
+    """`state --json`: the game's state JSON, and after `turn` (the turns played) `current_turn`,
+    the number of the turn under way as `show` and `log` number turns (null once finished)."""
+    shown = game.variant.state_json(game.seq, game.state)
+    out: dict[str, Any] = {}
+    for key, value in shown.items():
+        out[key] = value
+        if key == "turn" and "current_turn" not in shown:
+            out["current_turn"] = None if shown.get("finished") else value + 1
+    return out
 
 
 def _moves_json(game: Game) -> list[dict[str, Any]]:
@@ -182,6 +194,7 @@ _VARIANT = Param("variant", "--variant", help="base (Splendor, 2-4 players) or d
         "players",
         "--players",
         "-p",
+        metavar="NAMES",
         help="Comma-separated names in turn order (ann,bob,cy); name=e-mail ties a player to a git author.",
     ),
     GAME,
@@ -223,6 +236,7 @@ def new(
     from .locate import GAMES_DIR
     from .players import parse_players
 
+    variant = _variant_name(variant)
     game_of = find_variant(variant)
     names, emails = parse_players(players, game_of)
     for name in names:
@@ -355,8 +369,32 @@ def seed(*, game: str | None = None, as_: str | None = None, restart: bool = Fal
 # -- looking at a game ------------------------------------------------------------------------
 
 
-@command("show", GAME, JSON, AT, COLOR)
-def show(*, game: str | None = None, json: bool = False, at: int | None = None, color: str = "auto") -> None:
+SIDE = Param(
+    "side", "--side", metavar="REF", help="A forked game: the side to look at (its digest, its player, ours or theirs)."
+)
+
+
+def _load_side(game: str | None, side: str) -> Loaded:
+    """One side of a forked game file (`forks.Fork.choose` names it), read as a game of its own."""
+    from .. import store
+    from ..errors import GameFileError
+    from ..forks import split_fork
+
+    path = _path(game)
+    try:
+        data = store.read_bytes(path)
+    except OSError as exc:
+        raise GameFileError(f"{path}: cannot read: {exc.strerror}") from None
+    fork = split_fork(data)
+    if fork is None:
+        raise UsageError(f"{path} has not forked: --side is for a game with two sides (see `splendor resolve`)")
+    return store.from_bytes(path, fork.prefix + fork.branch(fork.choose(side)).data)
+
+
+@command("show", GAME, JSON, AT, COLOR, SIDE)
+def show(
+    *, game: str | None = None, json: bool = False, at: int | None = None, color: str = "auto", side: str | None = None
+) -> None:
     """Show the board: bank, cards, nobles, each player's holdings, whose turn or the result.
 
     A Duel shows its token board with coordinates, the pyramid, privileges and royal cards.
@@ -366,13 +404,42 @@ def show(*, game: str | None = None, json: bool = False, at: int | None = None, 
     Example:
 
     splendor show -g games/friday.toml --at 12
+
+    splendor show --side bob   (a forked game: the side whose first turn is bob's)
     """
     _use_color(color)
-    loaded = _load(game)
+    loaded = _load_side(game, side) if side else _load(game)
     if json:
         _out(_views(loaded, at)[0])
         return
-    _out(_board(loaded.game.at(at) if at is not None else loaded.game, color))
+    played = loaded.game.at(at) if at is not None else loaded.game
+    if played.seeding is not None and not played.states:  # a commit-then-reveal deal under way
+        _out(_dealing(played))
+        return
+    _out(_board(played, color))
+
+
+def _dealing(game: Game) -> str:
+    """What `show` says of a game whose cards are not dealt yet: where each player stands in the
+    commit-then-reveal deal, and who it waits for."""
+    seeding = game.seeding
+    assert seeding is not None
+    committed, revealed = dict(seeding.commitments), dict(seeding.secrets)
+    everyone = len(committed) == len(seeding.players)
+    again = f", round {seeding.round} (restarted)" if seeding.round > 1 else ""
+    head = f"the cards are not dealt yet: a commit-then-reveal deal{again}"
+    lines = [f"{game.variant.title}  {head}  (event #{game.seq})"]
+    width = max(len(name) for name in seeding.players)
+    for name in seeding.players:
+        if name in revealed:
+            where = "committed, revealed"
+        elif name in committed:
+            where = "committed, to reveal" if everyone else "committed"
+        else:
+            where = "to commit"
+        lines.append(f"  {name:<{width}}  {where}")
+    lines.append(seeding.waiting())
+    return "\n".join(lines)
 
 
 @command("state", GAME, JSON, AT, COLOR)
@@ -386,42 +453,97 @@ def state(*, game: str | None = None, json: bool = False, at: int | None = None,
     show(game=game, json=json, at=at, color=color)
 
 
-@command("moves", GAME, JSON)
-def moves(*, game: str | None = None, json: bool = False) -> None:
+@command(
+    "moves",
+    GAME,
+    JSON,
+    Param("as_", "--as", metavar="NAME", help="Check that NAME is to move (refused otherwise, exit 3)."),
+)
+def moves(*, game: str | None = None, json: bool = False, as_: str | None = None) -> None:
     """List every legal turn of the player to move (in a Duel: every legal next step), one notation a line.
 
-    Each line is what `play` accepts.
+    Each line is what `play` accepts. Once the game is over, none (--json: []), and stderr says who won.
 
     Example:
 
     splendor moves -g games/friday.toml --json
+
+    splendor moves --as bob   (refused when bob is not to move)
     """
+    from ..errors import excerpt
+
     loaded = _load(game)
+    now = loaded.game
+    table = now.table
+    if as_ is not None and as_ not in now.players:
+        raise IllegalMoveError(f"{excerpt(as_)} does not play in this game ({', '.join(now.players)})", rule="turn")
+    if as_ is not None and not table.finished and as_ != table.player.name:
+        raise IllegalMoveError(f"it is {table.player.name}'s turn, not {as_}'s", rule="turn")
     if json:
         _out(_views(loaded, moves=True)[1])
-        return
-    variant = loaded.game.variant
-    _out("\n".join(variant.format_move(move) for move in variant.legal_moves(loaded.game.state)))
+    elif not table.finished:
+        variant = now.variant
+        _out("\n".join(variant.format_move(move) for move in variant.legal_moves(now.state)))
+    if table.finished:
+        sys.stderr.write(f"splendor: {now.variant.whose_turn(now.state)}; no moves left\n")
 
 
-@command("log", GAME, JSON, COLOR)
-def log(*, game: str | None = None, json: bool = False, color: str = "auto") -> None:
+@command("log", GAME, JSON, COLOR, SIDE)
+def log(*, game: str | None = None, json: bool = False, color: str = "auto", side: str | None = None) -> None:
     """List the events, one a line: turns in move notation, undone ones marked.
+
+    A forked game (two turns after one event, left by a merge) lists the common events, then
+    each side under its digest; --side lists one side as a game.
 
     Example:
 
     splendor log -g games/friday.toml
     """
+    from ..errors import ForkError
+    from ..presentation.log import log_text
     from ..projection.log import log_entries
 
     on = _use_color(color)
-    entries = log_entries(_load(game).game)
+    try:
+        entries = log_entries((_load_side(game, side) if side else _load(game)).game)
+    except ForkError:
+        _log_fork(game, json, on)
+        return
     if json:
         _out(_json_text([e.to_json() for e in entries]))
         return
-    from ..presentation.log import log_text
-
     _out(log_text(entries, color=on))
+
+
+def _log_fork(game: str | None, json: bool, color: bool) -> None:
+    """The log of a forked file: the common events, then each side's, marked with its side and
+    digest (JSON: those entries have `side` and `ref` too). A note on stderr says how to settle it."""
+    from .. import store
+    from ..forks import SIDES, split_fork
+    from ..presentation.log import log_text
+    from ..projection.log import log_entries
+
+    path = _path(game)
+    data = store.read_bytes(path)
+    fork = split_fork(data)
+    assert fork is not None  # the reader found a fork in these bytes
+    sides = {side: log_entries(store.from_bytes(path, fork.prefix + fork.branch(side).data).game) for side in SIDES}
+    common = [e for e in sides["ours"] if e.seq <= fork.seq]
+    if json:
+        out = [e.to_json() for e in common]
+        for side in SIDES:
+            out += [{**e.to_json(), "side": side, "ref": fork.label(side)} for e in sides[side] if e.seq > fork.seq]
+        _out(_json_text(out))
+    else:
+        parts = [log_text(common, color=color).rstrip("\n")]
+        for side in SIDES:
+            parts.append(f"-- {side} [{fork.label(side)}] --")
+            parts.append(log_text([e for e in sides[side] if e.seq > fork.seq], color=color).rstrip("\n"))
+        _out("\n".join(parts))
+    sys.stderr.write(
+        f"splendor: the game forked after event #{fork.seq}: keep one side with"
+        f" `splendor resolve --keep {fork.label('ours')}` or `--keep {fork.label('theirs')}`\n"
+    )
 
 
 # -- playing ----------------------------------------------------------------------------------
@@ -462,6 +584,8 @@ def play(
     with _writing(game) as loaded:
         variant = loaded.game.variant
         parsed = variant.parse_moves(text)
+        if not parsed:
+            raise InvalidMoveError(f"empty move {text!r}: no step to play (see `splendor moves`)")
         after = loaded
         now = loaded.game.table
         if as_ is None and not now.finished and seat_spec(now.player.name):
@@ -474,7 +598,8 @@ def play(
             try:
                 after = store.stage(after, after.game.decide(one, player=mover))
             except SplendorError as exc:
-                exc.args = (f"{variant.format_move(one)!r}: {exc}",)
+                if len(parsed) > 1:  # say which of the steps was refused
+                    exc.args = (f"{variant.format_move(one)!r}: {exc}",)
                 raise
         if bots:
             after = _bot_turns(after)
@@ -688,7 +813,14 @@ def _report(loaded: Loaded, after: Loaded, json: bool) -> None:
         kind="flag",
         help="Duel: take back the whole turn (the steps of the turn under way, or the last turn).",
     ),
-    AS,
+    Param(
+        "as_",
+        "--as",
+        envvar="SPLENDOR_PLAYER",
+        metavar="NAME",
+        help="Who asks for the undo ($SPLENDOR_PLAYER); default: your git e-mail in the header,"
+        " else the player whose turn is taken back.",
+    ),
     Param("force", "--force", kind="flag", help="An agreed rewind over other players' turns (recorded in the event)."),
     JSON,
 )
@@ -703,9 +835,13 @@ def undo(
 ) -> None:
     """Take back the last turn (in a Duel, the last step) or every turn after event SEQ, by appending an undo event.
 
-    With --as (or $SPLENDOR_PLAYER) a player may take back only their own turns, while nobody has moved since.
+    The event records who asks: --as (or $SPLENDOR_PLAYER), else the player whose git e-mail
+    (git config user.email) the header maps, else the player whose turns are taken back.
 
-    Taking back other players' turns needs --force: an agreed rewind, recorded in the event.
+    A player may take back their own turns, and the bots' answers that followed them
+    (a plain undo after `play --bots` takes back both).
+
+    Taking back another player's turn needs --force, whoever asks: an agreed rewind, recorded in the event.
 
     Examples:
 
@@ -714,6 +850,8 @@ def undo(
     splendor undo --to 12
 
     splendor undo --turn
+
+    splendor undo --to 12 --force --as bob
     """
 
     if turn and to is not None:
@@ -721,7 +859,8 @@ def undo(
     with _writing(game) as loaded:
         if turn:
             to = loaded.game.turn_start()
-        event = loaded.game.decide_undo(to=to, by=as_ or "", forced=force)
+        asker = as_ or _git_player(loaded)
+        event = loaded.game.decide_undo(to=to, by=asker, forced=force)
         after = _append(loaded, event)
     state_text, _ = _views(after)
     if json:
@@ -729,6 +868,19 @@ def undo(
     else:
         now = after.game
         _out(f"#{now.seq} undo: back to just after #{event.to}; {now.variant.whose_turn(now.state)}")
+
+
+def _git_player(loaded: Loaded) -> str:
+    """The player whose e-mail in the header is the user's git e-mail (`git config user.email`,
+    asked only when the header has e-mails); "" when none is."""
+    emails = loaded.record.header.emails
+    if not any(emails):
+        return ""
+    from .players import git_email
+
+    mine = git_email(os.path.dirname(os.path.abspath(loaded.path))).casefold()
+    players = loaded.record.header.players
+    return next((p for p, e in zip(players, emails, strict=False) if mine and e.casefold() == mine), "")
 
 
 # -- demos and tournaments --------------------------------------------------------------------
@@ -747,16 +899,17 @@ def demo(
 ) -> None:
     """Start a demo game for ann, bob and cy, play some random turns, and show the board.
 
-    The game is written like any other (default: in a new temporary folder): try every command on it.
+    The game is written like any other, by default to splendor-demo.toml in the current folder
+    (splendor-demo-2.toml, -3, ... when that one exists): try every command on it.
 
     Examples:
 
     splendor demo --turns 20 --seed 7
 
-    splendor demo --variant duel
+    splendor demo --variant duel -g duel-demo.toml
     """
     import random
-    import tempfile
+    import shlex
 
     from .. import store
     from ..events.codec import Header
@@ -764,17 +917,55 @@ def demo(
     from ..variants import find_variant
 
     _use_color(color)
+    variant = _variant_name(variant)
     game_of = find_variant(variant)
     rng = random.Random(seed)
-    path = game if game is not None else os.path.join(tempfile.mkdtemp(prefix="splendor-demo-"), "demo.toml")
     names = game_of.demo_players
     header = Header(game=f"demo-{os.urandom(4).hex()}", variant=variant, players=names, created=_now())
-    loaded = store.create(path, header, game_of.deal(names, RandomChance(rng)))
+    setup = game_of.deal(names, RandomChance(rng))
+    if game is not None:
+        loaded = store.create(game, header, setup)
+    else:  # the first free name: never over an earlier demo (a game someone may be playing)
+        for number in range(1, 1000):
+            try:
+                loaded = store.create(f"splendor-demo{f'-{number}' if number > 1 else ''}.toml", header, setup)
+                break
+            except UsageError:
+                if number == 999:
+                    raise
     while loaded.game.table.turn < turns and not loaded.game.table.finished:
         moves = game_of.legal_moves(loaded.game.state)  # a random outcome is drawn by the log (Game.decide)
         loaded = _append(loaded, loaded.game.decide(moves[rng.randrange(len(moves))]))
     _out(_board(loaded.game, color))
-    _out(f"\nThe demo game is {path}: try `splendor log -g {path}` or `splendor moves -g {path}`.")
+    path, program = shlex.quote(str(loaded.path)), _program()
+    _out(f"\nThe demo game is {path}: try `{program} log -g {path}` or `{program} moves -g {path}`.")
+
+
+def _program() -> str:
+    """How to run this program again from the current folder, for advice: `splendor` when that name
+    on PATH is this program; else the path it was started by (`.venv/bin/splendor`); else
+    `python -m splendor_cli` with this Python."""
+    import shlex
+    import shutil
+
+    started = sys.argv[0] if sys.argv else ""
+    name = os.path.basename(started)
+    if name and not name.endswith(".py"):  # the console script, not `python -m`
+        on_path = shutil.which(name)
+        if on_path and os.path.realpath(on_path) == os.path.realpath(shutil.which(started) or started):
+            return name
+        if os.sep in started and os.path.isfile(started):
+            return shlex.quote(started)
+    for python in ("python3", "python"):
+        found = shutil.which(python)
+        if found and os.path.abspath(found) == os.path.abspath(sys.executable):
+            return f"{python} -m splendor_cli"
+    return f"{shlex.quote(sys.executable)} -m splendor_cli"
+
+
+def _variant_name(text: str) -> str:
+    """A game's name as typed in --variant (`Duel`, ` duel `): as colours are, in any case."""
+    return text.strip().lower()
 
 
 @command(
@@ -826,6 +1017,7 @@ def simulate(
     names = [b.strip() for b in bots.split(",")] if bots else None
     progress = None if quiet else Progress(games, sys.stderr)
     try:
+        variant = _variant_name(variant)
         report = run(players=players, games=games, seed=seed, bots=names, variant=variant, jobs=jobs, progress=progress)
     finally:
         if progress:
@@ -834,64 +1026,6 @@ def simulate(
 
 
 # -- sharing ----------------------------------------------------------------------------------
-
-
-@command(
-    "export",
-    GAME,
-    Param("last", "--last", kind="int", low=1, help="How many of the last events to put in the block."),
-)
-def export(*, game: str | None = None, last: int = 1) -> None:
-    """Print the last move(s) as a plain-text block to paste into a mail (see `splendor apply`).
-
-    The block survives quoting (> ), line-end changes and re-wrapping of blank lines; a damaged one is refused.
-
-    Example:
-
-    splendor export -g games/friday.toml --last 2
-    """
-    from ..sharing.mail import export_text
-
-    _out(export_text(_load(game).record, last))
-
-
-@command(
-    "apply",
-    Param("mail", help="A mail (text or a whole .eml file) holding move blocks; - or none: stdin."),
-    GAME,
-)
-def apply(*, mail: str | None = None, game: str | None = None) -> None:
-    """Append the moves of `splendor export` blocks found in a mail, after checking game, chain and rules.
-
-    A block already applied is a no-op; a block for another game is refused (exit 2).
-
-    A stale block, after a turn this file lacks, is a conflict (exit 5) naming the missing turns.
-
-    Example:
-
-    splendor apply -g games/friday.toml ~/mail/bob-move.eml
-    """
-    from .. import store
-    from ..errors import GameFileError
-    from ..sharing.mail import apply_blocks, find_blocks
-
-    try:
-        if mail is None or mail == "-":
-            data = sys.stdin.buffer.read(store.MAX_BYTES + 1)
-            if len(data) > store.MAX_BYTES:
-                raise GameFileError(f"the mail on standard input is larger than {store.MAX_BYTES} bytes: not read")
-        else:
-            data = store.read_bytes(mail)
-    except OSError as exc:
-        raise UsageError(f"{mail}: cannot read: {exc.strerror}") from None
-    with _writing(game) as loaded:
-        blocks = find_blocks(data, loaded.game.variant)
-        outcome = apply_blocks(loaded.record, loaded.game, blocks)
-        if outcome.events:
-            loaded = _append(loaded, *outcome.events)
-    if outcome.events:
-        _views(loaded)
-    _out(outcome.message)
 
 
 @command(
@@ -912,7 +1046,9 @@ def verify(
 ) -> None:
     """Replay and check everything, and print a short report; exit 0, or 4 when something is wrong.
 
-    With --git: every commit that touched the file only appended events, at most one turn each.
+    With --git: every commit that touched the file (side branches and merges included, across
+    renames) only appended events, one person's turn or undo at most (with the bots' answers);
+    a merge never drops another player's events.
 
     When the header maps players to e-mails, each turn's player must also be its commit's author.
 
@@ -993,15 +1129,20 @@ def merge_driver(*, base: str, ours: str, theirs: str) -> None:
 
 @command(
     "resolve",
-    Param("keep", "--keep", help="ours or theirs: which of the two forked turns stays."),
+    Param("keep", "--keep", metavar="REF", help="The side to keep: its digest, its player, or ours/theirs."),
     GAME,
 )
 def resolve(*, keep: str, game: str | None = None) -> None:
     """Settle a forked game (two turns after one event, left by a merge): keep one side.
 
-    Example:
+    Name the side by the digest the conflict shows for its first event (the same in every
+    clone, whether git merged or rebased), by the player who made it, or as git's ours/theirs.
 
-    splendor resolve -g games/friday.toml --keep theirs
+    Examples:
+
+    splendor resolve --keep 17a3f0
+
+    splendor resolve -g games/friday.toml --keep bob
     """
     from .. import store
     from ..sharing import gitmerge
@@ -1012,15 +1153,17 @@ def resolve(*, keep: str, game: str | None = None) -> None:
             data = store.read_bytes(path)
         except OSError as exc:
             raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
-        kept = gitmerge.resolve(data, keep)
+        side, kept = gitmerge.resolve(data, keep)
         store.write_atomic(path, kept, exclusive=False)
     loaded = store.read(path)
     from . import memory
 
     memory.remember(loaded, replace=True)  # an agreed choice between two branches
+    now = loaded.game.table
     _out(
-        f"kept {keep}: {path} is a valid game again ({loaded.game.seq} events,"
-        f" {loaded.game.table.player.name} to move); now `git add {path}` and commit"
+        f"kept {side} ({loaded.record.head[:6]}): {path} is a valid game again ({loaded.game.seq} events,"
+        f" {'finished' if now.finished else now.player.name + ' to move'}); now `splendor sync`"
+        f" (or `git add {path}` and commit)"
     )
 
 
@@ -1042,3 +1185,20 @@ def forget(*, game: str | None = None) -> None:
     memory.forget(loaded.record.header.game)
     memory.remember(loaded)
     _out(f"forgot what you saw of game {loaded.record.header.game}; {loaded.path} is what you know of it now")
+
+
+@command("completion", Param("shell", metavar="SHELL", help="bash, zsh, fish or powershell."))
+def completion(*, shell: str) -> None:
+    """Print the shell completion script: commands, options, game files, players, and the next word of a move.
+
+    A move completes from the game's legal moves: the card ids `buy` may take, a Duel's cells.
+
+    Examples:
+
+    eval "$(splendor completion bash)"   (in ~/.bashrc; zsh: in ~/.zshrc, after compinit)
+
+    splendor completion fish > ~/.config/fish/completions/splendor.fish
+    """
+    from .shell import script
+
+    _out(script(shell))

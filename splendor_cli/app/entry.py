@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 def parse(argv: list[str]) -> tuple[Command, dict[str, Any]] | None:
     """The command and its keyword arguments, when `argv` is plain enough to skip typer; else None."""
-    from .commands import COMMANDS
+    from .registry import COMMANDS
 
     if not argv:
         return None
@@ -86,8 +86,8 @@ def parse(argv: list[str]) -> tuple[Command, dict[str, Any]] | None:
 
 def _cached(name: str, kwargs: dict[str, Any]) -> str | None:
     """The cached output of `state --json` or `moves --json` for the game file's exact bytes."""
-    if name not in ("state", "show", "moves") or not kwargs.get("json"):
-        return None
+    if name not in ("state", "show", "moves") or not kwargs.get("json") or kwargs.get("as_") or kwargs.get("side"):
+        return None  # `moves --as` checks whose turn it is; `show --side` reads a fork
     if kwargs.get("color", "auto") not in ("auto", "always", "never"):
         return None  # the command refuses it
     from .. import store
@@ -98,7 +98,10 @@ def _cached(name: str, kwargs: dict[str, Any]) -> str | None:
         data = store.read_bytes(find_game(kwargs.get("game")))
     except Exception:  # the command itself reports it properly
         return None
-    return cache.get(data, cache.view_name("moves" if name == "moves" else "state", kwargs.get("at")))
+    text = cache.get(data, cache.view_name("moves" if name == "moves" else "state", kwargs.get("at")))
+    if name == "moves" and text == "[]\n":
+        return None  # a finished game: the command says so on stderr too
+    return text
 
 
 def _terminated(signum: int, frame: object) -> None:
@@ -112,14 +115,15 @@ def main() -> None:
 
     signal.signal(signal.SIGTERM, _terminated)
     signal.signal(signal.SIGHUP, _terminated)
-    parsed = parse(sys.argv[1:])
+    completing = "_SPLENDOR_COMPLETE" in os.environ  # the shell asks for completions: typer answers (shell.py)
+    parsed = None if completing else parse(sys.argv[1:])
     if parsed is not None:
         spec, kwargs = parsed
         text = _cached(spec.name, kwargs)
         if text is not None:
             sys.stdout.write(text)
             return
-        from .commands import run
+        from .registry import run
 
         sys.exit(run(spec.body, kwargs))
     from .cli import main as full

@@ -91,9 +91,13 @@ GAME = Param(
 )
 JSON = Param("json", "--json", kind="flag", help="Print JSON (the shapes of docs/contract.md); errors too, on stderr.")
 AS = Param(
-    "as_", "--as", envvar="SPLENDOR_PLAYER", help="Act as this player ($SPLENDOR_PLAYER); refused if not to move."
+    "as_",
+    "--as",
+    envvar="SPLENDOR_PLAYER",
+    metavar="NAME",
+    help="Act as this player ($SPLENDOR_PLAYER); refused if not to move.",
 )
 AT = Param("at", "--at", kind="int", low=1, metavar="SEQ", help="As it was just after event SEQ.")
-COLOR = Param("color", "--color", help="auto (a terminal and NO_COLOR unset), always or never.")
+COLOR = Param("color", "--color", metavar="WHEN", help="auto (a terminal and NO_COLOR unset), always or never.")
 SEED = Param("seed", "--seed", kind="int", help="Seed of the shuffle (default: random).")
 MOVE = Param("move", kind="words", help="The move, e.g. take white blue green (quotes optional).")

@@ -107,17 +107,24 @@ class Game:
         return self.after[max(index, 0)]
 
     def decide_undo(self, *, to: int | None = None, by: str = "", forced: bool = False) -> TurnUndone:
-        """The event that takes the game back to just after event `to` (default: undo the last move).
+        """The event that takes the game back to just after event `to` (default: the last move).
 
-        The policy of asynchronous play: a player who says who they are (`by`) may take back only
-        their own moves, and only while nobody has moved since; taking back other players' moves
-        is an agreed rewind, `forced`, and the event records it. Without `by` (one person at the
-        keyboard for everyone), any move may be taken back.
+        The policy of asynchronous play. Every undo records who asked (`by`): when the caller
+        does not know (no --as, no git e-mail in the header), the player whose turns are all the
+        ones taken back. A player may take back their own turns, and the bot seats' answers that
+        followed them; taking back another player's turn is an agreed rewind, `forced`, and the
+        event records it. The default `to`, when the last moves are bot seats' answers to a
+        person who asks (or to whoever, when nobody says), goes back over that person's last
+        move too: a bot's answer alone is not worth taking back.
 
         Raises:
+            UsageError: there is no event `to`; or a forced rewind over several players' turns
+                does not say who asks.
             IllegalMoveError: nothing to undo, `to` is not an effective event before the last, or
                 the policy forbids it.
         """
+        if to is not None and not 1 <= to <= self.seq:
+            raise UsageError(f"there is no event #{to}: the log has events #1 to #{self.seq}")
         return _decide_undo(self, to=to, by=by, forced=forced)
 
     def deal(self) -> Event:
@@ -143,34 +150,108 @@ class Game:
         return replay(self.variant, self.events[:seq], check=False)
 
 
-def _decide_undo(game: _History, *, to: int | None, by: str, forced: bool) -> TurnUndone:
-    """`Game.decide_undo`, for a game or a fold under way."""
+BOT_SEAT = "bot:"
+"""How a bot's seat is named: `bot:SPEC` (`bot:mcts:400#2`)."""
+
+
+def is_bot_seat(name: str) -> bool:
+    """Whether `name` is a bot's seat: `bot:` then a spec (what `splendor_cli.bots.seat_spec`
+    reads; the core cannot import the bots, and a test checks that the two agree)."""
+    return name.startswith(BOT_SEAT) and bool(name[len(BOT_SEAT) :].partition("#")[0])
+
+
+def _actor_at(game: _History, index: int) -> str:
+    """Who played the effective move `game.after[index]`."""
+    return actor(game.events[game.after[index] - 1])
+
+
+def _others(actors: Sequence[str], by: str) -> list[str]:
+    """The players but `by` whose moves these are, in order; the bot seats' moves that follow one
+    of `by`'s (the bots' answers to it) do not count."""
+    others: list[str] = []
+    answered = False
+    for name in actors:
+        if name == by:
+            answered = True
+        elif not (answered and is_bot_seat(name)) and name not in others:
+            others.append(name)
+    return others
+
+
+def _default_target(game: _History, by: str) -> int:
+    """The event a plain undo goes back to: just before the last move, or, when the last moves are
+    bot seats' answers to a person's move (`by`'s, or anyone's when `by` is not said), just before
+    that person's move."""
+    index = len(game.after) - 1
+    while index > 0 and is_bot_seat(_actor_at(game, index)):
+        index -= 1
+    if 0 < index < len(game.after) - 1 and (not by or by == _actor_at(game, index)):
+        return game.after[index - 1]
+    return game.after[-2]
+
+
+def _names(players: Sequence[str]) -> str:
+    return " and ".join(f"{p}'s" for p in players)
+
+
+def _check_undo(game: _History, *, to: int, by: str, forced: bool) -> list[str]:
+    """Refuse an undo to `to` asked by `by` that the policy forbids; return the players whose moves
+    it takes back (in order). An undo that nobody signed (`by` empty, as earlier releases wrote
+    them) is not judged by the policy: it is read as it was written.
+
+    Raises:
+        IllegalMoveError: nothing to undo, `to` is not an effective event before the last, or
+            the policy forbids it.
+    """
     if len(game.after) < 2:
         raise IllegalMoveError("there is no turn to undo", rule="undo")
     if by and by not in game.players:
         raise IllegalMoveError(f"{excerpt(by)} does not play in this game", rule="undo")
-    if to is None:
-        to = game.after[-2]
-    elif to not in game.after[:-1]:
+    if to not in game.after[:-1]:
         if to in game.undone:
             why = "was undone already"
         elif 1 <= to <= game.seq and isinstance(game.events[to - 1], TurnUndone):
             why = "is an undo, not a turn"
         elif to == game.after[-1]:
             why = "is the last turn: the game is there already"
+        elif 1 <= to < game.after[0]:
+            why = "comes before the cards were dealt"
         else:
             why = "does not exist"
         raise IllegalMoveError(f"cannot undo to event #{to}: it {why}", rule="undo")
+    actors = [_actor_at(game, i) for i in range(game.after.index(to) + 1, len(game.after))]
     if by and not forced:
-        others = sorted(
-            {p for seq in game.after[game.after.index(to) + 1 :] if (p := actor(game.events[seq - 1])) != by}
-        )
+        others = _others(actors, by)
         if others:
             raise IllegalMoveError(
-                f"{by} may take back only their own turns while nobody has moved since;"
-                f" this would take back {' and '.join(others)}'s: agree on it and use --force",
+                f"{by} may take back only their own turns (and the bots' answers to them);"
+                f" this would take back {_names(others)}: agree on it and use --force",
                 rule="undo",
             )
+    return actors
+
+
+def _decide_undo(game: _History, *, to: int | None, by: str, forced: bool) -> TurnUndone:
+    """`Game.decide_undo` for a new undo (a fold re-checks a written one with `_check_undo`)."""
+    if len(game.after) < 2:
+        raise IllegalMoveError("there is no turn to undo", rule="undo")
+    if to is None:
+        to = _default_target(game, by)
+    actors = _check_undo(game, to=to, by=by, forced=forced)
+    if not by:  # nobody said who asks: the one whose moves they all are, if there is one
+        others = _others(actors, actors[0])
+        if others and not forced:
+            raise IllegalMoveError(
+                f"this would take back {_names([actors[0], *others])} turns: agree on it and use --force,"
+                " with --as NAME to say who asks",
+                rule="undo",
+            )
+        if others:
+            raise UsageError(
+                f"say who asks for this rewind over {_names([actors[0], *others])} turns:"
+                " --as NAME (or $SPLENDOR_PLAYER)"
+            )
+        by = actors[0]
     return TurnUndone(seq=0, parent="", by=by, to=to, forced=forced)
 
 
@@ -245,7 +326,7 @@ class _Fold:
             self.after.append(seq)
         elif isinstance(event, TurnUndone):
             try:
-                _decide_undo(self, to=event.to, by=event.by, forced=event.forced)
+                _check_undo(self, to=event.to, by=event.by, forced=event.forced)
             except IllegalMoveError as exc:
                 raise CorruptLogError(str(exc), seq=seq) from None
             keep = self.after.index(event.to) + 1

@@ -45,6 +45,7 @@ PATTERN = "games/**/*.toml"
 puts games (and `locate.find_game` looks). A wider pattern would hand `pyproject.toml` and
 the like to a driver that only knows games."""
 
+
 @attrs.frozen(kw_only=True)
 class MergeResult:
     """What the merge driver writes to %A, whether the merge stopped as a conflict, and why."""

@@ -449,3 +449,143 @@ def _forked(record: Record, event: Event) -> NoReturn:
         f" the two copies forked at or before #{before}",
         seq=event.seq,
     )
+
+
+# -- mailboxes: blocks of several games, and whole game files ----------------------------------
+
+GAME_BEGIN = "-----BEGIN SPLENDOR GAME-----"
+GAME_END = "-----END SPLENDOR GAME-----"
+"""An armoured whole game file in a mail body (`armour_game`): the first mail of a game carries
+the whole file (as an attachment `GAME.toml`, or so), so that `splendor apply` can create it."""
+_MAX_GAME_FILES = 8
+"""The most whole game files taken from one mail."""
+
+
+def armour_game(data: bytes) -> str:
+    """A whole game file as text to paste into a mail, between GAME_BEGIN and GAME_END lines."""
+    text = data.decode("utf-8")
+    return f"{GAME_BEGIN}\n{text}{'' if text.endswith(chr(10)) else chr(10)}{GAME_END}\n"
+
+
+def find_game_files(data: str | bytes, limit: int = 32 << 20) -> list[bytes]:
+    """The whole game files a mail carries: each attachment named `*.toml` whose text looks like a
+    game file, and each armoured block (`armour_game`), in the order found, duplicates dropped,
+    at most `limit` bytes each. Only what they look like is checked: the caller reads each with
+    `records.parse_text` and `replay_record` (or `store.from_bytes`) before trusting it."""
+    raw = data if isinstance(data, bytes) else data.encode("utf-8")
+    parser = email.parser.BytesParser(policy=email.policy.default)
+    message = parser.parsebytes(raw)
+    found: list[bytes] = []
+    texts: list[str] = []
+    if message.keys():
+        for part in message.walk():
+            if part.is_multipart():
+                continue
+            name = part.get_filename() or ""
+            if name.lower().endswith(".toml"):
+                payload = part.get_payload(decode=True)
+                if isinstance(payload, bytes) and len(payload) <= limit and _looks_like_game(payload):
+                    found.append(payload)
+            elif part.get_content_type() == "text/plain":
+                texts.append(_part_text(part))
+    else:
+        texts.append(raw.decode("utf-8", errors="replace"))
+    for text in texts:
+        found += [armoured for armoured in _armoured(text) if len(armoured) <= limit]
+    unique: list[bytes] = []
+    for item in found:
+        if item not in unique:
+            unique.append(item)
+    return unique[:_MAX_GAME_FILES]
+
+
+def _looks_like_game(data: bytes) -> bool:
+    """Whether bytes begin as a game file does: a `format = ` and a `game = ` line before any event."""
+    head = b"\n" + data[:8192].split(b"\n[[events]]", 1)[0]
+    return b"\nformat = " in head and b"\ngame = " in head
+
+
+def _armoured(text: str) -> list[bytes]:
+    """The armoured game files of a text, each line's quoting (that of its BEGIN line) removed."""
+    found: list[bytes] = []
+    lines: list[str] | None = None
+    prefix = ""
+    for line in text.splitlines():
+        bare = _QUOTING.sub("", line).strip()
+        if bare == GAME_BEGIN:
+            lines, prefix = [], line[: len(line) - len(line.lstrip(" >"))]
+        elif bare == GAME_END and lines is not None:
+            data = ("\n".join(lines) + "\n").encode("utf-8")
+            if _looks_like_game(data):
+                found.append(data)
+            lines = None
+        elif lines is not None:
+            lines.append((line.removeprefix(prefix) if line.startswith(prefix) else line.lstrip(" >")).rstrip("\r"))
+    return found
+
+
+def block_games(data: str | bytes) -> list[str]:
+    """The game ids of the move blocks in a mail (as `find_blocks` would find them), in order,
+    each once; the blocks' events are not read (`find_game_blocks` reads one game's)."""
+    games: list[str] = []
+    for bodies in _block_bodies(data):
+        for lines, _ in bodies:
+            first = _canonical(lines)[:1]
+            if first and first[0].startswith("game:"):
+                game = first[0].removeprefix("game:").strip()
+                if game not in games:
+                    games.append(game)
+    return games
+
+
+def find_game_blocks(data: str | bytes, game: str, variant: AnyVariant) -> list[MoveBlock]:
+    """The move blocks of game `game` in a mail, read as `variant`'s (as `find_blocks` reads
+    them); blocks of other games are left unread.
+
+    Raises:
+        GameFileError: a block of this game is damaged or cut short.
+    """
+    unique: list[MoveBlock] = []
+    for bodies in _block_bodies(data):
+        for number, (lines, complete) in enumerate(bodies, start=1):
+            first = _canonical(lines)[:1]
+            if not first or first[0].removeprefix("game:").strip() != game or not first[0].startswith("game:"):
+                continue
+            if not complete:
+                raise GameFileError(f"move block {number} is cut short: no {END} line")
+            block = _parse(lines, f"move block {number}", variant)
+            if block not in unique:
+                unique.append(block)
+    return unique
+
+
+def _block_bodies(data: str | bytes) -> list[list[tuple[list[str], bool]]]:
+    """The lines of each block (and whether it ended) in the first kind of text of a mail that
+    holds a block, as `find_blocks` chooses it: text/plain parts, else text/html, else the raw
+    text. One list per part of that kind; [] when no text holds a block."""
+    raw = data if isinstance(data, str) else data.decode("utf-8", errors="replace")
+    for texts in (*_mail_texts(data), [raw]):
+        bodies = [_raw_blocks(text) for text in texts]
+        if any(bodies):
+            return bodies
+    return []
+
+
+def _raw_blocks(text: str) -> list[tuple[list[str], bool]]:
+    """The lines between each BEGIN and END line of a text, quoting stripped (see `_scan`)."""
+    blocks: list[tuple[list[str], bool]] = []
+    body: list[str] | None = None
+    for line in text.splitlines():
+        line = _QUOTING.sub("", line).strip()
+        if line == BEGIN:
+            if body is not None:
+                blocks.append((body, False))
+            body = []
+        elif line == END and body is not None:
+            blocks.append((body, True))
+            body = None
+        elif body is not None:
+            body.append(line)
+    if body is not None:
+        blocks.append((body, False))
+    return blocks

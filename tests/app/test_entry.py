@@ -11,12 +11,13 @@ from typer.testing import CliRunner
 
 from splendor_cli.app import cli as cli_module
 from splendor_cli.app import entry
-from splendor_cli.app.commands import COMMANDS
+from splendor_cli.app.registry import COMMANDS
 
 LINES = [
     ["state", "--json", "-g", "g.toml"],
     ["show", "--at", "3", "--color", "never", "--game=g.toml"],
     ["moves", "--json"],
+    ["moves", "--as", "bob"],
     ["log", "--color", "always"],
     ["play", "take", "white", "blue", "green", "--as", "ann", "--json"],
     ["play", "--bots", "--", "take", "-g"],
@@ -40,6 +41,7 @@ LINES = [
     ["git", "install", "--pattern", "*.toml"],
     ["merge-driver", "a", "b", "c"],
     ["resolve", "--keep", "ours"],
+    ["completion", "zsh"],
 ]
 
 

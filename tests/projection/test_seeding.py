@@ -53,7 +53,9 @@ def test_a_game_dealt_by_commit_then_reveal(tmp_path: Path) -> None:
     path = tmp_path / "g.toml"
     code, out, _ = cli("new", "-g", path, "--players", "ann,bob,cy", "--commit-seed")
     assert code == 0 and "splendor seed" in out
-    code, _, err = cli("show", "-g", path)
+    code, out, _ = cli("show", "-g", path)  # shows who the deal waits for
+    assert code == 0 and "not dealt yet" in out and "waiting for ann, bob, cy to commit" in out
+    code, _, err = cli("state", "-g", path, "--json")  # no state to print yet
     assert code == 3 and "not dealt yet" in err
     code, _, err = cli("seed", "-g", path, "--as", "ann")
     assert code == 0

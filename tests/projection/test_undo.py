@@ -6,7 +6,7 @@ import attrs
 import pytest
 from helpers import new_game, step
 
-from splendor_cli.errors import CorruptLogError, IllegalMoveError
+from splendor_cli.errors import CorruptLogError, IllegalMoveError, UsageError
 from splendor_cli.projection import Game
 from splendor_cli.projection.log import log_entries
 
@@ -38,10 +38,15 @@ def test_a_player_may_not_take_back_a_turn_someone_moved_after() -> None:
     assert forced.state.turn == 0 and forced.events[-1].forced  # type: ignore[union-attr]
 
 
-def test_without_a_name_any_turn_may_be_taken_back() -> None:
-    """One person at the keyboard for everyone (no --as): undo takes back whatever was last."""
-    game = _undo(_two_turns(), to=1)
-    assert game.state.turn == 0
+def test_without_a_name_the_undo_is_signed_by_the_player_whose_turn_it_takes_back() -> None:
+    """Without --as, the undo records the player whose turns it takes back; a rewind over two
+    players' turns needs --force (and then a name) even so: nobody takes back a turn silently."""
+    game = _undo(_two_turns())
+    assert game.state.turn == 1 and game.events[-1].by == "bob"  # type: ignore[union-attr]
+    with pytest.raises(IllegalMoveError, match="ann's and bob's turns: agree on it and use --force"):
+        _two_turns().decide_undo(to=1)
+    with pytest.raises(UsageError, match="--as NAME"):
+        _two_turns().decide_undo(to=1, forced=True)
 
 
 def test_a_hand_made_undo_that_breaks_the_policy_is_refused_on_load() -> None:

@@ -93,12 +93,23 @@ def _find_on_board(state: GameState, card: str) -> tuple[int, int] | None:
 
 
 def _take(state: GameState, gems: Tokens) -> None:
-    """rulebook: 3 gems of different colours, or 2 of one colour from a pile of 4 or more; never gold."""
+    """rulebook: 3 gems of different colours, or 2 of one colour from a pile of 4 or more; never gold.
+
+    The messages say what is wrong, not the move again (the player just typed it)."""
     if gems[Gem.GOLD]:
         raise IllegalMoveError("gold cannot be taken, only received by reserving a card", rule="take")
-    if not gems <= state.bank:
-        raise IllegalMoveError(f"the bank does not have {gems} (it has {state.bank})", rule="take")
     counts = [n for n in gems.counts[:5] if n]
+    if max(counts, default=0) > 1 and counts != [2]:
+        raise IllegalMoveError("take 3 different colours or 2 of one colour", rule="take")
+    if len(counts) > 3:
+        raise IllegalMoveError("take 3 different colours or 2 of one colour: at most 3 gems", rule="take-three")
+    short = [
+        f"no {colour}" if not state.bank[colour] else f"only {state.bank[colour]} {colour}"
+        for colour in COLOURS
+        if gems[colour] > state.bank[colour]
+    ]
+    if short:
+        raise IllegalMoveError(f"the bank has {' and '.join(short)}", rule="take")
     if counts == [2]:
         colour = next(g for g in COLOURS if gems[g])
         if state.bank[colour] < 4:
@@ -107,13 +118,12 @@ def _take(state: GameState, gems: Tokens) -> None:
                 rule="take-two",
             )
         return
-    if max(counts, default=0) > 1:
-        raise IllegalMoveError(f"take {gems}: take 3 different colours or 2 of one colour", rule="take")
     # rulebook: fewer than 3 colours may be taken only when fewer than 3 are left in the bank.
     available = 5 - state.bank.counts[:5].count(0)
-    if not counts or len(counts) > 3 or (len(counts) < 3 <= available):
+    if not counts or len(counts) < 3 <= available:
         raise IllegalMoveError(
-            f"take {gems or 'nothing'}: take 3 gems of different colours, or 2 of one colour",
+            "take 3 different colours or 2 of one colour; fewer only when fewer than 3 colours are left,"
+            f" and the bank has {available}",
             rule="take-three",
         )
 

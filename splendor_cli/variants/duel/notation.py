@@ -53,6 +53,8 @@ def parse_steps(text: str) -> list[Step]:
             steps += [parse_step(f"return {word}") for word in words[1:]]
         elif words or len(text.split(";")) == 1:
             steps.append(parse_step(part))
+    if not steps:  # only separators: `play ';'` must not pass for a move
+        raise InvalidMoveError("empty move: no step between the ';' (try 'take c3' or 'privilege c3; take b2 c3 d4')")
     return steps
 
 

@@ -198,10 +198,11 @@ def _decide_replenish(state: DuelState, step: Step) -> BoardReplenished:
 def _decide_take(state: DuelState, step: Step) -> LineTaken:
     """Mandatory action 1 (rule 13): 1 to 3 gems or pearls on a line without gaps, no gold."""
     line = LINE_SET.get(tuple(sorted(step.cells)))
-    if line is None:
+    if line is None:  # the message says what is wrong, not the move again (the player just typed it)
+        twice = next((c for c in step.cells if step.cells.count(c) > 1), None)
         raise IllegalMoveError(
-            f"take {' '.join(_cell(c) for c in step.cells) or 'nothing'}: take 1 to 3 tokens"
-            " on consecutive cells of one row, column or diagonal",
+            (f"{_cell(twice)} is named twice: " if twice is not None else "")
+            + "take 1 to 3 tokens on consecutive cells of one row, column or diagonal",
             rule="take-line",
         )
     gems = tuple(state.board[i] for i in line)

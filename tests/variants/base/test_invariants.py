@@ -197,7 +197,7 @@ def test_applying_then_undoing_restores_the_state(history: tuple[Game, ...], dat
     final = history[-1]
     if len(final.after) > 2:
         k = data.draw(st.integers(0, len(final.after) - 2))
-        earlier = undo(final, to=final.after[k])
+        earlier = undo(final, to=final.after[k], by=final.players[0], forced=True)  # an agreed rewind
         assert earlier.states == final.states[: k + 1]
         assert earlier.state == replay(BASE, final.events[: final.after[k]]).state
 

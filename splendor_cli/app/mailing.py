@@ -1,0 +1,653 @@
+"""The commands that send and take in mail: `notify`, `export` and `apply`, and `notify_after`
+(what `play`, `sync` and `apply` do with `--notify`).
+
+Registered with `@command` as the bodies of commands.py are, and as light to import (commands.py
+imports this module at its end): the helpers of commands.py, the sharing modules and the store
+are imported inside the bodies.
+
+`apply` takes one mail (a file, or stdin) as it always did, and also every message of a Maildir
+(`--maildir`) or an mbox file (`--mbox`): for each game it knows (the game files under `--dir`,
+default `games/`, by the id in their header, and `-g FILE`) it applies every new block in order
+of seq, once (a block applied already is a no-op); a mail that carries a whole game file (the
+first mail of a game) creates `games/<id>.toml` after replaying it; `--commit` commits each turn
+to git, authored by its player; `--notify` then tells the player to move.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..errors import ConflictError, GameFileError, SplendorError, UsageError, excerpt, safe
+from .params import GAME, JSON, Param, command
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..events import Event
+    from ..sharing.mailbox import RawMessage
+    from ..sharing.notify import Settings
+    from ..store import Loaded
+
+
+def _say(*lines: str) -> None:
+    """Print lines that quote files or mails: each made safe."""
+    from .commands import _out
+
+    if lines:
+        _out("\n".join(safe(line) for line in lines))
+
+
+def _settings(path: str | None) -> Settings:
+    """The notification settings, git config read in the folder of the game file `path` (else here)."""
+    from ..sharing import notify
+
+    folder = os.path.dirname(os.path.abspath(path)) if path else None
+    return notify.load_settings(cwd=folder if folder and os.path.isdir(folder) else None)
+
+
+# -- notify -----------------------------------------------------------------------------------
+
+
+def notify_after(loaded: Loaded) -> list[str]:
+    """Tell the players where the game of `loaded` stands now (mail and webhooks, as set up);
+    a line for each notification sent and each player left out, for the caller to print.
+
+    Raises:
+        UsageError: nothing is set up to notify with, or a server failed (what was written stays written).
+    """
+    from ..sharing import notify
+
+    return [sent.line for sent in notify.notify_game(loaded, _settings(loaded.path))]
+
+
+@command(
+    "notify",
+    GAME,
+    Param("webhooks_only", "--webhooks-only", kind="flag", help="Post to the webhooks only: no mail."),
+    Param("webhook", "--webhook", metavar="URL", help="Post to this webhook instead of the configured ones."),
+    JSON,
+)
+def notify(
+    *, game: str | None = None, webhooks_only: bool = False, webhook: str | None = None, json: bool = False
+) -> None:
+    """Tell the player to move that it is their turn (when the game is over: every player), now.
+
+    By mail (to the address the game file gives the player; bots and players without one get none)
+    and by webhook (JSON that Discord, Slack and ntfy-like services take).
+
+    The mail holds the last moves, the board, their move block and how to answer.
+
+    Settings: git config splendor.smtp.host, .port, .security, .user, .passwordEnv, .passwordCommand,
+    .from and splendor.webhook.url, over ~/.config/splendor/notify.toml.
+
+    Examples:
+
+    splendor notify -g games/friday.toml
+
+    splendor notify --webhooks-only --webhook https://discord.com/api/webhooks/ID/TOKEN
+    """
+    from ..sharing import notify as notifying
+    from .commands import _json_text, _load, _out
+
+    loaded = _load(game)
+    hooks = None if webhook is None else [webhook]
+    sent = notifying.notify_game(loaded, _settings(loaded.path), mail=not webhooks_only, webhooks=hooks)
+    if json:
+        where = notifying.position(loaded)
+        _out(_json_text({"game": where.game, "seq": where.seq, "sent": [s.to_json() for s in sent]}))
+    else:
+        _say(*(s.line for s in sent))
+
+
+# -- export -----------------------------------------------------------------------------------
+
+
+@command(
+    "export",
+    GAME,
+    Param("last", "--last", kind="int", low=1, help="How many of the last events to put in the block."),
+    Param(
+        "to",
+        "--to",
+        metavar="ADDRESS",
+        help="Mail the block to these addresses (comma-separated) instead of printing it (needs splendor.smtp.*).",
+    ),
+    Param(
+        "whole",
+        "--whole",
+        kind="flag",
+        help="The whole game file too, for a player who has not got it (--to: always when the block starts at #2).",
+    ),
+)
+def export(*, game: str | None = None, last: int = 1, to: str | None = None, whole: bool = False) -> None:
+    """Print the last move(s) as a plain-text block to paste into a mail (see `splendor apply`).
+
+    The block survives quoting (> ), line-end changes and re-wrapping of blank lines; a damaged one is refused.
+
+    With --to, mail it instead (SMTP settings as for `splendor notify`); the first mail of a game
+    carries the whole game file, from which `splendor apply` creates it.
+
+    Examples:
+
+    splendor export -g games/friday.toml --last 2
+
+    splendor export -g games/friday.toml --to bob@example.org,carol@example.org
+    """
+    from ..sharing.mail import armour_game, export_text
+    from .commands import _load, _out
+
+    loaded = _load(game)
+    text = export_text(loaded.record, last)
+    if to is None:
+        _out(text + ("\n" + armour_game(loaded.data) if whole else ""))
+        return
+    _say(_send_block(loaded, text, last=last, to=to, whole=whole))
+
+
+def _send_block(loaded: Loaded, block: str, *, last: int, to: str, whole: bool) -> str:
+    """Mail the block of the last `last` events to the addresses of `to`; the line that says so."""
+    from ..sharing import notify
+
+    addresses = [part.strip() for part in to.split(",") if part.strip()]
+    if not addresses:
+        raise UsageError("--to: give at least one address")
+    for address in addresses:
+        if not notify.is_address(address):
+            raise UsageError(f"--to: {excerpt(address)} is not an e-mail address like bob@example.org")
+    settings = _settings(loaded.path)
+    if settings.smtp is None:
+        raise UsageError(
+            "--to needs a mail server: set it with git config splendor.smtp.host HOST (and .from, .user)"
+            f" or in {notify.config_path()}"
+        )
+    events = loaded.record.events[-last:]
+    first, final = events[0], events[-1]
+    attach = whole or first.seq <= 2
+    header = loaded.record.header
+    seqs = f"#{first.seq}" if first is final else f"#{first.seq}-{final.seq}"
+    subject = f"{notify.SUBJECT_TAG} {header.game} {seqs}: {notify.said(loaded, final)}"
+    where = notify.position(loaded)
+    path = f"games/{header.game}.toml"
+    lines = [f"A move in the game {header.game} ({where.title}): {where.status}.", ""]
+    lines += [f"  {notify.entry(loaded, event)}" for event in events]
+    lines += ["", f"Take it in: splendor apply -g {path} this-mail.eml (or: splendor apply --maildir DIR)."]
+    if attach:
+        lines.append(f"The whole game is attached ({header.game}.toml): splendor apply creates {path} from it.")
+    body = "\n".join(safe(line) for line in lines) + "\n\n" + block
+    message = notify.build_message(
+        sender=settings.smtp.sender or "nobody@invalid",
+        to_name="",
+        to_address=addresses,
+        subject=subject,
+        body=body,
+        game=header.game,
+        seq=final.seq,
+        attachment=loaded.data if attach else None,
+    )
+    mail = notify.Mail(name="", addresses=tuple(addresses), message=message)
+    notify.send_mails(settings.smtp, [mail])
+    count = f"{len(events)} events" if len(events) > 1 else "1 event"
+    return f"sent {seqs} ({count}) to {', '.join(addresses)} via {settings.smtp.server}" + (
+        " with the whole game attached" if attach else ""
+    )
+
+
+# -- apply ------------------------------------------------------------------------------------
+
+
+@command(
+    "apply",
+    Param("mail", help="A mail (text or a whole .eml file) holding move blocks; - or none: stdin."),
+    GAME,
+    Param("maildir", "--maildir", kind="path", metavar="DIR", help="Read every message of this Maildir (new/, cur/)."),
+    Param("mbox", "--mbox", kind="path", metavar="FILE", help="Read every message of this mbox file."),
+    Param(
+        "folder",
+        "--dir",
+        kind="path",
+        metavar="DIR",
+        help="Where the games are, and where a game mailed whole is created (default games/).",
+    ),
+    Param("commit", "--commit", kind="flag", help="Commit each turn applied to git, authored by its player."),
+    Param("notify", "--notify", kind="flag", help="Then notify the player to move (see `splendor notify`)."),
+)
+def apply(
+    *,
+    mail: str | None = None,
+    game: str | None = None,
+    maildir: str | None = None,
+    mbox: str | None = None,
+    folder: str = "games",
+    commit: bool = False,
+    notify: bool = False,
+) -> None:
+    """Append the moves of `splendor export` blocks found in a mail, after checking game, chain and rules.
+
+    A block already applied is a no-op; a block for another game is refused (exit 2).
+
+    A stale block, after a turn this file lacks, is a conflict (exit 5) naming the missing turns.
+
+    With --maildir or --mbox: every message, every game of --dir (default games/) and -g, blocks in
+    order of seq; a block for a game not here is skipped with a note; running it twice changes nothing.
+
+    A mail that carries a whole game file (the first of a game) creates games/GAME-ID.toml.
+
+    --commit commits each turn to git, authored by its player (only the game file).
+
+    Examples:
+
+    splendor apply -g games/friday.toml ~/mail/bob-move.eml
+
+    splendor apply --maildir ~/Maildir --commit
+    """
+    from .. import store
+    from ..sharing import mailbox
+
+    if maildir is not None and mbox is not None:
+        raise UsageError("--maildir and --mbox exclude each other: run apply once for each")
+    if commit:
+        _check_repository(game, folder)
+    if maildir is not None or mbox is not None:
+        if mail is not None:
+            raise UsageError("give a mail, or --maildir/--mbox, not both")
+        read = mailbox.read_maildir(maildir) if maildir is not None else mailbox.read_mbox(mbox or "")
+        _say(*(f"skipped: {note}" for note in read.notes))
+        _take_in(read.messages, extra=game, new_path=None, folder=folder, strict=False, commit=commit, notify=notify)
+        return
+    try:
+        if mail is None or mail == "-":
+            data = sys.stdin.buffer.read(store.MAX_BYTES + 1)
+            if len(data) > store.MAX_BYTES:
+                raise GameFileError(f"the mail on standard input is larger than {store.MAX_BYTES} bytes: not read")
+        else:
+            data = store.read_bytes(mail)
+    except OSError as exc:
+        raise UsageError(f"{mail}: cannot read: {exc.strerror}") from None
+    _apply_one(data, game=game, folder=folder, commit=commit, notify=notify)
+
+
+def _apply_one(data: bytes, *, game: str | None, folder: str, commit: bool, notify: bool) -> None:
+    """One mail: its blocks onto the game (-g, or the one found) as `apply` always did; a mail
+    that carries a whole game file as a mailbox of one message (it may create the game, or bring
+    the copy the blocks follow up to date first)."""
+    from ..sharing.mail import find_game_files
+    from ..sharing.mailbox import RawMessage
+    from .commands import _path
+
+    carried = bool(find_game_files(data))
+    try:
+        target: str | None = _path(game)
+    except UsageError:
+        if not carried:
+            raise  # no game here, and nothing in the mail to make one
+        target = None
+    if target is not None and not carried:
+        _apply_blocks(target, data, commit=commit, notify=notify)
+        return
+    there = target is not None and os.path.exists(target)
+    message = RawMessage(label=f"the mail {_mail_label(data)}".rstrip(), data=data)
+    _take_in(
+        [message],
+        extra=target if there else None,
+        new_path=game if game is not None and not os.path.lexists(game) else None,
+        folder=folder,
+        strict=True,
+        commit=commit,
+        notify=notify,
+    )
+
+
+def _mail_label(data: bytes) -> str:
+    """How a mail is named in messages: its Subject (short), or ""."""
+    import email.parser
+    import email.policy
+
+    try:
+        subject = email.parser.BytesParser(policy=email.policy.default).parsebytes(data, headersonly=True)["Subject"]
+    except Exception:  # a header that does not parse: the mail has no name
+        return ""
+    return excerpt(" ".join(str(subject).split()), 60) if subject else ""
+
+
+def _apply_blocks(path: str, data: bytes, *, commit: bool, notify: bool) -> None:
+    """The blocks of one mail onto one game file, all or none (what `apply MAIL` always did)."""
+    from ..sharing.mail import apply_blocks, find_blocks
+    from .commands import _views, _writing
+
+    with _writing(path) as loaded:
+        blocks = find_blocks(data, loaded.game.variant)
+        outcome = apply_blocks(loaded.record, loaded.game, blocks)
+        if outcome.events:
+            loaded = _add(loaded, outcome.events, commit=commit)
+    if outcome.events:
+        _views(loaded)
+    _say(outcome.message)
+    if notify and outcome.events:
+        _say(*notify_after(loaded))
+
+
+def _peek_id(path: str) -> str:
+    """The game id a file's header gives, read from its first lines ("" when none is seen)."""
+    import re
+
+    from .. import store
+
+    try:
+        head = store.read_bytes(path, 8192, head=True)
+    except (OSError, GameFileError):
+        return ""
+    found = re.search(rb'(?m)^game = "([^"\\\n]{1,100})"', head.split(b"\n[[events]]", 1)[0])
+    return found.group(1).decode("utf-8", "replace") if found else ""
+
+
+_MAX_GAMES = 10_000
+"""The most game files looked at under --dir."""
+
+
+def _known_games(folder: str | None, game: str | None) -> tuple[dict[str, str], list[str]]:
+    """The game files under `folder` (none: not looked at) and `game`, by the id in their header;
+    notes on doubles."""
+    known: dict[str, str] = {}
+    notes: list[str] = []
+    paths: list[str] = []
+    if game is not None:
+        paths.append(game)
+    for root, dirs, files in os.walk(folder, followlinks=False) if folder is not None else ():
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        paths += [os.path.join(root, name) for name in sorted(files) if name.endswith(".toml")]
+        if len(paths) > _MAX_GAMES:
+            notes.append(f"more than {_MAX_GAMES} files under {folder}: the rest not looked at")
+            break
+    for path in paths:
+        found = _peek_id(path)
+        if not found:
+            continue
+        if found in known and os.path.realpath(known[found]) != os.path.realpath(path):
+            notes.append(f"game {found} is in {known[found]} and in {path}: {known[found]} is used")
+            continue
+        known.setdefault(found, path)
+    return known, notes
+
+
+class _Tally:
+    """What `apply` did with a mailbox, for its summary and its exit code."""
+
+    def __init__(self) -> None:
+        self.applied = 0
+        self.games: set[str] = set()
+        self.known = 0
+        self.skipped = 0
+        self.failures: list[SplendorError] = []
+
+    def fail(self, where: str, exc: SplendorError) -> None:
+        exc.args = (f"{where}: {' '.join(str(exc).split())}",)
+        self.failures.append(exc)
+        _say(f"failed: {exc}")
+
+    def summary(self, messages: int) -> str:
+        return (
+            f"{_count(messages, 'message')} read: {_count(self.applied, 'event')} applied to"
+            f" {_count(len(self.games), 'game')}, {_count(self.known, 'block')} applied already,"
+            f" {self.skipped} skipped, {len(self.failures)} failed"
+        )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _take_in(
+    messages: Sequence[RawMessage],
+    *,
+    extra: str | None,
+    new_path: str | None,
+    folder: str,
+    strict: bool,
+    commit: bool,
+    notify: bool,
+) -> None:
+    """Every block and whole game file of `messages`, game by game (see the module docstring).
+
+    `extra` is a game file known besides those of `folder` (-g); `new_path` is where a game mailed
+    whole is created (-g naming a missing file: then, for one mail, the games of `folder` are
+    not looked at), else `folder/<id>.toml`.
+    `strict` (one mail given): a block for a game not here is an error (exit 2), not a note. A
+    failure (a damaged block, a stale one, an illegal move) stops only its game's blocks; the
+    first is raised at the end, after every game was done, so that the exit code says it.
+    """
+    from .. import store
+    from ..sharing.mail import block_games, find_game_files
+
+    known, notes = _known_games(None if strict and new_path else folder, extra)
+    _say(*(f"note: {note}" for note in notes))
+    tally = _Tally()
+    holding: dict[str, list[RawMessage]] = {}
+    wholes: dict[str, list[tuple[str, Loaded]]] = {}
+    for message in messages:
+        label = message.label
+        for number, data in enumerate(find_game_files(message.data), start=1):
+            try:
+                whole = store.from_bytes(f"{label}: attached game file {number}", data)
+            except (GameFileError, ConflictError) as exc:
+                tally.fail(label, exc)
+                continue
+            wholes.setdefault(whole.record.header.game, []).append((label, whole))
+        for found in block_games(message.data):
+            holding.setdefault(found, []).append(message)
+    for gid in sorted({*holding, *wholes}):
+        path = known.get(gid)
+        if path is None and gid not in wholes:
+            where = ", ".join(sorted({m.label for m in holding[gid]})[:3])
+            if strict:
+                tally.fail(where, UsageError(f"a move block for game {excerpt(gid)}, which is not in {folder}/ nor -g"))
+            else:
+                tally.skipped += 1
+                _say(f"skipped: {where}: a move block for game {gid}, which is not in {folder}/ (nor -g)")
+            continue
+        try:
+            if path is None:
+                path = _create(gid, wholes[gid][0], folder=folder, path=new_path, commit=commit)
+                new_path = None
+                known[gid] = path
+            _take_game(path, gid, holding.get(gid, []), wholes.get(gid, []), tally=tally, commit=commit, notify=notify)
+        except SplendorError as exc:
+            tally.fail(gid, exc)
+    _say(tally.summary(len(messages)))
+    if tally.failures:
+        first = tally.failures[0]
+        if len(tally.failures) > 1:
+            first.args = (f"{first} (and {len(tally.failures) - 1} more failures: see above)",)
+        raise first
+
+
+_SAFE_ID = r"[A-Za-z0-9][A-Za-z0-9_.@+-]{0,99}"
+"""A game id that may name a file anywhere (no `:` nor `#`), without `..`."""
+
+
+def _create(gid: str, whole: tuple[str, Loaded], *, folder: str, path: str | None, commit: bool) -> str:
+    """Create the game that a mail carried whole, at `path` when given, else `folder/<id>.toml`;
+    the setup only (the rest is appended as turns, see `_take_game`)."""
+    import re
+
+    from .. import store
+    from . import memory
+
+    label, loaded = whole
+    if path is None:
+        if not re.fullmatch(_SAFE_ID, gid) or ".." in gid:
+            raise UsageError(f"{label}: the game id {excerpt(gid)} cannot name a file: create it yourself with -g FILE")
+        path = os.path.join(folder, f"{gid}.toml")
+        if os.path.lexists(path):
+            raise UsageError(f"{path} exists and is not game {gid}: create it elsewhere with -g FILE")
+    created = store.create(path, loaded.record.header, loaded.record.events[0])
+    memory.remember(created)
+    _say(f"created {path}: game {gid} ({', '.join(loaded.record.header.players)}), from {label}")
+    if commit:
+        _git_commit(path, f"splendor: new game {gid}", author=None)
+    return path
+
+
+def _take_game(
+    path: str,
+    gid: str,
+    messages: Sequence[RawMessage],
+    wholes: Sequence[tuple[str, Loaded]],
+    *,
+    tally: _Tally,
+    commit: bool,
+    notify: bool,
+) -> None:
+    """The whole files and the blocks of one game, taken in under its write lock."""
+    from ..sharing.mail import MoveBlock, apply_blocks, find_game_blocks
+    from .commands import _views, _writing
+
+    with _writing(path) as loaded:
+        before = loaded.game.seq
+        for label, whole in wholes:
+            try:
+                loaded = _take_whole(loaded, whole, label, tally=tally, commit=commit)
+            except SplendorError as exc:
+                tally.fail(f"{gid} ({label})", exc)
+        blocks: list[tuple[MoveBlock, str]] = []
+        for message in messages:
+            try:
+                found = find_game_blocks(message.data, gid, loaded.game.variant)
+            except SplendorError as exc:
+                tally.fail(f"{gid} ({message.label})", exc)
+                continue
+            blocks += [(block, message.label) for block in found if block not in [b for b, _ in blocks]]
+        for block, label in sorted(blocks, key=lambda pair: (pair[0].first, pair[0].last)):
+            span = f"#{block.first}" if block.first == block.last else f"#{block.first}-{block.last}"
+            try:
+                outcome = apply_blocks(loaded.record, loaded.game, [block])
+                if outcome.is_noop:
+                    tally.known += 1
+                    _say(f"{gid}: {span} applied already")
+                    continue
+                loaded = _add(loaded, outcome.events, commit=commit)
+            except SplendorError as exc:
+                tally.fail(f"{gid} {span} ({label})", exc)
+                continue
+            tally.applied += len(outcome.events)
+            _say(*(f"{gid}: {line}" for line in outcome.message.splitlines() if line.startswith("applied")))
+        changed = loaded.game.seq > before
+    if changed:
+        tally.games.add(gid)
+        _views(loaded)
+        if notify:
+            _say(*notify_after(loaded))
+
+
+def _take_whole(loaded: Loaded, whole: Loaded, label: str, *, tally: _Tally, commit: bool) -> Loaded:
+    """The events of a whole game file (mailed) that this copy lacks, appended; it must extend this copy."""
+    from ..events.codec import event_digest
+    from ..sharing import notify
+
+    ours, theirs = loaded.record, whole.record
+    if theirs.header != ours.header:
+        raise ConflictError(f"the attached game file has another header than {loaded.path}: not the same game")
+    for mine, other in zip(ours.events, theirs.events):
+        if event_digest(mine) != event_digest(other):
+            raise ConflictError(
+                f"the attached game file differs from {loaded.path} at #{mine.seq}:"
+                f" the copies forked after #{mine.seq - 1}"
+            )
+    new = theirs.events[len(ours.events) :]
+    if not new:
+        if len(theirs.events) > 1:
+            tally.known += 1
+        return loaded
+    loaded = _add(loaded, new, commit=commit)
+    tally.applied += len(new)
+    _say(*(f"{ours.header.game}: applied {notify.entry(loaded, event)}" for event in new))
+    return loaded
+
+
+def _add(loaded: Loaded, events: Sequence[Event], *, commit: bool) -> Loaded:
+    """Append the events (each judged again); with `commit`, a commit per turn, by its player."""
+    from .commands import _append
+
+    if not commit:
+        return _append(loaded, *events)
+    for group in _turns(loaded, events):
+        loaded = _append(loaded, *group)
+        _commit_turn(loaded, group)
+    return loaded
+
+
+def _turns(loaded: Loaded, events: Sequence[Event]) -> list[list[Event]]:
+    """The events split as `verify --git` wants commits: one turn (in a game played step by step,
+    one player's consecutive steps), one undo, or one seed step each; a deal joins the step before."""
+    from ..events import actor
+
+    variant = loaded.game.variant
+    turns: list[list[Event]] = []
+    for event in events:
+        if turns and isinstance(event, variant.setup_type):
+            turns[-1].append(event)
+            continue
+        steps = variant.stepwise and isinstance(event, variant.play_types)
+        if turns and steps and all(isinstance(e, variant.play_types) and actor(e) == actor(event) for e in turns[-1]):
+            turns[-1].append(event)
+            continue
+        turns.append([event])
+    return turns
+
+
+def _commit_turn(loaded: Loaded, turn: Sequence[Event]) -> None:
+    """Commit the game file with one turn, authored by its player (`name <address>` from the header)."""
+    from ..events import actor
+    from ..sharing import notify
+
+    header = loaded.record.header
+    who = next((actor(event) for event in turn if actor(event)), "")
+    emails = dict(zip(header.players, header.emails or ("",) * len(header.players)))
+    address = emails.get(who, "")
+    author = f"{who} <{address if notify.is_address(address) else ''}>" if who else None
+    first, last = turn[0].seq, turn[-1].seq
+    seqs = f"#{first}" if first == last else f"#{first}-{last}"
+    said = "; ".join(notify.entry(loaded, event).partition(": ")[2] or notify.entry(loaded, event) for event in turn)
+    subject = f"splendor: {seqs} {who}: {said}" if who else f"splendor: {seqs} {said}"
+    _git_commit(loaded.path, subject, author=author)
+
+
+def _git(args: list[str], cwd: str) -> str:
+    """Run git in `cwd`; its output. UsageError naming what git said when it fails."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            check=False,
+            env={**os.environ, "GIT_TERMINAL_PROMPT": "0"},
+            timeout=120,
+        )
+    except FileNotFoundError:
+        raise UsageError("git is not installed (or not on PATH): --commit needs it") from None
+    except subprocess.TimeoutExpired:
+        raise UsageError(f"git {args[0]} took more than 120 s") from None
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise UsageError(f"git {args[0]} failed: {safe(said[-1][:200]) if said else f'exit {done.returncode}'}")
+    return done.stdout.decode("utf-8", "replace")
+
+
+def _check_repository(game: str | None, folder: str) -> None:
+    """--commit: the games are in a git work tree (checked before anything is written)."""
+    where = os.path.dirname(os.path.abspath(game)) if game else os.path.abspath(folder)
+    while not os.path.isdir(where):
+        where = os.path.dirname(where)
+    if _git(["rev-parse", "--is-inside-work-tree"], where).strip() != "true":
+        raise UsageError(f"--commit: {where} is not in a git work tree")
+
+
+def _git_commit(path: str, subject: str, *, author: str | None) -> None:
+    """`git add -- FILE` and `git commit -m SUBJECT [--author AUTHOR] -- FILE`: only the game file."""
+    folder, name = os.path.split(os.path.abspath(path))
+    _git(["add", "--", name], folder)
+    _git(["commit", "-q", "-m", subject, *(["--author", author] if author else []), "--", name], folder)

@@ -1,0 +1,11 @@
+"""Every command, registered: commands.py holds most bodies; mailing.py (notify, export, apply)
+and table.py (sync, games) build on it. Whatever reads the commands imports them from here,
+so that no module of bodies has to import another to register it (no import circle)."""
+
+from __future__ import annotations
+
+from . import commands, mailing, table  # noqa: F401  - each registers its bodies
+from .commands import run
+from .params import COMMANDS
+
+__all__ = ["COMMANDS", "run"]
