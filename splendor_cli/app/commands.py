@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalMoveError, InvalidMoveError, SplendorError, UsageError, safe
-from .params import AS, AT, COLOR, COMMANDS, GAME, JSON, MOVE, SEED, Param, command
+from .params import AS, AT, COLOR, COMMANDS, GAME, JSON, MOVE, NOTIFY, SEED, Param, command
 
 if TYPE_CHECKING:
     from ..projection.game import Game
@@ -551,9 +551,15 @@ def _log_fork(game: str | None, json: bool, color: bool) -> None:
 _BOTS = Param("bots", "--bots", kind="flag", help="Then let the bot seats play, up to the next person.")
 
 
-@command("play", MOVE, GAME, AS, JSON, _BOTS)
+@command("play", MOVE, GAME, AS, JSON, _BOTS, NOTIFY)
 def play(
-    *, move: list[str], game: str | None = None, as_: str | None = None, json: bool = False, bots: bool = False
+    *,
+    move: list[str],
+    game: str | None = None,
+    as_: str | None = None,
+    json: bool = False,
+    bots: bool = False,
+    notify: bool = False,
 ) -> None:
     """Play a turn written in the move notation (see `splendor moves`) and append it to the file.
 
@@ -576,6 +582,8 @@ def play(
     splendor play "buy 1-07 as red; royal R2"   (Duel)
 
     splendor play --bots take red green blue   (then the bots answer)
+
+    splendor play --notify take red green blue   (then mail or post to the player to move)
     """
     from .. import store
     from ..bots import seat_spec
@@ -605,6 +613,11 @@ def play(
             after = _bot_turns(after)
         after = _append(loaded, *after.record.events[loaded.game.seq :])
     _report(loaded, after, json)
+    if notify:
+        from .mailing import notify_after
+
+        for line in notify_after(after):
+            sys.stderr.write(f"splendor: {safe(line)}\n")
 
 
 def _shortcut(action: str, words: list[str], game: str | None, as_: str | None, json: bool) -> None:

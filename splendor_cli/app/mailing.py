@@ -19,7 +19,7 @@ import os
 import sys
 
 from ..errors import ConflictError, GameFileError, SplendorError, UsageError, excerpt, safe
-from .params import GAME, JSON, Param, command
+from .params import GAME, JSON, NOTIFY, Param, command
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
@@ -211,7 +211,7 @@ def _send_block(loaded: Loaded, block: str, *, last: int, to: str, whole: bool) 
         help="Where the games are, and where a game mailed whole is created (default games/).",
     ),
     Param("commit", "--commit", kind="flag", help="Commit each turn applied to git, authored by its player."),
-    Param("notify", "--notify", kind="flag", help="Then notify the player to move (see `splendor notify`)."),
+    NOTIFY,
 )
 def apply(
     *,

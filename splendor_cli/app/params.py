@@ -100,4 +100,5 @@ AS = Param(
 AT = Param("at", "--at", kind="int", low=1, metavar="SEQ", help="As it was just after event SEQ.")
 COLOR = Param("color", "--color", metavar="WHEN", help="auto (a terminal and NO_COLOR unset), always or never.")
 SEED = Param("seed", "--seed", kind="int", help="Seed of the shuffle (default: random).")
+NOTIFY = Param("notify", "--notify", kind="flag", help="Then tell the player to move (see `splendor notify`).")
 MOVE = Param("move", kind="words", help="The move, e.g. take white blue green (quotes optional).")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ConflictError, GameFileError, SplendorError, UsageError, safe
 from .commands import _board, _json_text, _load, _locks, _out, _use_color
-from .params import COLOR, GAME, JSON, Param, command
+from .params import COLOR, GAME, JSON, NOTIFY, Param, command
 
 if TYPE_CHECKING:
     from ..sharing.gitsync import Made, Merged, Repo, Upstream
@@ -25,7 +25,6 @@ ME = Param(
     envvar="SPLENDOR_PLAYER",
     help="Who you are ($SPLENDOR_PLAYER; default: the player whose e-mail in the header is your git e-mail).",
 )
-NOTIFY = Param("notify", "--notify", kind="flag", help="Then tell the player to move (splendor notify's settings).")
 
 
 @command(
@@ -81,6 +80,7 @@ def sync(
             f" (`git {state} --abort`), then `splendor sync`"
         )
     made: list[Made] = []
+    shared: set[str] = set()  # the games whose turns this sync commits: their next player is notified
     seen: dict[str, int] = {}
     me: dict[str, str | None] = {}
     for path in _games(game, repo):
@@ -89,6 +89,8 @@ def sync(
             me[before.record.header.game] = _me(before, as_, path)
             done = gitsync.commit_turns(gitsync.locate(path), before)
         made += done
+        if done:
+            shared.add(before.record.header.game)
         seen[before.record.header.game] = before.game.seq - sum(m.last - m.first + 1 for m in done)
     up = None if offline else gitsync.upstream(repo)
     merged: list[Merged] = []
@@ -99,7 +101,7 @@ def sync(
         header = after.record.header
         who = me[header.game] if header.game in me else _me(after, as_, path)
         notified: list[str] = []
-        if notify and (made or any(m.changed for m in merged)):
+        if notify and header.game in shared:
             from .mailing import notify_after
 
             notified = notify_after(after)
