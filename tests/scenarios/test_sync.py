@@ -5,6 +5,7 @@ settled by turn name, and an audit (`verify --git`) that passes on the history i
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,35 @@ def test_games_lists_every_game_and_marks_my_turn(tmp_path: Path) -> None:
     assert {r["path"]: r["your_turn"] for r in rows} == {GAME: False, "games/second.toml": True}
     several = bob.splendor("show", ok=False)
     assert several.returncode == 2 and GAME in several.stderr and "games/second.toml" in several.stderr
+
+
+def test_a_text_merge_without_the_driver_is_named_and_the_named_fix_works(tmp_path: Path) -> None:
+    """A clone where neither `git install` nor `sync` ran lets git merge the game as text: splendor
+    refuses the file (exit 5) naming git's conflict markers and the fix; the fix (`git install`,
+    `git checkout --merge`) merges it again by events, and `resolve` plus `sync` finish it."""
+    _, (alice, bob) = table(tmp_path, ("alice", "bob"), rebase=False)
+    (alice.home / "games").mkdir()
+    alice.splendor("new", "--players", "ann,bob", "--seed", "3", "-g", GAME)
+    alice.git("add", GAME)
+    alice.git("commit", "-qm", "new game")
+    alice.git("push", "-q", "origin", "HEAD")
+    bob.git("pull", "-q")
+    alice.splendor("take", "white", "blue", "green")
+    alice.git("commit", "-qam", "ann's turn")
+    alice.git("push", "-q")
+    bob.splendor("take", "red", "red")
+    bob.git("commit", "-qam", "ann's turn, again")
+    pulled = subprocess.run(["git", "pull", "-q"], cwd=bob.home, capture_output=True, text=True)
+    assert pulled.returncode != 0  # git's own text merge: a conflict
+    refused = bob.splendor("show", ok=False)
+    assert refused.returncode == 5
+    assert "git's conflict markers" in refused.stderr and "splendor git install" in refused.stderr
+    assert refused.stderr.count("\n") == 1
+    bob.splendor("git", "install")
+    bob.git("checkout", "--merge", "--", GAME)  # merged again, by the driver: a forked game
+    forked = bob.splendor("log", "--color", "never")
+    assert "-- ours [" in forked.stdout and "take white blue green" in forked.stdout
+    ref = forked.stdout.split("-- theirs [")[1][:6]
+    bob.splendor("resolve", "--keep", ref)
+    assert "pushed to origin/main" in bob.splendor("sync").stdout
+    assert bob.splendor("verify", "--git", "-g", GAME).returncode == 0
