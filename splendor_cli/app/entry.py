@@ -24,11 +24,13 @@ if TYPE_CHECKING:
 
 def parse(argv: list[str]) -> tuple[Command, dict[str, Any]] | None:
     """The command and its keyword arguments, when `argv` is plain enough to skip typer; else None."""
-    from .registry import COMMANDS
+    from .commands import COMMANDS
 
     if not argv:
         return None
     name = argv[0]
+    if name not in COMMANDS and (len(argv) < 2 or f"{name} {argv[1]}" not in COMMANDS):
+        from . import registry  # noqa: F401  - the commands of the other modules (sync, notify...), registered
     if name not in COMMANDS and len(argv) > 1 and f"{name} {argv[1]}" in COMMANDS:
         name, argv = f"{name} {argv[1]}", argv[1:]
     spec = COMMANDS.get(name)
@@ -123,7 +125,7 @@ def main() -> None:
         if text is not None:
             sys.stdout.write(text)
             return
-        from .registry import run
+        from .commands import run
 
         sys.exit(run(spec.body, kwargs))
     from .cli import main as full

@@ -1,6 +1,7 @@
 """Every command, registered: commands.py holds most bodies; mailing.py (notify, export, apply)
 and table.py (sync, games) build on it. Whatever reads the commands imports them from here,
-so that no module of bodies has to import another to register it (no import circle)."""
+so that no module of bodies has to import another to register it (no import circle). The fast
+path (entry.py) loads only commands.py for the commands it holds, and this module for the rest."""
 
 from __future__ import annotations
 

@@ -426,7 +426,8 @@ def _table(rows: list[dict[str, Any]]) -> str:
             cells.append(["!", row["path"], "", "", "", row["problem"], ""])
             continue
         last = row["last_move"]
-        move = f"#{last['seq']} {last['player']}: {last['notation']}" if last else "(new)"
+        move = "(new)" if not last else f"#{last['seq']} " + (f"{last['player']}: " if last["player"] else "")
+        move += last["notation"] if last else ""
         status = "over: " + ", ".join(row["winners"]) if row["finished"] else (row["to_move"] or "dealing")
         cells.append(
             [
