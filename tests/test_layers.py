@@ -2,7 +2,7 @@
 
 Floors, from the bottom: the pure core (`errors`, `model`, `events/`, `projection/`, the games
 under `variants/` but their boards), files (`records`, `store`), sharing and bots (`sharing/`,
-`bots/`), presentation (`presentation/`, each game's `render.py`), the command line (`app/`).
+`bots/`), presentation (`presentation/`, each game's `render.py` and `svg.py`), the command line (`app/`).
 A module imports only from its floor or below, and the modules' import-time graph has no
 circle. No code outside a game's package names that game: it asks the game, through the
 registry and the protocol. The core does no I/O: checked by importing it in a fresh
@@ -45,7 +45,7 @@ def floor(module: str) -> int:
         return 0
     if parts[0] == "app" or parts == ["__main__"]:
         return 4
-    if parts[0] == "presentation" or (parts[0] == "variants" and parts[-1] == "render"):
+    if parts[0] == "presentation" or (parts[0] == "variants" and parts[-1] in ("render", "svg")):
         return 3
     if parts[0] in ("sharing", "bots"):
         return 2
@@ -99,12 +99,12 @@ def test_the_import_scanner_resolves_relative_imports() -> None:
 
 def test_nothing_imports_a_floor_above_its_own() -> None:
     """A module imports only from its own floor or below (a game's package may reach its own
-    board lazily, inside `Variant.board_text`: the presentation of the game, asked for)."""
+    boards lazily, inside `Variant.board_text` and `board_svg`: the presentation of the game, asked for)."""
     upward = []
     for module, path in MODULES.items():
         for name, at_top, line in imports(path):
             if floor(name) > floor(module):
-                own_board = name.endswith(".render") and name.rpartition(".")[0] == module and not at_top
+                own_board = name.endswith((".render", ".svg")) and name.rpartition(".")[0] == module and not at_top
                 if not own_board:
                     upward.append(
                         f"{module} ({FLOORS[floor(module)]}) line {line} imports {name} ({FLOORS[floor(name)]})"
@@ -163,6 +163,7 @@ def test_the_floors_are_known() -> None:
     """Every module is on a floor, and each floor holds modules (the layout this test knows)."""
     assert {floor(m) for m in MODULES} == set(range(len(FLOORS)))
     assert floor("splendor_cli.variants.duel.render") == 3 and floor("splendor_cli.variants.duel.rules") == 0
+    assert floor("splendor_cli.variants.base.svg") == 3
 
 
 # -- the pure core ----------------------------------------------------------------------------

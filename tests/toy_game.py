@@ -197,6 +197,28 @@ class TwoCards:
         scores = ", ".join(f"{p.name} {p.points}" for p in state.players)
         return f"Two cards: {len(state.pile)} in the pile; {scores}; {self.whose_turn(state)}"
 
+    def board_svg(self, game: Moment, *, seat: str | None = None, event: Event | None = None) -> str:
+        from splendor_cli.presentation.svg import FELT, document, el, text  # the picture: only when asked for
+
+        state: Table = game.state
+        scorer = event.player if isinstance(event, CardTaken) else None
+        rows = [
+            el("g", text(12, 28, self.whose_turn(state), size=16, bold=True), id="turn"),
+            text(12, 52, f"{len(state.pile)} in the pile", size=13, bold=False),
+            *(
+                el(
+                    "g",
+                    text(12, 76 + 22 * i, f"{p.name}: {p.points}", size=14, bold=True),
+                    id=f"player-{p.name}",
+                    class_="player changed" if p.name == scorer else "player",
+                )
+                for i, p in enumerate(state.players)
+            ),
+        ]
+        return document(
+            320, 76 + 22 * len(state.players), f"Two cards, {self.whose_turn(state)}", rows, background=FELT
+        )
+
     def hide(self, state: Table, seat: int, rng: random.Random) -> Table:
         return attrs.evolve(state, pile=tuple(rng.sample(state.pile, len(state.pile))))
 

@@ -83,12 +83,14 @@ def _use_color(color: str) -> bool:
 
 
 def _width() -> int:
-    """The terminal's width ($COLUMNS first, as shutil.get_terminal_size, without importing it), at most 120."""
+    """The terminal's width ($COLUMNS first, as shutil.get_terminal_size, without importing it), at
+    most 160: the widest layout of a board (long names, every reserved card on one line) needs
+    about 125 columns, and a line of text is hard to follow wider than that."""
     columns = os.environ.get("COLUMNS", "")
     if columns.isdigit() and int(columns) > 0:
-        return min(int(columns), 120)
+        return min(int(columns), 160)
     try:
-        return min(os.get_terminal_size(sys.__stdout__.fileno()).columns, 120)  # type: ignore[union-attr]
+        return min(os.get_terminal_size(sys.__stdout__.fileno()).columns, 160)  # type: ignore[union-attr]
     except (AttributeError, ValueError, OSError):
         return 100
 
@@ -391,9 +393,37 @@ def _load_side(game: str | None, side: str) -> Loaded:
     return store.from_bytes(path, fork.prefix + fork.branch(fork.choose(side)).data)
 
 
-@command("show", GAME, JSON, AT, COLOR, SIDE)
+SEAT = Param(
+    "seat",
+    "--as",
+    envvar="SPLENDOR_PLAYER",
+    metavar="NAME",
+    help="With --svg: whose view it is, their blind reserves face up ($SPLENDOR_PLAYER; default: a spectator's).",
+)
+OUTPUT = Param("output", "--output", "-o", kind="path", metavar="FILE", help="Write it to FILE (- : standard output).")
+
+
+@command(
+    "show",
+    GAME,
+    JSON,
+    AT,
+    COLOR,
+    SIDE,
+    Param("svg", "--svg", kind="flag", help="Draw the table as one self-contained SVG picture."),
+    SEAT,
+    OUTPUT,
+)
 def show(
-    *, game: str | None = None, json: bool = False, at: int | None = None, color: str = "auto", side: str | None = None
+    *,
+    game: str | None = None,
+    json: bool = False,
+    at: int | None = None,
+    color: str = "auto",
+    side: str | None = None,
+    svg: bool = False,
+    seat: str | None = None,
+    output: str | None = None,
 ) -> None:
     """Show the board: bank, cards, nobles, each player's holdings, whose turn or the result.
 
@@ -406,9 +436,18 @@ def show(
     splendor show -g games/friday.toml --at 12
 
     splendor show --side bob   (a forked game: the side whose first turn is bob's)
+
+    splendor show --svg -o games/friday.svg   (a picture; --at 12 --as bob: as bob saw it then)
     """
     _use_color(color)
+    if (seat or output) and not svg:
+        raise UsageError("--as and -o go with --svg (the board as text is everyone's, on standard output)")
     loaded = _load_side(game, side) if side else _load(game)
+    if svg:
+        if json:
+            raise UsageError("--svg and --json exclude each other")
+        _write_out(output, _picture(loaded, at, seat))
+        return
     if json:
         _out(_views(loaded, at)[0])
         return
@@ -417,6 +456,35 @@ def show(
         _out(_dealing(played))
         return
     _out(_board(played, color))
+
+
+def _picture(loaded: Loaded, at: int | None, seat: str | None) -> str:
+    """The table after event `at` (default: the last) as SVG, what that event changed highlighted."""
+    played = loaded.game.at(at) if at is not None else loaded.game
+    if not played.states:
+        raise IllegalMoveError("the cards are not dealt yet: there is no table to draw", rule="seed")
+    if seat is not None and seat not in played.players:
+        raise UsageError(f"{seat!r} does not play in this game (players: {', '.join(played.players)})")
+    return played.variant.board_svg(played, seat=seat, event=played.events[-1])
+
+
+def _write_out(output: str | None, text: str) -> None:
+    """`text` to standard output (no FILE, or -), else to FILE, replaced whole (through a temporary
+    file beside it: a reader never sees half a picture) and said on stderr."""
+    if output is None or output == "-":
+        _out(text)
+        return
+    folder = os.path.dirname(output) or "."
+    if not os.path.isdir(folder):
+        raise UsageError(f"{output}: no such folder {folder!r}")
+    if output.endswith(".toml"):
+        raise UsageError(f"{output}: a picture is not written over a .toml file (a game?): name it .svg or .html")
+    if os.path.islink(output):
+        raise UsageError(f"{output} is a symbolic link: a picture replaces a file of its own, never a link's target")
+    from .. import store
+
+    store.write_atomic(output, text.encode("utf-8"), exclusive=not os.path.lexists(output))
+    sys.stderr.write(f"splendor: wrote {output} ({len(text.encode('utf-8')):,} bytes)\n")
 
 
 def _dealing(game: Game) -> str:

@@ -33,6 +33,12 @@ ME = Param(
     ME,
     Param("offline", "--offline", kind="flag", help="Only commit your new turns, one per commit: no fetch, no push."),
     NOTIFY,
+    Param(
+        "picture",
+        "--picture",
+        kind="flag",
+        help="Keep a picture of each table beside its game (GAME.svg), committed on its own.",
+    ),
     COLOR,
     JSON,
 )
@@ -42,6 +48,7 @@ def sync(
     as_: str | None = None,
     offline: bool = False,
     notify: bool = False,
+    picture: bool = False,
     color: str = "auto",
     json: bool = False,
 ) -> None:
@@ -94,7 +101,13 @@ def sync(
         seen[before.record.header.game] = before.game.seq - sum(m.last - m.first + 1 for m in done)
     up = None if offline else gitsync.upstream(repo)
     merged: list[Merged] = []
-    pushed = _exchange(repo, up, merged, game) if up is not None else False
+    drawn: list[str] = []
+    if up is not None:
+        pushed = _exchange(repo, up, merged, game, drawn if picture else None)
+    else:
+        pushed = False
+        if picture:
+            drawn += _draw(repo, _games(game, repo))
     reports = []
     for path in _games(game, repo):
         after = _load(path)
@@ -115,6 +128,7 @@ def sync(
                     "merged": said,
                     "remote": f"{up.remote}/{up.branch}" if up else None,
                     "pushed": pushed,
+                    "pictures": drawn,
                     "games": [r.json for r in reports],
                 }
             )
@@ -122,6 +136,7 @@ def sync(
         return
     lines = [f"committed {m.commit[:8]} {safe(m.subject)}" for m in made]
     lines += [f"merged: {line}" for line in said]
+    lines += [f"drew {path}" for path in drawn]
     if up is None:
         lines.append("no remote: your turns are committed here only (to share them: git remote add origin URL)")
     elif pushed:
@@ -188,7 +203,32 @@ def _me(loaded: Loaded, as_: str | None, path: str) -> str | None:
     return who_am_i(header.players, header.emails, as_, os.path.dirname(path))
 
 
-def _exchange(repo: Repo, up: Upstream, merged: list[Merged], game: str | None) -> bool:
+def _draw(repo: Repo, paths: list[str]) -> list[str]:
+    """Write the picture of each game's table beside it (`friday.toml` -> `friday.svg`, what the
+    last event changed highlighted, a spectator's view) and commit each that changed, on its own;
+    the pictures it committed."""
+    from .. import store
+    from ..sharing import gitsync
+
+    done = []
+    for path in paths:
+        game = store.read(path).game
+        if not game.states:
+            continue
+        svg = game.variant.board_svg(game, event=game.events[-1]).encode("utf-8")
+        target = os.path.splitext(path)[0] + ".svg"
+        rel = gitsync.locate(target).rel
+        if gitsync.committed(repo, rel=rel) == svg:
+            continue
+        if os.path.islink(target):
+            raise UsageError(f"{target} is a symbolic link: the picture is not written through it")
+        store.write_atomic(target, svg, exclusive=not os.path.lexists(target))
+        gitsync.commit_file(repo, rel, svg, f"{game.variant.title}: the table after event #{game.seq} ({rel})")
+        done.append(target)
+    return done
+
+
+def _exchange(repo: Repo, up: Upstream, merged: list[Merged], game: str | None, drawn: list[str] | None = None) -> bool:
     """Fetch, merge and push until the push is taken (or nothing is left to push); whether it pushed."""
     from ..errors import ForkError
     from ..sharing import gitsync
@@ -211,6 +251,8 @@ def _exchange(repo: Repo, up: Upstream, merged: list[Merged], game: str | None) 
                     "the merge stopped on conflicts outside the game file"
                     f" ({', '.join(gitsync.unmerged(repo)[:5])}): settle them (`git status`), then `splendor sync`"
                 )
+        if drawn is not None:
+            drawn += _draw(repo, _games(game, repo))
         if gitsync.ahead(repo, up) == 0:
             return False
         _audit([str(p) for p in _games(game, repo)])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from rich.console import Console
 from rich.measure import Measurement
@@ -91,6 +91,23 @@ def name_list(names: list[str]) -> str:
     """`ann, bob and cy`, each name made `safe`."""
     names = [safe(name) for name in names]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def packed(parts: Sequence[tuple[str, Text]], width: int, indent: int = 0) -> Text:
+    """The parts on as few lines as `width` allows, each line broken only between two parts
+    (never inside one), the lines after the first indented by `indent`.
+
+    Each part comes with the separator written before it when it follows another on its line
+    (the first part's is never written). A part wider than the line gets a line of its own.
+    """
+    lines: list[Text] = []
+    for sep, part in parts:
+        if lines and lines[-1].cell_len + len(sep) + part.cell_len <= width:
+            lines[-1].append(sep)
+        else:
+            lines.append(Text(" " * indent if lines else ""))
+        lines[-1].append_text(part)
+    return Text("\n").join(lines)
 
 
 def plural(n: int, word: str) -> str:

@@ -192,6 +192,13 @@ class Variant(Protocol[S, M]):
         """The board as a player sees it (the presentation floor: imported only when asked for)."""
         ...
 
+    def board_svg(self, game: Moment, *, seat: str | None = None, event: Event | None = None) -> str:
+        """The table as one self-contained SVG document (presentation floor: imported only when asked for).
+        `seat`: the player whose view it is (their blind reserves face up); None: a spectator's view
+        (every blind reserve face down). `event`: the event that led to this moment, whose changes are
+        highlighted (None: nothing highlighted; an undo or the setup: nothing)."""
+        ...
+
     # -- bots --------------------------------------------------------------------------------
 
     def hide(self, state: S, seat: int, rng: random.Random) -> S:

@@ -106,6 +106,11 @@ class Splendor:
 
         return board_text(game, width=width, color=color, ascii=ascii)
 
+    def board_svg(self, game: Moment, *, seat: str | None = None, event: Event | None = None) -> str:
+        from .svg import board_svg  # the picture: only when asked for
+
+        return board_svg(game, seat=seat, event=event)
+
     # -- bots: their modules load on first use (a command that only shows or plays needs none)
 
     def hide(self, state: GameState, seat: int, rng: random.Random) -> GameState:

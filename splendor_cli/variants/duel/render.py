@@ -7,6 +7,11 @@ result), the table (the token board with its coordinates, the bag, the privilege
 royal cards), the pyramid of cards with the decks, and the two players side by side, each with
 how far they are from each of the three victory conditions (rule 23). What comes from the file
 (names, card and royal ids) is made `safe`.
+
+From 60 columns up no name, count or card of the players is cut or broken inside a word: the
+players go one under the other when they do not fit side by side whole (below about 70 columns,
+or 85 with a name of 32 letters), and the table of the privileges gives only the supply's when
+the players' do not fit in it (their table says them too).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from ...presentation.text import (
     gem_row,
     natural_width,
     new_console,
+    packed,
     plural,
     printed,
     reserved_card,
@@ -47,38 +53,38 @@ def board_text(game: Moment, *, width: int = 100, color: bool = False, ascii: bo
     royal cards, the pyramid, and both players with their progress towards a victory.
 
     `width` is the terminal's, `color` adds ANSI colours, `ascii` draws frames without
-    box-drawing characters (for snapshot tests).
+    box-drawing characters (for snapshot tests). Everything but the pyramid is drawn as wide as
+    the widest part (or the terminal), so that the board reads as one block.
     """
     state: DuelState = game.state
     frame = box.ASCII if ascii else box.ROUNDED
     out = new_console(width, color)
     table, pyramid = _table(state, frame), _pyramid(state, frame)
-    # The table and the players as wide as the widest part when it fits, so that the board reads
-    # as one block (the pyramid stays as narrow as it is: its labels by its cards).
-    common = max(natural_width(out, table), natural_width(out, pyramid))
+    table_width = natural_width(out, table)
+    if table_width > width:  # the players' privileges are in their table too
+        table = _table(state, frame, players=False)
+        table_width = natural_width(out, table)
+    # The pyramid stays as narrow as it is: its labels by its cards.
+    common = min(width, max(table_width, natural_width(out, pyramid)))
     players, needed = _players(state, frame, width, common)
-    common = max(common, needed)
-    if common <= width:
-        table.width = players.width = common
-    out.print(Group(_headline(game, state), table, pyramid, players))
+    table.width = players.width = min(width, max(common, needed))
+    out.print(Group(_headline(game, state, width), table, pyramid, players))
     return printed(out)
 
 
 # -- the headline ----------------------------------------------------------------------------------
 
 
-def _headline(game: Moment, state: DuelState) -> Text:
+def _headline(game: Moment, state: DuelState, width: int) -> Text:
     """Whose turn it is, then a line for each thing the turn still owes or that is known of it;
     or the result once the game is over."""
-    seq = f"  (event #{game.seq})"
+    seq = ("  ", Text(f"(event #{game.seq})"))
+    title = ("", Text("Splendor Duel", "bold"))
     if state.finished:
-        return Text.assemble(
-            ("Splendor Duel", "bold"), f"  game over after {plural(state.turn, 'turn')}", seq, "\n", _result(state)
-        )
-    player = state.player
-    line = Text.assemble(
-        ("Splendor Duel", "bold"), f"  turn {state.turn + 1}: ", (safe(player.name), "bold"), " to move", seq
-    )
+        over = Text(f"game over after {plural(state.turn, 'turn')}")
+        return Text.assemble(packed([title, ("  ", over), seq], width, indent=2), "\n", _result(state))
+    mover = Text.assemble((safe(state.player.name), "bold"), " to move")
+    line = packed([title, ("  ", Text(f"turn {state.turn + 1}:")), (" ", mover), seq], width, indent=2)
     notes = _turn_notes(state)
     if notes:
         line.append("\n")
@@ -150,9 +156,10 @@ def _best_colour(player: DuelPlayer) -> tuple[int, Gem]:
 # -- the table: tokens, bag, privileges, royal cards -----------------------------------------------
 
 
-def _table(state: DuelState, frame: box.Box) -> Table:
+def _table(state: DuelState, frame: box.Box, players: bool = True) -> Table:
     """The token board, the bag (whose lines double as the legend of the letters), the
-    privileges and the royal cards still available."""
+    privileges (the supply's, and the players' unless not `players`: for a narrow terminal)
+    and the royal cards still available."""
     table = Table(box=frame, padding=(0, 1))
     table.add_column("Board", no_wrap=True)
     table.add_column("Bag", no_wrap=True)
@@ -165,9 +172,10 @@ def _table(state: DuelState, frame: box.Box) -> Table:
         for gem in DUEL_GEMS
     )
     bag.append(f"\n{state.bag.total()} in all" if state.bag else "\n(empty)", style="" if state.bag else "dim")
-    privileges = Text("\n").join(
-        [Text(f"supply {state.privileges}"), *(Text(f"{safe(p.name)} {p.privileges}") for p in state.players)]
-    )
+    privileges = Text(f"supply {state.privileges}")
+    if players:  # else said only in the players' table, below
+        for player in state.players:
+            privileges.append(f"\n{safe(player.name)} {player.privileges}")
     royals = (
         Text("\n").join(_royal(royal) for royal in state.royals) if state.royals else Text("(none left)", style="dim")
     )
@@ -237,7 +245,8 @@ def _card_cell(card_id: str | None) -> Text:
 def _players(state: DuelState, frame: box.Box, width: int, fill: int) -> tuple[Table, int]:
     """The two players side by side, in turn order, the one to move (or the winner) said by the
     name; and the width the table needs, at least `fill` if that fits `width` (the cards bought
-    are wrapped to it, nothing else wraps).
+    are wrapped to it, nothing else wraps). When they do not fit side by side (a narrow
+    terminal, a long name), one under the other.
 
     Tokens, bonuses and the points of each colour sit on lines with the colours in fixed
     places, so that what a player can pay in a colour reads down a column; each total comes
@@ -257,37 +266,49 @@ def _players(state: DuelState, frame: box.Box, width: int, fill: int) -> tuple[T
         ("", [_progress("crowns", p.crowns, WIN_CROWNS) for p in players]),
         ("", [_colour_progress(p) for p in players]),
     ]
-    for one_line in (True, False):
-        reserved = [
-            _dash(Text("\n").join(reserved_card(c, c in p.blind, one_line, CARDS, _HEAD_WIDTH) for c in p.reserved))
-            for p in players
-        ]
-        # Both players' columns as wide as the wider needs: side by side, they read alike.
-        column = max(_widest(cell) for _, cells in (*holdings, *goals, ("", reserved)) for cell in cells)
-        needed = _LABEL_WIDTH + len(players) * (column + 3) + 4
+    # A name is never broken: its column is at least as wide (what follows it may go under it).
+    names = max(len(safe(p.name)) for p in players)
+    for columns in (len(players), 1):  # side by side, else one under the other
+        for one_line in (True, False):
+            reserved = [
+                _dash(Text("\n").join(reserved_card(c, c in p.blind, one_line, CARDS, _HEAD_WIDTH) for c in p.reserved))
+                for p in players
+            ]
+            # Both players' columns as wide as the wider needs: side by side, they read alike.
+            column = max(names, *(_widest(cell) for _, cells in (*holdings, *goals, ("", reserved)) for cell in cells))
+            needed = _LABEL_WIDTH + columns * (column + 3) + 4
+            if needed <= width:
+                break
         if needed <= width:
             break
     if needed < fill <= width:
-        column += (fill - needed) // len(players)
+        column += (fill - needed) // columns
         needed = fill
-    table = Table(box=frame, padding=(0, 1))
-    table.add_column("", no_wrap=True, min_width=_LABEL_WIDTH)
-    for i in range(len(players)):
-        table.add_column(_player_header(state, i), ratio=1, min_width=column if needed <= width else None)
-    sections = [
-        holdings,
-        goals,
-        [
-            ("cards", [_cards(p, column) for p in players]),
-            ("royals", [_dash(Text("\n").join(_royal(r) for r in p.royals)) for p in players]),
-            ("reserved", reserved),
-        ],
+    rest = [
+        ("cards", [_cards(p, column) for p in players]),
+        ("royals", [_dash(Text("\n").join(_royal(r) for r in p.royals)) for p in players]),
+        ("reserved", reserved),
     ]
-    for n, section in enumerate(sections):
-        if n:
+    sections = [holdings, goals, rest]
+    table = Table(box=frame, padding=(0, 1), show_header=columns > 1)
+    table.add_column("", no_wrap=True, min_width=_LABEL_WIDTH)
+    if columns > 1:
+        for i in range(len(players)):
+            table.add_column(_player_header(state, i), ratio=1, min_width=column if needed <= width else None)
+        for n, section in enumerate(sections):
+            if n:
+                table.add_section()
+            for label, cells in section:
+                table.add_row(label, *cells)
+        return table, needed
+    table.add_column("", ratio=1, min_width=column if needed <= width else None)
+    for i in range(len(players)):
+        if i:
             table.add_section()
-        for label, cells in section:
-            table.add_row(label, *cells)
+        table.add_row("", _player_header(state, i))
+        table.add_section()
+        for label, cells in (*holdings, *goals, *rest):
+            table.add_row(label, cells[i])
     return table, needed
 
 

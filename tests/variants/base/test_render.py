@@ -51,7 +51,8 @@ def test_four_player_game_midway(snapshot):
 
 
 def test_four_player_game_narrow(snapshot):
-    """At 80 columns reserved cards take two lines each, so the players' table still fits."""
+    """At 80 columns the players go one under another (name, points and nobles on a heading
+    line), the reserved cards beside the tokens, so that nothing is cut."""
     text = board(random_game(6, players=4, max_turns=100), width=80)
     assert max(len(line) for line in text.splitlines()) <= 80
     assert text == snapshot

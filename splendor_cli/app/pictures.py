@@ -1,0 +1,43 @@
+"""`splendor replay`: the whole game as one HTML page to step through (presentation/replay.py)."""
+
+from __future__ import annotations
+
+from ..errors import UsageError
+from .commands import SEAT, _load, _write_out
+from .params import GAME, Param, command
+
+
+@command(
+    "replay",
+    GAME,
+    Param("html", "--html", kind="flag", help="An HTML page (the only format, and the default)."),
+    Param("output", "--output", "-o", kind="path", metavar="FILE", help="Where to write it (- : standard output)."),
+    SEAT,
+)
+def replay(*, game: str | None = None, html: bool = False, output: str | None = None, seat: str | None = None) -> None:
+    """Write the whole game as one HTML page: the table after every event, the log beside it.
+
+    Step with the buttons, the arrow keys (Home, End) or the slider; click a log line to jump
+    there; each event has its permalink (page.html#12). The page is one file that works offline,
+    opened from disk: nothing is fetched.
+
+    Default FILE: the game file's name with .html, beside it.
+
+    Examples:
+
+    splendor replay --html -g games/sample-3p.toml -o sample.html
+
+    splendor replay -g games/friday.toml --as bob -o - > friday.html
+    """
+    import os
+
+    from ..presentation.replay import replay_html
+
+    loaded = _load(game)
+    header = loaded.record.header
+    if seat is not None and seat not in header.players:
+        raise UsageError(f"{seat!r} does not play in this game (players: {', '.join(header.players)})")
+    target = output if output is not None else os.path.splitext(loaded.path)[0] + ".html"
+    title = f"{loaded.game.variant.title}: {header.game}"
+    subtitle = f"{', '.join(header.players)}; {loaded.game.seq} events" + (f"; as {seat} saw it" if seat else "")
+    _write_out(target, replay_html(loaded.game, title=title, subtitle=subtitle, seat=seat))
