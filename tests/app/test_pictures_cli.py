@@ -42,7 +42,9 @@ def test_sync_picture_keeps_a_picture_beside_the_game(tmp_path: Path) -> None:
     alice.splendor("take", "white", "blue", "green")
     first = alice.splendor("sync", "--picture").stdout
     assert "drew games/friday.svg" in first
-    assert alice.git("log", "-1", "--format=%s", "--", "games/friday.svg").startswith("Splendor: the table after event #2")
+    assert alice.git("log", "-1", "--format=%s", "--", "games/friday.svg").startswith(
+        "Splendor: the table after event #2"
+    )
     assert alice.git("show", "origin/main:games/friday.svg").startswith("<svg")
     assert "drew" not in alice.splendor("sync", "--picture").stdout
     assert alice.splendor("verify", "--git", "-g", GAME).returncode == 0
