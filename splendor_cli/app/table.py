@@ -137,7 +137,9 @@ def sync(
     lines = [f"committed {m.commit[:8]} {safe(m.subject)}" for m in made]
     lines += [f"merged: {line}" for line in said]
     lines += [f"drew {path}" for path in drawn]
-    if up is None:
+    if offline:
+        lines.append("offline: committed here only (`splendor sync` shares them)" if made else "offline: nothing new")
+    elif up is None:
         lines.append("no remote: your turns are committed here only (to share them: git remote add origin URL)")
     elif pushed:
         lines.append(f"pushed to {up.remote}/{up.branch}")

@@ -27,6 +27,7 @@ from ..events import Event, TurnUndone, actor
 from ..forks import cut, decode
 from ..projection.log import event_notation
 from ..projection.variant import AnyVariant
+from ..records import parse_text
 from ..store import Loaded, StrPath
 
 PUSH_TRIES = 5
@@ -186,12 +187,13 @@ def subject(game: str, variant: AnyVariant, events: Sequence[Event]) -> str:
     return safe(text)[:200]
 
 
-def commit_turns(repo: Repo, loaded: Loaded, *, identity: dict[str, str] | None = None) -> list[Made]:
+def commit_turns(repo: Repo, loaded: Loaded) -> list[Made]:
     """Commit the events of the game file that HEAD lacks, one group (`groups`) per commit, with
     the file as it was after each; return the commits made (none when HEAD holds the file).
 
     Only the game file goes into these commits; what else the user changed stays as it was, and
-    the index entry of the game file is set to the last commit's.
+    the index entry of the game file is set to the last commit's. The author of each is the
+    player of its turn with their address from the header (when it gives one), else the user.
 
     Raises:
         ConflictError: the file in HEAD is not where the file on disk started (it was changed
@@ -204,7 +206,7 @@ def commit_turns(repo: Repo, loaded: Loaded, *, identity: dict[str, str] | None 
     text = decode(data)
     blocks = cut(text, len(loaded.record.events))
     ends = []
-    offset = len(blocks.head)
+    offset = len(blocks.head.encode("utf-8"))
     for block in blocks.blocks:
         offset += len(block.encode("utf-8"))
         ends.append(offset)
@@ -215,7 +217,7 @@ def commit_turns(repo: Repo, loaded: Loaded, *, identity: dict[str, str] | None 
                 f"{repo.rel}: the file differs from its last commit other than by new events at its end"
                 " (edited by hand?): `git diff` shows how; `git checkout -- FILE` gives the committed game back"
             )
-        known = sum(1 for end in ends if end <= len(before))
+        known = len(parse_text(decode(before)).events)  # the file on disk extends it: it reads
     new = loaded.record.events[known:]
     if not new:  # only text that is no event (a comment): one commit for it
         return [_commit(repo, data, f"{loaded.record.header.game}: notes", None, known, known)]
@@ -228,7 +230,7 @@ def commit_turns(repo: Repo, loaded: Loaded, *, identity: dict[str, str] | None 
         count += len(chunk)
         version = data if i == len(chunks) - 1 else data[: ends[count - 1]]
         who = next((actor(e) for e in chunk if actor(e) and not seat_spec(actor(e))), "")
-        author = {"name": who, "email": emails[who]} if emails.get(who) else identity
+        author = {"name": who, "email": emails[who]} if emails.get(who) else None
         made.append(
             _commit(
                 repo, version, subject(header.game, loaded.game.variant, chunk), author, chunk[0].seq, chunk[-1].seq
