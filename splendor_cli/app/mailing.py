@@ -1,8 +1,8 @@
 """The commands that send and take in mail: `notify`, `export` and `apply`, and `notify_after`
 (what `play`, `sync` and `apply` do with `--notify`).
 
-Registered with `@command` as the bodies of commands.py are, and as light to import (commands.py
-imports this module at its end): the helpers of commands.py, the sharing modules and the store
+Registered with `@command` as the bodies of commands.py are (app/registry.py imports it), and as
+light to import: the helpers of commands.py, the sharing modules and the store
 are imported inside the bodies.
 
 `apply` takes one mail (a file, or stdin) as it always did, and also every message of a Maildir
@@ -485,7 +485,7 @@ def _create(gid: str, whole: tuple[str, Loaded], *, folder: str, path: str | Non
     memory.remember(created)
     _say(f"created {path}: game {gid} ({', '.join(loaded.record.header.players)}), from {label}")
     if commit:
-        _git_commit(path, f"splendor: new game {gid}", author=None)
+        _commit(created)
     return path
 
 
@@ -566,88 +566,28 @@ def _take_whole(loaded: Loaded, whole: Loaded, label: str, *, tally: _Tally, com
 
 
 def _add(loaded: Loaded, events: Sequence[Event], *, commit: bool) -> Loaded:
-    """Append the events (each judged again); with `commit`, a commit per turn, by its player."""
+    """Append the events (each judged again); with `commit`, then commit them as `sync` does:
+    one turn per commit, each by its player (their address from the header)."""
     from .commands import _append
 
-    if not commit:
-        return _append(loaded, *events)
-    for group in _turns(loaded, events):
-        loaded = _append(loaded, *group)
-        _commit_turn(loaded, group)
+    loaded = _append(loaded, *events)
+    if commit:
+        _commit(loaded)
     return loaded
 
 
-def _turns(loaded: Loaded, events: Sequence[Event]) -> list[list[Event]]:
-    """The events split as `verify --git` wants commits: one turn (in a game played step by step,
-    one player's consecutive steps), one undo, or one seed step each; a deal joins the step before."""
-    from ..events import actor
+def _commit(loaded: Loaded) -> None:
+    """Commit what the game file has that HEAD lacks, a turn per commit (sharing/gitsync.py)."""
+    from ..sharing import gitsync
 
-    variant = loaded.game.variant
-    turns: list[list[Event]] = []
-    for event in events:
-        if turns and isinstance(event, variant.setup_type):
-            turns[-1].append(event)
-            continue
-        steps = variant.stepwise and isinstance(event, variant.play_types)
-        if turns and steps and all(isinstance(e, variant.play_types) and actor(e) == actor(event) for e in turns[-1]):
-            turns[-1].append(event)
-            continue
-        turns.append([event])
-    return turns
-
-
-def _commit_turn(loaded: Loaded, turn: Sequence[Event]) -> None:
-    """Commit the game file with one turn, authored by its player (`name <address>` from the header)."""
-    from ..events import actor
-    from ..sharing import notify
-
-    header = loaded.record.header
-    who = next((actor(event) for event in turn if actor(event)), "")
-    emails = dict(zip(header.players, header.emails or ("",) * len(header.players)))
-    address = emails.get(who, "")
-    author = f"{who} <{address if notify.is_address(address) else ''}>" if who else None
-    first, last = turn[0].seq, turn[-1].seq
-    seqs = f"#{first}" if first == last else f"#{first}-{last}"
-    said = "; ".join(notify.entry(loaded, event).partition(": ")[2] or notify.entry(loaded, event) for event in turn)
-    subject = f"splendor: {seqs} {who}: {said}" if who else f"splendor: {seqs} {said}"
-    _git_commit(loaded.path, subject, author=author)
-
-
-def _git(args: list[str], cwd: str) -> str:
-    """Run git in `cwd`; its output. UsageError naming what git said when it fails."""
-    import subprocess
-
-    try:
-        done = subprocess.run(
-            ["git", *args],
-            cwd=cwd,
-            capture_output=True,
-            stdin=subprocess.DEVNULL,
-            check=False,
-            env={**os.environ, "GIT_TERMINAL_PROMPT": "0"},
-            timeout=120,
-        )
-    except FileNotFoundError:
-        raise UsageError("git is not installed (or not on PATH): --commit needs it") from None
-    except subprocess.TimeoutExpired:
-        raise UsageError(f"git {args[0]} took more than 120 s") from None
-    if done.returncode != 0:
-        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise UsageError(f"git {args[0]} failed: {safe(said[-1][:200]) if said else f'exit {done.returncode}'}")
-    return done.stdout.decode("utf-8", "replace")
+    gitsync.commit_turns(gitsync.locate(loaded.path), loaded)
 
 
 def _check_repository(game: str | None, folder: str) -> None:
     """--commit: the games are in a git work tree (checked before anything is written)."""
-    where = os.path.dirname(os.path.abspath(game)) if game else os.path.abspath(folder)
-    while not os.path.isdir(where):
+    from ..sharing import gitsync
+
+    where = os.path.abspath(game) if game else os.path.join(os.path.abspath(folder), "_")
+    while not os.path.isdir(os.path.dirname(where)):
         where = os.path.dirname(where)
-    if _git(["rev-parse", "--is-inside-work-tree"], where).strip() != "true":
-        raise UsageError(f"--commit: {where} is not in a git work tree")
-
-
-def _git_commit(path: str, subject: str, *, author: str | None) -> None:
-    """`git add -- FILE` and `git commit -m SUBJECT [--author AUTHOR] -- FILE`: only the game file."""
-    folder, name = os.path.split(os.path.abspath(path))
-    _git(["add", "--", name], folder)
-    _git(["commit", "-q", "-m", subject, *(["--author", author] if author else []), "--", name], folder)
+    gitsync.locate(where)

@@ -179,9 +179,9 @@ def test_apply_commit_makes_one_commit_per_turn_authored_by_its_player(
     assert f"created games/{game_id}.toml" in out
     log = git(repo, "log", "--reverse", "--format=%an %ae|%s").stdout
     assert log.splitlines() == [
-        f"bob bob@example.org|splendor: new game {game_id}",
-        "ann ann@example.org|splendor: #2 ann: take b2 c3 d4 (white white black)",
-        "bob bob@example.org|splendor: #3-4 bob: privilege a1 (green); take a2 a3 (red black)",
+        f"bob bob@example.org|{game_id}: new game",
+        f"ann ann@example.org|{game_id} #2 ann: take b2 c3 d4 (white white black)",
+        f"bob bob@example.org|{game_id} #3-4 bob: privilege a1 (green) (and 1 step)",
     ]
     files = git(repo, "log", "--format=", "--name-only").stdout.split()
     assert set(files) == {f"games/{game_id}.toml"}  # only the game file, never notes.txt (staged)
