@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 import attrs
 
@@ -475,6 +475,39 @@ def empty_slot(x: float, y: float, note: str, *, scale: float = 1, kind: str = "
         kind=kind,
         scale=scale,
     )
+
+
+def reserved_row(
+    reserved: Sequence[str],
+    blind: Collection[str],
+    owner: str,
+    seat: str | None,
+    cards: Mapping[str, Card],
+    marks: frozenset[str],
+    *,
+    places: int,
+    id: str,
+    x: float,
+    y: float,
+    scale: float,
+) -> Element:
+    """A player's reserved cards, small: face up, but a blind one face down (its level only, and
+    an id that does not name it) unless this is its owner's view (`seat`); an empty place for each
+    card still allowed (`places` in all)."""
+    parts: list[Element] = []
+    for k in range(places):
+        left = k * (CARD_W * scale + 7)
+        if k >= len(reserved):
+            parts.append(empty_slot(left, 0, "", scale=scale, kind="slot reserve"))
+            continue
+        card = reserved[k]
+        key = f"card-{card}"
+        if card in blind and seat != owner:
+            hidden = f"hidden-{owner}-{k + 1}"
+            parts.append(card_back(cards[card].level, left, 0, id=hidden, changed=key in marks, scale=scale))
+        else:
+            parts.append(card_face(cards[card], left, 0, id=key, changed=key in marks, scale=scale))
+    return el("g", *parts, id=id, class_="reserved", transform=f"translate({x},{y})")
 
 
 # -- tiles -----------------------------------------------------------------------------------------

@@ -29,7 +29,6 @@ from ...presentation.svg import (
     TO_MOVE,
     Element,
     badge,
-    card_back,
     card_face,
     centred,
     chip,
@@ -41,6 +40,7 @@ from ...presentation.svg import (
     noble_tile,
     piece,
     pile,
+    reserved_row,
     strip,
     text,
     text_width,
@@ -323,22 +323,20 @@ _RESERVED_X = PANEL_W - 14 - MAX_RESERVED * round(CARD_W * SCALE + 7)
 
 
 def _reserved(player: PlayerState, me: str, seat: str | None, marks: frozenset[str]) -> Element:
-    """The reserved cards: face up, but a blind one face down (its level only) unless this is its
-    owner's view; an empty place for each card still allowed."""
-    parts: list[Element] = []
-    for k in range(MAX_RESERVED):
-        x = k * (CARD_W * SCALE + 7)
-        if k >= len(player.reserved):
-            parts.append(empty_slot(x, 0, "", scale=SCALE, kind="slot reserve"))
-            continue
-        card = player.reserved[k]
-        key = f"card-{card}"
-        if card in player.blind and seat != player.name:
-            level = CARDS[card].level
-            parts.append(card_back(level, x, 0, id=f"hidden-{player.name}-{k + 1}", changed=key in marks, scale=SCALE))
-        else:
-            parts.append(card_face(CARDS[card], x, 0, id=key, changed=key in marks, scale=SCALE))
-    return el("g", *parts, id=f"{me}-reserved", class_="reserved", transform=f"translate({_RESERVED_X},40)")
+    """The reserved cards (`reserved_row`): a blind one face down unless this is its owner's view."""
+    return reserved_row(
+        player.reserved,
+        player.blind,
+        player.name,
+        seat,
+        CARDS,
+        marks,
+        places=MAX_RESERVED,
+        id=f"{me}-reserved",
+        x=_RESERVED_X,
+        y=40,
+        scale=SCALE,
+    )
 
 
 def _nobles_won(player: PlayerState, me: str, marks: frozenset[str]) -> Element:
