@@ -1,12 +1,12 @@
 """The house has floors, and the core is pure (STYLE.md section 1).
 
 Floors, from the bottom: the pure core (`errors`, `model`, `events/`, `projection/`, the games
-under `variants/` but their boards), files (`records`, `store`), sharing and bots (`sharing/`,
-`bots/`), presentation (`presentation/`, each game's `render.py` and `svg.py`), the command line (`app/`).
-A module imports only from its floor or below, and the modules' import-time graph has no
-circle. No code outside a game's package names that game: it asks the game, through the
-registry and the protocol. The core does no I/O: checked by importing it in a fresh
-interpreter and looking at `sys.modules`, and by scanning its source.
+under `variants/` but their boards, the cryptography under `crypto/`), files (`records`, `store`),
+sharing and bots (`sharing/`, `bots/`), presentation (`presentation/`, each game's `render.py` and
+`svg.py`), the command line (`app/`). A module imports only from its floor or below, and the
+modules' import-time graph has no circle. No code outside a game's package names that game: it
+asks the game, through the registry and the protocol. The core does no I/O: checked by importing
+it in a fresh interpreter and looking at `sys.modules`, and by scanning its source.
 """
 
 from __future__ import annotations
@@ -164,6 +164,7 @@ def test_the_floors_are_known() -> None:
     assert {floor(m) for m in MODULES} == set(range(len(FLOORS)))
     assert floor("splendor_cli.variants.duel.render") == 3 and floor("splendor_cli.variants.duel.rules") == 0
     assert floor("splendor_cli.variants.base.svg") == 3
+    assert floor("splendor_cli.crypto.elgamal") == 0  # pure math: randomness comes in as an argument
 
 
 # -- the pure core ----------------------------------------------------------------------------
@@ -303,6 +304,8 @@ def test_every_core_file_is_scanned() -> None:
         "variants/base/rules.py",
         "variants/duel/rules.py",
         "model.py",
+        "crypto/group.py",
+        "crypto/keys.py",
     } <= names
     assert "variants/base/render.py" not in names
 
@@ -312,6 +315,7 @@ OPENERS = {
     "splendor_cli.app.cache": "its own entries",
     "splendor_cli.app.memory": "the digests of the games seen",
     "splendor_cli.app.commands": "a player's commit-then-reveal secret",
+    "splendor_cli.app.keys": "a player's key file, and its exported copy",
     "splendor_cli.sharing.gitmerge": ".gitattributes, for `git install`",
     "splendor_cli.sharing.verify": "git's list of shallow commits",
 }

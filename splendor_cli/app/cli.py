@@ -32,6 +32,14 @@ git_app = typer.Typer(
     help="Git integration: a merge driver that understands game files.", no_args_is_help=True, rich_markup_mode=None
 )
 app.add_typer(git_app, name="git")
+key_app = typer.Typer(
+    help="Your keys: to sign your moves and open sealed cards (made once, kept private).",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(key_app, name="key")
+_GROUPS = {"git": git_app, "key": key_app}
+"""The groups of two-word commands (`git install`, `key new`), by their first word."""
 
 
 def _version(value: bool) -> None:
@@ -187,7 +195,7 @@ def _typer_command(spec: Command) -> Any:
 
 for _spec in COMMANDS.values():
     _group, _, _name = _spec.name.rpartition(" ")
-    (git_app if _group == "git" else app).command(_name, cls=_PlainCommand)(_typer_command(_spec))
+    (_GROUPS[_group] if _group else app).command(_name, cls=_PlainCommand)(_typer_command(_spec))
 
 
 def main() -> None:

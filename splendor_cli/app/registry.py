@@ -1,11 +1,12 @@
 """Every command, registered: commands.py holds most bodies; mailing.py (notify, export, apply),
-pictures.py (replay) and table.py (sync, games) build on it. Whatever reads the commands imports them from here,
-so that no module of bodies has to import another to register it (no import circle). The fast
-path (entry.py) loads only commands.py for the commands it holds, and this module for the rest."""
+pictures.py (replay), table.py (sync, games) and keys.py (key new, show, export) build on it.
+Whatever reads the commands imports them from here, so that no module of bodies has to import
+another to register it (no import circle). The fast path (entry.py) loads only commands.py for
+the commands it holds, and this module for the rest."""
 
 from __future__ import annotations
 
-from . import commands, mailing, pictures, table  # noqa: F401  - each registers its bodies
+from . import commands, keys, mailing, pictures, table  # noqa: F401  - each registers its bodies
 from .commands import run
 from .params import COMMANDS
 
