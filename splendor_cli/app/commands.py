@@ -682,7 +682,7 @@ def play(
         after = _append(loaded, *after.record.events[loaded.game.seq :])
     _report(loaded, after, json)
     if notify:
-        from .mailing import notify_after
+        from .notices import notify_after
 
         for line in notify_after(after):
             sys.stderr.write(f"splendor: {safe(line)}\n")
@@ -940,7 +940,7 @@ def undo(
     with _writing(game) as loaded:
         if turn:
             to = loaded.game.turn_start()
-        asker = as_ or _git_player(loaded)
+        asker = as_ or _mapped_player(loaded)
         event = loaded.game.decide_undo(to=to, by=asker, forced=force)
         after = _append(loaded, event)
     state_text, _ = _views(after)
@@ -951,17 +951,12 @@ def undo(
         _out(f"#{now.seq} undo: back to just after #{event.to}; {now.variant.whose_turn(now.state)}")
 
 
-def _git_player(loaded: Loaded) -> str:
-    """The player whose e-mail in the header is the user's git e-mail (`git config user.email`,
-    asked only when the header has e-mails); "" when none is."""
-    emails = loaded.record.header.emails
-    if not any(emails):
-        return ""
-    from .players import git_email
+def _mapped_player(loaded: Loaded) -> str:
+    """The player whose e-mail in the header is the user's git e-mail; "" when none is."""
+    from .players import who_am_i
 
-    mine = git_email(os.path.dirname(os.path.abspath(loaded.path))).casefold()
-    players = loaded.record.header.players
-    return next((p for p, e in zip(players, emails, strict=False) if mine and e.casefold() == mine), "")
+    header = loaded.record.header
+    return who_am_i(header.players, header.emails, None, os.path.dirname(os.path.abspath(loaded.path))) or ""
 
 
 # -- demos and tournaments --------------------------------------------------------------------

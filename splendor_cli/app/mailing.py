@@ -1,5 +1,5 @@
-"""The commands that send and take in mail: `notify`, `export` and `apply`, and `notify_after`
-(what `play`, `sync` and `apply` do with `--notify`).
+"""The commands that send and take in mail: `notify`, `export` and `apply` (what `--notify` does
+after a command is notices.py's `notify_after`).
 
 Registered with `@command` as the bodies of commands.py are (app/registry.py imports it), and as
 light to import: the helpers of commands.py, the sharing modules and the store
@@ -19,6 +19,7 @@ import os
 import sys
 
 from ..errors import ConflictError, GameFileError, SplendorError, UsageError, excerpt, safe
+from .notices import notify_after, settings_for
 from .params import GAME, JSON, NOTIFY, Param, command
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
 
     from ..events import Event
     from ..sharing.mailbox import RawMessage
-    from ..sharing.notify import Settings
     from ..store import Loaded
 
 
@@ -39,27 +39,7 @@ def _say(*lines: str) -> None:
         _out("\n".join(safe(line) for line in lines))
 
 
-def _settings(path: str | None) -> Settings:
-    """The notification settings, git config read in the folder of the game file `path` (else here)."""
-    from ..sharing import notify
-
-    folder = os.path.dirname(os.path.abspath(path)) if path else None
-    return notify.load_settings(cwd=folder if folder and os.path.isdir(folder) else None)
-
-
 # -- notify -----------------------------------------------------------------------------------
-
-
-def notify_after(loaded: Loaded) -> list[str]:
-    """Tell the players where the game of `loaded` stands now (mail and webhooks, as set up);
-    a line for each notification sent and each player left out, for the caller to print.
-
-    Raises:
-        UsageError: nothing is set up to notify with, or a server failed (what was written stays written).
-    """
-    from ..sharing import notify
-
-    return [sent.line for sent in notify.notify_game(loaded, _settings(loaded.path))]
 
 
 @command(
@@ -93,7 +73,7 @@ def notify(
 
     loaded = _load(game)
     hooks = None if webhook is None else [webhook]
-    sent = notifying.notify_game(loaded, _settings(loaded.path), mail=not webhooks_only, webhooks=hooks)
+    sent = notifying.notify_game(loaded, settings_for(loaded.path), mail=not webhooks_only, webhooks=hooks)
     if json:
         where = notifying.position(loaded)
         _out(_json_text({"game": where.game, "seq": where.seq, "sent": [s.to_json() for s in sent]}))
@@ -156,7 +136,7 @@ def _send_block(loaded: Loaded, block: str, *, last: int, to: str, whole: bool) 
     for address in addresses:
         if not notify.is_address(address):
             raise UsageError(f"--to: {excerpt(address)} is not an e-mail address like bob@example.org")
-    settings = _settings(loaded.path)
+    settings = settings_for(loaded.path)
     if settings.smtp is None:
         raise UsageError(
             "--to needs a mail server: set it with git config splendor.smtp.host HOST (and .from, .user)"

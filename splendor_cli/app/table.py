@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConflictError, GameFileError, SplendorError, UsageError, safe
-from .commands import _board, _json_text, _load, _locks, _out, _use_color
+from .commands import _board, _json_text, _load, _locks, _out, _picture, _use_color
 from .params import COLOR, GAME, JSON, NOTIFY, Param, command
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ def sync(
         who = me[header.game] if header.game in me else _me(after, as_, path)
         notified: list[str] = []
         if notify and header.game in shared:
-            from .mailing import notify_after
+            from .notices import notify_after
 
             notified = notify_after(after)
         reports.append(_GameReport(after, who, seen.get(header.game, 1), notified))
@@ -214,10 +214,11 @@ def _draw(repo: Repo, paths: list[str]) -> list[str]:
 
     done = []
     for path in paths:
-        game = store.read(path).game
-        if not game.states:
+        loaded = store.read(path)
+        if not loaded.game.states:
             continue
-        svg = game.variant.board_svg(game, event=game.events[-1]).encode("utf-8")
+        game = loaded.game
+        svg = _picture(loaded, None, None).encode("utf-8")
         target = os.path.splitext(path)[0] + ".svg"
         rel = gitsync.locate(target).rel
         if gitsync.committed(repo, rel=rel) == svg:
@@ -383,14 +384,13 @@ def games(*, folder: str | None = None, as_: str | None = None, json: bool = Fal
 
 
 def _repository_top() -> str | None:
-    import subprocess
+    """The top of the repository of the current folder, relative to it; None outside one."""
+    from ..sharing import gitsync
 
     try:
-        done = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=False)
-    except OSError:
+        return os.path.relpath(gitsync.locate_folder(".").top)
+    except UsageError:
         return None
-    top = done.stdout.strip()
-    return os.path.relpath(top) if done.returncode == 0 and top else None
 
 
 def _row(path: str, as_: str | None) -> dict[str, Any]:

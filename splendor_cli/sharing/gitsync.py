@@ -142,12 +142,6 @@ def committed(repo: Repo, rev: str = "HEAD", *, rel: str | None = None) -> bytes
     return done.stdout if done.returncode == 0 else None
 
 
-def user_email(repo: Repo) -> str:
-    """The user's e-mail as git knows it ("" when unset)."""
-    done = _run(repo.top, ["config", "user.email"])
-    return done.stdout.decode("utf-8", "replace").strip() if done.returncode == 0 else ""
-
-
 # -- one turn per commit -------------------------------------------------------------------------
 
 
