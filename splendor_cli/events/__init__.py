@@ -2,7 +2,11 @@
 
 Every event carries the envelope `seq` (its 1-based position in the log) and `parent` (the
 digest of the event before it; for the first event, of the file header), which chains the
-log as git chains commits. Payloads are flat: scalars and arrays of scalars, so that one
+log as git chains commits. In a sealed game (`SealedAsked`), the events players make carry a
+third field, `sig`: their author's Ed25519 signature (projection/sealing.py says what it
+covers); it is written only when there is one, so open games' files never show it.
+
+Payloads are flat: scalars and arrays of scalars, so that one
 event is one `[[events]]` block of the file. Never rename a TYPE or a field: old files
 must stay readable (change the schema by adding an upcaster keyed on the format number).
 
@@ -51,6 +55,7 @@ class TurnUndone:
     by: str
     to: int
     forced: bool = False
+    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -100,20 +105,117 @@ class SeedsRestarted:
     without: tuple[str, ...]
 
 
+@attrs.frozen(kw_only=True)
+class SealedAsked:
+    """A sealed game: the players join with their keys (`PlayerJoined`), each shuffles and
+    encrypts the decks in turn (`DeckShuffled`), and a card is revealed only by every player's
+    decryption share (`CardsShown`): nobody alone knows the order of a deck, and a card reserved
+    blind is seen by its owner alone. Every event after this one is signed by its author."""
+
+    TYPE: ClassVar[str] = "sealed_asked"
+    seq: int
+    parent: str
+    variant: str
+    players: tuple[str, ...]
+
+
+@attrs.frozen(kw_only=True)
+class PlayerJoined:
+    """A player's public keys for this game: `signing` (Ed25519, their identity) and `card` (the
+    ristretto255 key of their share of the joint key, made for this game only), with
+    `possession`, the proof that they hold both secrets, made for this game and this seat."""
+
+    TYPE: ClassVar[str] = "player_joined"
+    seq: int
+    parent: str
+    player: str
+    signing: str
+    card: str
+    possession: str
+    sig: str = ""
+
+
+@attrs.frozen(kw_only=True)
+class DeckShuffled:
+    """A player's shuffle of the sealed decks: each deck re-encrypted under the joint key and put
+    in a new order, which only a seed they publish at the end can explain (`KeysPublished`).
+    `deck_N` lists the level-N ciphertexts from the top, 128 hex digits each."""
+
+    TYPE: ClassVar[str] = "deck_shuffled"
+    seq: int
+    parent: str
+    player: str
+    deck_1: tuple[str, ...]
+    deck_2: tuple[str, ...]
+    deck_3: tuple[str, ...]
+    sig: str = ""
+
+
+@attrs.frozen(kw_only=True)
+class CardsShown:
+    """A player's decryption shares of sealed cards (`cards`: placeholders such as `2?07`), each
+    with its proof (`shares`, 192 hex digits each, in the same order). A card is revealed to all
+    when every player's share is in; a card reserved blind gets every share but its owner's."""
+
+    TYPE: ClassVar[str] = "cards_shown"
+    seq: int
+    parent: str
+    player: str
+    cards: tuple[str, ...]
+    shares: tuple[str, ...]
+    sig: str = ""
+
+
+@attrs.frozen(kw_only=True)
+class KeysPublished:
+    """After the last move, a player's secrets of this game: `card`, the secret of their share of
+    the joint key, and `seeds`, the seeds of their shuffle of each deck (64 hex digits each), so
+    that `splendor verify` re-checks every shuffle and every reveal."""
+
+    TYPE: ClassVar[str] = "keys_published"
+    seq: int
+    parent: str
+    player: str
+    card: str
+    seeds: tuple[str, ...]
+    sig: str = ""
+
+
+SEALED_TYPES: tuple[type[Event], ...] = (SealedAsked, PlayerJoined, DeckShuffled, CardsShown, KeysPublished)
+"""The events of a sealed game's protocol (projection/sealing.py)."""
+
+
 E = TypeVar("E", bound=Event)
 
 
 def enveloped(event: E, *, seq: int, parent: str) -> E:
-    """`event` with this envelope (every event is a frozen attrs class)."""
-    changed: E = attrs.evolve(_attrs(event), seq=seq, parent=parent)
+    """`event` with this envelope (every event is a frozen attrs class); its signature, if any,
+    is dropped: it covered the old envelope."""
+    changes: dict[str, Any] = {"seq": seq, "parent": parent}
+    if getattr(event, "sig", ""):
+        changes["sig"] = ""
+    changed: E = attrs.evolve(_attrs(event), **changes)
     return changed
+
+
+def signature(event: Event) -> str:
+    """The event's `sig` ("" when unsigned, or for a class that has none)."""
+    sig = getattr(event, "sig", "")
+    return sig if isinstance(sig, str) else ""
 
 
 def _attrs(event: Event) -> Any:
     return event
 
 
-SHARED_TYPES: tuple[type[Event], ...] = (TurnUndone, SeedsAsked, SeedCommitted, SeedRevealed, SeedsRestarted)
+SHARED_TYPES: tuple[type[Event], ...] = (
+    TurnUndone,
+    SeedsAsked,
+    SeedCommitted,
+    SeedRevealed,
+    SeedsRestarted,
+    *SEALED_TYPES,
+)
 """The events any game's log may hold, besides the game's own."""
 
 
@@ -127,9 +229,15 @@ def actor(event: Event) -> str:
 
 
 __all__ = [
+    "SEALED_TYPES",
     "SHARED_TYPES",
+    "CardsShown",
+    "DeckShuffled",
     "Event",
+    "KeysPublished",
     "PlayEvent",
+    "PlayerJoined",
+    "SealedAsked",
     "SeedCommitted",
     "SeedRevealed",
     "SeedsAsked",
@@ -137,4 +245,5 @@ __all__ = [
     "TurnUndone",
     "actor",
     "enveloped",
+    "signature",
 ]

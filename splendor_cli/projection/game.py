@@ -16,8 +16,14 @@ import attrs
 
 from ..errors import CorruptLogError, IllegalMoveError, SplendorError, UsageError, excerpt
 from ..events import (
+    SEALED_TYPES,
+    CardsShown,
+    DeckShuffled,
     Event,
+    KeysPublished,
+    PlayerJoined,
     PlayEvent,
+    SealedAsked,
     SeedCommitted,
     SeedRevealed,
     SeedsAsked,
@@ -29,6 +35,7 @@ from ..events import (
 from .variant import AnyVariant, State, check_players
 
 if TYPE_CHECKING:
+    from .sealing import Sealing
     from .seeding import SeededChance, Seeding
 
 
@@ -47,6 +54,8 @@ class Game:
     undone: frozenset[int] = frozenset()
     seeding: Seeding | None = None
     """While a commit-then-reveal deal is under way; None once dealt or without one."""
+    sealing: Sealing | None = None
+    """A sealed game's keys, sealed decks and shares (sealing.py); None for an open game."""
 
     @property
     def seq(self) -> int:
@@ -59,6 +68,8 @@ class Game:
         if not self.states:
             if self.seeding is not None:
                 raise IllegalMoveError(f"the cards are not dealt yet: {self.seeding.waiting()}", rule="seed")
+            if self.sealing is not None:
+                raise IllegalMoveError(f"the cards are not dealt yet: {self.sealing.stage()}", rule="sealed")
             raise CorruptLogError("the log does not start with its setup", seq=1)
         return self.states[-1]
 
@@ -72,6 +83,8 @@ class Game:
     def players(self) -> tuple[str, ...]:
         if self.seeding is not None and not self.states:
             return self.seeding.players
+        if self.sealing is not None and not self.states:
+            return self.sealing.players
         return self.table.names()
 
     def decide(self, move: Any, *, player: str | None = None) -> PlayEvent:
@@ -128,9 +141,15 @@ class Game:
         return _decide_undo(self, to=to, by=by, forced=forced)
 
     def deal(self) -> Event:
-        """The setup that a finished commit-then-reveal gives (IllegalMoveError before then)."""
-        if self.seeding is None or self.states:
+        """The setup that a finished commit-then-reveal or sealed deal gives (IllegalMoveError
+        before then)."""
+        if self.states or (self.seeding is None and self.sealing is None):
             raise IllegalMoveError("the cards of this game are dealt already", rule="seed")
+        if self.sealing is not None:
+            from .sealing import deal
+
+            return deal(self.variant, self.sealing)
+        assert self.seeding is not None
         return _dealt(self.variant, self.seeding)
 
     def apply(self, event: Event, *, check: bool = True) -> Game:
@@ -278,7 +297,7 @@ class _Fold:
     """A game being folded, in lists: adding an event costs the same at event #20,000 as at
     event #2 (a `Game` is frozen, and `Game.apply` copies its history each time)."""
 
-    __slots__ = ("after", "events", "seeding", "states", "undone", "variant")
+    __slots__ = ("after", "events", "sealing", "seeding", "states", "undone", "variant")
 
     def __init__(self, game: Game) -> None:
         self.variant = game.variant
@@ -287,6 +306,7 @@ class _Fold:
         self.after: list[int] = list(game.after)
         self.undone: set[int] = set(game.undone)
         self.seeding = game.seeding
+        self.sealing = game.sealing
 
     @property
     def seq(self) -> int:
@@ -296,6 +316,8 @@ class _Fold:
     def players(self) -> tuple[str, ...]:
         if self.seeding is not None and not self.states:
             return self.seeding.players
+        if self.sealing is not None and not self.states:
+            return self.sealing.players
         names: tuple[str, ...] = self.states[-1].names()
         return names
 
@@ -307,6 +329,7 @@ class _Fold:
             after=tuple(self.after),
             undone=frozenset(self.undone),
             seeding=self.seeding,
+            sealing=self.sealing,
         )
 
     def add(self, event: Event, *, check: bool) -> None:
@@ -315,15 +338,33 @@ class _Fold:
         if event.seq != seq:
             raise CorruptLogError(f"seq is {event.seq}, expected {seq}", seq=seq)
         variant = self.variant
+        if self.sealing is not None and not isinstance(event, (variant.setup_type, PlayerJoined)):
+            try:
+                self.sealing.check_signature(event, self.events[-1])
+            except IllegalMoveError as exc:
+                raise CorruptLogError(str(exc), seq=seq) from None
         if isinstance(event, variant.play_types):
             if not self.states:
                 raise CorruptLogError(f"{event.TYPE} before the cards are dealt", seq=seq)
             state = self.states[-1]
+            if self.sealing is not None and variant.at_turn_start(state):
+                from .sealing import blocked
+
+                why = blocked(self.sealing, state, state.player.name)
+                if why:
+                    raise CorruptLogError(f"{event.TYPE} played too soon: {why}", seq=seq)
             if check:
                 _check_play(variant, state, event, _LogChance(self.events[self.after[-1] - 1]))
             # Judged (now, or when the file was first read): it applies, or the rules have a bug.
-            self.states.append(variant.evolve(state, event))
+            after = variant.evolve(state, event)
+            if self.sealing is not None:
+                from .sealing import substitute
+
+                after = substitute(after, self.sealing.revealed)
+            self.states.append(after)
             self.after.append(seq)
+        elif isinstance(event, SEALED_TYPES):
+            self._sealed(event)
         elif isinstance(event, TurnUndone):
             try:
                 _check_undo(self, to=event.to, by=event.by, forced=event.forced)
@@ -333,6 +374,10 @@ class _Fold:
             self.undone.update(self.after[keep:])
             del self.states[keep:]
             del self.after[keep:]
+            if self.sealing is not None:  # cards revealed since stay revealed
+                from .sealing import substitute
+
+                self.states[-1] = substitute(self.states[-1], self.sealing.revealed)
         elif isinstance(event, SeedsAsked):
             if self.events:
                 raise CorruptLogError("seeds_asked must be the first event", seq=seq)
@@ -362,8 +407,68 @@ class _Fold:
             raise CorruptLogError(f"a {event.TYPE} event has no place in {variant.title}", seq=seq)
         self.events.append(event)
 
+    def _sealed(self, event: Event) -> None:
+        """Fold an event of a sealed game's protocol (sealing.py)."""
+        from .sealing import Sealing, face_up_cards, may_show
+
+        seq = event.seq
+        try:
+            if isinstance(event, SealedAsked):
+                if self.events:
+                    raise CorruptLogError("sealed_asked must be the first event", seq=seq)
+                if event.variant != self.variant.name:
+                    raise CorruptLogError(
+                        f"sealed_asked for {event.variant!r}, in a {self.variant.name!r} game", seq=seq
+                    )
+                problem = check_players(self.variant, event.players)
+                if problem:
+                    raise CorruptLogError(problem, seq=seq)
+                self.sealing = Sealing.start(self.variant, event)
+                return
+            sealing = self.sealing
+            if sealing is None:
+                raise CorruptLogError(f"{event.TYPE} in a game that is not sealed", seq=seq)
+            if isinstance(event, PlayerJoined):  # signed by the key it brings
+                self.sealing = sealing.join(event)
+                self.sealing.check_signature(event, self.events[-1])
+            elif isinstance(event, DeckShuffled):
+                sealing = sealing.shuffle(event)
+                if sealing.shuffled:
+                    sealing = sealing.with_face_up(face_up_cards(self.variant, sealing))
+                self.sealing = sealing
+            elif isinstance(event, CardsShown):
+                if not sealing.shuffled:
+                    raise IllegalMoveError("no card is shown before every player has shuffled", rule="sealed")
+                state = self.states[-1] if self.states else None
+                self.sealing, revealed = sealing.show(event, may_show(sealing, state, event.player))
+                if revealed and self.states:
+                    from .sealing import substitute
+
+                    self.states[-1] = substitute(self.states[-1], revealed)
+            elif isinstance(event, KeysPublished):
+                finished = bool(self.states) and bool(self.states[-1].finished)
+                self.sealing = sealing.publish(event, finished)
+        except SplendorError as exc:  # IllegalMoveError, and the crypto's GameFileErrors
+            if isinstance(exc, CorruptLogError):
+                raise
+            raise CorruptLogError(_one_line(exc), seq=seq) from None
+
     def _setup(self, event: Event) -> None:
         seq = event.seq
+        if self.sealing is not None:
+            if self.states:
+                raise CorruptLogError(f"a second setup ({event.TYPE})", seq=seq)
+            from .sealing import deal
+
+            try:
+                dealt = deal(self.variant, self.sealing)
+            except IllegalMoveError as exc:
+                raise CorruptLogError(str(exc), seq=seq) from None
+            if enveloped(dealt, seq=event.seq, parent=event.parent) != event:
+                raise CorruptLogError("the deal is not the one the sealed decks and their shares give", seq=seq)
+            self.sealing = attrs.evolve(self.sealing, dealt=True)
+            self._start(event)
+            return
         if self.states or (self.events and self.seeding is None):
             raise CorruptLogError(f"a second setup ({event.TYPE})", seq=seq)
         if self.seeding is not None:
@@ -373,6 +478,10 @@ class _Fold:
                 raise CorruptLogError(str(exc), seq=seq) from None
             if enveloped(dealt, seq=event.seq, parent=event.parent) != event:
                 raise CorruptLogError("the deal is not the one the revealed seeds give", seq=seq)
+        self._start(event)
+
+    def _start(self, event: Event) -> None:
+        seq = event.seq
         try:
             state = self.variant.start(event)
         except ValueError as exc:
@@ -436,7 +545,7 @@ _PAYLOAD: dict[type, tuple[str, ...]] = {}
 def _payload(cls: type) -> tuple[str, ...]:
     """The fields of an event class but its envelope."""
     if cls not in _PAYLOAD:
-        _PAYLOAD[cls] = tuple(f.name for f in attrs.fields(cls) if f.name not in ("seq", "parent"))
+        _PAYLOAD[cls] = tuple(f.name for f in attrs.fields(cls) if f.name not in ("seq", "parent", "sig"))
     return _PAYLOAD[cls]
 
 

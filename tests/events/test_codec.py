@@ -16,7 +16,19 @@ from helpers import BASE, EVENT_TYPES, started, step
 from strategies import sealed
 
 from splendor_cli.errors import CorruptLogError, GameFileError
-from splendor_cli.events import Event, SeedCommitted, SeedRevealed, SeedsAsked, SeedsRestarted, TurnUndone
+from splendor_cli.events import (
+    CardsShown,
+    DeckShuffled,
+    Event,
+    KeysPublished,
+    PlayerJoined,
+    SealedAsked,
+    SeedCommitted,
+    SeedRevealed,
+    SeedsAsked,
+    SeedsRestarted,
+    TurnUndone,
+)
 from splendor_cli.events.codec import (
     FORMAT,
     Header,
@@ -161,6 +173,11 @@ def _one_of_each() -> list[Event]:
         RoyalTaken(seq=21, parent="", player="ann", royal="R2"),
         TokenReturned(seq=22, parent="", player="ann", gem=red),
         DuelPassed(seq=23, parent="", player="bob"),
+        SealedAsked(seq=24, parent="", variant="base", players=("ann", "bob")),
+        PlayerJoined(seq=25, parent="", player="ann", signing="a" * 64, card="b" * 64, possession="c" * 256, sig="d"),
+        DeckShuffled(seq=26, parent="", player="ann", deck_1=("e" * 128,), deck_2=(), deck_3=(), sig="f"),
+        CardsShown(seq=27, parent="", player="bob", cards=("1?05",), shares=("0" * 192,), sig="1"),
+        KeysPublished(seq=28, parent="", player="bob", card="2" * 64, seeds=("3" * 64,) * 3, sig="4"),
     ]
     return events
 
@@ -196,6 +213,11 @@ def test_every_event_type_has_a_stable_tag() -> None:
         "seeds_asked": "SeedsAsked",
         "seed_committed": "SeedCommitted",
         "seed_revealed": "SeedRevealed",
+        "sealed_asked": "SealedAsked",
+        "player_joined": "PlayerJoined",
+        "deck_shuffled": "DeckShuffled",
+        "cards_shown": "CardsShown",
+        "keys_published": "KeysPublished",
         "seeds_restarted": "SeedsRestarted",
         "duel_started": "DuelStarted",
         "privilege_used": "PrivilegeUsed",
@@ -227,6 +249,11 @@ def test_every_event_type_has_a_stable_tag() -> None:
         "seed_revealed",
         "seeds_restarted",
         *(cls.TYPE for cls in (DuelStarted, *STEP_TYPES)),
+        "sealed_asked",
+        "player_joined",
+        "deck_shuffled",
+        "cards_shown",
+        "keys_published",
     ]
 
 

@@ -62,6 +62,7 @@ class TokensTaken:
     gems: tuple[Gem, ...]
     returned: tuple[Gem, ...]
     noble: str
+    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -82,6 +83,7 @@ class CardReserved:
     drawn: str
     returned: tuple[Gem, ...]
     noble: str
+    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -99,6 +101,7 @@ class CardPurchased:
     payment: tuple[Gem, ...]
     drawn: str
     noble: str
+    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -110,6 +113,7 @@ class TurnPassed:
     parent: str
     player: str
     noble: str
+    sig: str = ""
 
 
 TurnEvent: TypeAlias = TokensTaken | CardReserved | CardPurchased | TurnPassed

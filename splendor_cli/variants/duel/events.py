@@ -41,6 +41,7 @@ class PrivilegeUsed:
     player: str
     cell: str
     gem: Gem
+    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -54,6 +55,7 @@ class BoardReplenished:
     player: str
     cells: tuple[str, ...]
     tokens: tuple[Gem, ...]
+    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -66,6 +68,7 @@ class LineTaken:
     player: str
     cells: tuple[str, ...]
     gems: tuple[Gem, ...]
+    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -81,6 +84,7 @@ class GoldReserved:
     card: str
     blind: bool
     drawn: str
+    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -97,6 +101,7 @@ class DuelCardBought:
     payment: tuple[Gem, ...]
     wild: str
     drawn: str
+    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -109,6 +114,7 @@ class BonusTokenTaken:
     player: str
     cell: str
     gem: Gem
+    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -120,6 +126,7 @@ class TokenStolen:
     parent: str
     player: str
     gem: Gem
+    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -131,6 +138,7 @@ class RoyalTaken:
     parent: str
     player: str
     royal: str
+    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -142,6 +150,7 @@ class TokenReturned:
     parent: str
     player: str
     gem: Gem
+    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -152,6 +161,7 @@ class DuelPassed:
     seq: int
     parent: str
     player: str
+    sig: str = ""
 
 
 StepEvent: TypeAlias = (

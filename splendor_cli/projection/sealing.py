@@ -1,0 +1,720 @@
+"""Sealed games: signed events, decks nobody alone knows, cards revealed by every player (pure).
+
+A sealed game (`splendor new --sealed`) starts with `SealedAsked`. Then:
+
+1. **Keys.** Each player joins (`PlayerJoined`) with their Ed25519 identity key and a card key
+   made for this game alone (`game_key`: derived from their secret key and the game, so that
+   publishing it at the end tells nothing of their other games), proving that they hold both
+   secrets in this game's context (the digest of the first event, and their seat).
+2. **Shuffles.** Once every player has joined, each shuffles the three decks once, in any order
+   (`DeckShuffled`): every card re-encrypted under the joint key (the sum of the card keys) and
+   put in a new order, by a seed only they know (crypto/shuffle.py). The first shuffle starts
+   from the decks in the order the game lists its cards, each card encrypted openly.
+3. **The deal.** After the last shuffle, the cards the setup deals face up (a market, a
+   pyramid) are revealed: each player publishes a decryption share of each, with its proof
+   (`CardsShown`). With every share in, the game deals (its setup event, checked like a
+   commit-then-reveal deal): the face-up cards as revealed, every other card a placeholder
+   (`sealed.py`), and what else the setup draws (nobles, a Duel's bag) from SHA-256 of the shares.
+4. **Play.** A card dealt face up is revealed when every player's share of it is in; a card
+   reserved blind from a deck gets every share but its owner's, so that the owner alone sees it,
+   until they buy it (then their share reveals it to all). A turn may start only when every
+   face-up card is revealed and the player to move can see every card they reserved
+   (`blocked`); a player's pending shares (`owed`) ride on their next event.
+5. **The end.** Once the game is over, each player publishes their card secret of the game and
+   their shuffle seeds (`KeysPublished`); `audit` then re-makes every shuffle and opens every
+   card.
+
+Every event after `SealedAsked` but the setup is signed by its author (`actor`): the Ed25519
+signature covers the event without its `sig` and the SHA-256 of the whole event before it
+(signature included), so a signed event fixes the whole history before it. The setup is signed
+by nobody: it follows from the events before it, and every reader checks that it does.
+
+Cryptography is imported here only: an open game never loads it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from ..errors import IllegalMoveError, excerpt
+from ..events import (
+    CardsShown,
+    DeckShuffled,
+    Event,
+    KeysPublished,
+    PlayerJoined,
+    SealedAsked,
+    actor,
+    signature,
+)
+from .sealed import PLACEHOLDER, is_placeholder, level_of, placeholder, position_of
+
+if TYPE_CHECKING:
+    from ..crypto.elgamal import Ciphertext
+    from ..crypto.group import Point, Scalar, Source
+    from ..crypto.keys import PublicKey, SecretKey
+    from .variant import AnyVariant, Chance
+
+LEVELS = (1, 2, 3)
+"""The sealed decks: `deck 1` to `deck 3`, as both games' deals name them."""
+RULE = "sealed"
+
+
+def _refuse(message: str) -> IllegalMoveError:
+    return IllegalMoveError(message, rule=RULE)
+
+
+# -- the digests and the signatures ----------------------------------------------------------
+
+
+def canonical(event: Event) -> bytes:
+    """The event as the chain and the signatures read it: canonical JSON of its dict."""
+    from ..events.codec import event_to_dict
+
+    raw = event_to_dict(event)
+    return json.dumps(raw, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def full_digest(event: Event) -> bytes:
+    """SHA-256 of the whole event (the chain's `parent` keeps 16 hex digits of it)."""
+    return hashlib.sha256(canonical(event)).digest()
+
+
+def _unsigned(event: Event) -> Event:
+    if not signature(event):
+        return event
+    unsigned: Event = attrs.evolve(event, sig="")  # type: ignore[misc]
+    return unsigned
+
+
+def _signed_message(event: Event, previous: Event) -> bytes:
+    from ..crypto.group import framed
+
+    return framed(b"splendor-cli/event/v1", canonical(_unsigned(event)), full_digest(previous))
+
+
+def sign(event: Event, previous: Event, secret: SecretKey) -> Event:
+    """`event` (sealed onto the log: its envelope set) signed by `secret`, after `previous`."""
+    sig = secret.sign("event", _signed_message(event, previous)).hex()
+    signed: Event = attrs.evolve(event, sig=sig)  # type: ignore[misc]
+    return signed
+
+
+def game_key(secret: SecretKey, root: bytes) -> SecretKey:
+    """A player's keys for the game of first-event digest `root`: their own signing key, and a
+    card secret made for this game alone (published at the end without harm to other games)."""
+    from ..crypto.group import hash_to_scalar
+    from ..crypto.keys import SecretKey as Secret
+
+    card = hash_to_scalar("game-card", secret.signing, secret.card.data, root)
+    return Secret(name=secret.name, signing=secret.signing, card=card)
+
+
+def seed_label(root: bytes, player: str, level: int) -> str:
+    """The label of a player's shuffle of a deck (crypto/shuffle.py): the game, the seat, the deck."""
+    return f"{root.hex()}:{player}:deck {level}"
+
+
+def _context(root: bytes, *parts: str) -> bytes:
+    from ..crypto.group import framed
+
+    return framed(root, *(part.encode("utf-8") for part in parts))
+
+
+# -- what the game deals ---------------------------------------------------------------------
+
+
+class _Probe:
+    """A chance that records the cards of each deck the game's deal shuffles, and deals them
+    as listed (or as `decks` gives them)."""
+
+    def __init__(self, decks: Mapping[int, tuple[str, ...]] | None = None, rest: Chance | None = None) -> None:
+        self.cards: dict[int, tuple[str, ...]] = {}
+        self.decks = decks or {}
+        self.rest = rest
+
+    def shuffle(self, items: Sequence[str], label: str) -> tuple[str, ...]:
+        level = _level_label(label)
+        if level is not None:
+            self.cards[level] = tuple(items)
+            if level in self.decks:
+                return self.decks[level]
+            return tuple(placeholder(level, k) for k in range(1, len(items) + 1))
+        return self.rest.shuffle(items, label) if self.rest else tuple(items)
+
+    def sample(self, items: Sequence[str], count: int, label: str) -> tuple[str, ...]:
+        return self.rest.sample(items, count, label) if self.rest else tuple(items[:count])
+
+
+def _level_label(label: str) -> int | None:
+    for level in LEVELS:
+        if label == f"deck {level}":
+            return level
+    return None
+
+
+def _walk(value: Any, found: Callable[[str, str], None], owner: str) -> None:
+    """Call `found(placeholder, owner)` for each placeholder in `value`, an attrs state: "" for a
+    face-up one; a player's name for one in that player's `reserved`; decks are skipped."""
+    if isinstance(value, str):
+        if is_placeholder(value):
+            found(value, owner)
+    elif isinstance(value, tuple | list):
+        for item in value:
+            _walk(item, found, owner)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _walk(key, found, owner)
+            _walk(item, found, owner)
+    elif attrs.has(type(value)):
+        name = getattr(value, "name", None) if hasattr(value, "reserved") else None
+        for field in attrs.fields(type(value)):
+            if field.name in ("decks", "blind"):
+                continue
+            mine = name if field.name == "reserved" and isinstance(name, str) else owner
+            _walk(getattr(value, field.name), found, mine)
+
+
+def placeholders(state: Any) -> tuple[list[str], dict[str, list[str]]]:
+    """The placeholders of `state` outside its decks: face up (a market slot), and reserved blind
+    (by owner). A sealable game's state has `decks` and `players` with `name` and `reserved`."""
+    face_up: list[str] = []
+    reserved: dict[str, list[str]] = {}
+
+    def found(card: str, owner: str) -> None:
+        if owner:
+            reserved.setdefault(owner, []).append(card)
+        else:
+            face_up.append(card)
+
+    _walk(state, found, "")
+    return face_up, reserved
+
+
+def substitute(value: Any, cards: Mapping[str, str]) -> Any:
+    """`value` (a state) with every placeholder of `cards` replaced by its card."""
+    if not cards:
+        return value
+    if isinstance(value, str):
+        return cards.get(value, value)
+    if isinstance(value, tuple):
+        items = tuple(substitute(item, cards) for item in value)
+        return value if items == value else items
+    if isinstance(value, dict):
+        return {substitute(k, cards): substitute(v, cards) for k, v in value.items()}
+    if attrs.has(type(value)):
+        changes = {}
+        for field in attrs.fields(type(value)):
+            old = getattr(value, field.name)
+            new = substitute(old, cards)
+            if new is not old:
+                changes[field.name] = new
+        return attrs.evolve(value, **changes) if changes else value
+    return value
+
+
+# -- the sealed table ------------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class Shuffle:
+    """One player's shuffle: the decks it left (level 1 to 3), as ciphertexts."""
+
+    player: str
+    decks: tuple[tuple[Ciphertext, ...], ...]
+
+
+@attrs.frozen(kw_only=True)
+class Sealing:
+    """Where a sealed game's cryptography stands (every reader rebuilds it from the log)."""
+
+    players: tuple[str, ...]
+    root: bytes
+    """SHA-256 of the first event (`SealedAsked`): what binds every proof to this game."""
+    cards: Mapping[int, tuple[str, ...]]
+    """The cards of each deck, in the order the game lists them: the first shuffle's input."""
+    keys: Mapping[str, PublicKey] = attrs.Factory(dict)
+    shuffles: tuple[Shuffle, ...] = ()
+    face_up: tuple[str, ...] = ()
+    """The placeholders the setup deals face up (known once every player has shuffled)."""
+    shares: Mapping[str, Mapping[str, Point]] = attrs.Factory(dict)
+    """The verified decryption shares, by placeholder, then player."""
+    revealed: Mapping[str, str] = attrs.Factory(dict)
+    """The cards every player's shares opened, by placeholder."""
+    published: Mapping[str, KeysPublished] = attrs.Factory(dict)
+    dealt: bool = False
+
+    @classmethod
+    def start(cls, variant: AnyVariant, event: SealedAsked) -> Sealing:
+        """The sealed table of a game that `event` (the first of its log) asks for."""
+        probe = _Probe()
+        variant.deal(event.players, probe)
+        if sorted(probe.cards) != list(LEVELS):
+            raise _refuse(f"{variant.title} cannot be played sealed: its deal shuffles no three decks")
+        return cls(players=event.players, root=full_digest(event), cards=probe.cards)
+
+    # -- where it stands
+
+    @property
+    def joined(self) -> bool:
+        return len(self.keys) == len(self.players)
+
+    @property
+    def shuffled(self) -> bool:
+        return len(self.shuffles) == len(self.players)
+
+    def decks(self) -> tuple[tuple[Ciphertext, ...], ...]:
+        """The decks as the last shuffle left them (before any shuffle: encrypted openly)."""
+        if self.shuffles:
+            return self.shuffles[-1].decks
+        from ..crypto.elgamal import Deck
+
+        return tuple(Deck(self.cards[level]).unmasked() for level in LEVELS)
+
+    def joint_key(self) -> Point:
+        from ..crypto.elgamal import joint_key
+
+        return joint_key(self.keys[p].card for p in self.players)
+
+    def ciphertext(self, card: str) -> Ciphertext:
+        decks = self.decks()
+        return decks[level_of(card) - 1][position_of(card) - 1]
+
+    def missing(self, card: str, *, but: str = "") -> list[str]:
+        """The players (in turn order) whose share of placeholder `card` is not in, but `but`."""
+        have = self.shares.get(card, {})
+        return [p for p in self.players if p not in have and p != but]
+
+    def stage(self) -> str:
+        """What the setup waits for ("" once dealt)."""
+        if self.dealt:
+            return ""
+        if not self.joined:
+            late = [p for p in self.players if p not in self.keys]
+            return f"waiting for {_and(late)} to join with their keys (`splendor seal --as NAME`)"
+        if not self.shuffled:
+            done = {s.player for s in self.shuffles}
+            late = [p for p in self.players if p not in done]
+            return f"waiting for {_and(late)} to shuffle the sealed decks (`splendor seal --as NAME`)"
+        late = [p for p in self.players if any(p in self.missing(c) for c in self.face_up)]
+        if late:
+            return f"waiting for {_and(late)} to reveal the face-up cards (`splendor seal --as NAME`)"
+        return "every face-up card is revealed: the cards can be dealt"
+
+    # -- the events
+
+    def join(self, event: PlayerJoined) -> Sealing:
+        from ..crypto.group import Point, parse_hex
+        from ..crypto.keys import Possession, PublicKey, check_possession
+
+        self._check_player(event.player)
+        if event.player in self.keys:
+            raise _refuse(f"{event.player} has joined already")
+        public = PublicKey(
+            name=event.player, signing=parse_hex(event.signing, 32, "signing"), card=Point.from_hex(event.card, "card")
+        )
+        if any(public.signing == k.signing or public.card == k.card for k in self.keys.values()):
+            raise _refuse(f"{event.player} joins with a key another player holds")
+        check_possession(public, Possession.from_hex(event.possession), _context(self.root, "join", event.player))
+        return attrs.evolve(self, keys={**self.keys, event.player: public})
+
+    def shuffle(self, event: DeckShuffled) -> Sealing:
+        from ..crypto.elgamal import Ciphertext
+
+        self._check_player(event.player)
+        if not self.joined:
+            raise _refuse(f"the decks are shuffled only once every player has joined: {self.stage()}")
+        if any(s.player == event.player for s in self.shuffles):
+            raise _refuse(f"{event.player} has shuffled the decks already")
+        decks = []
+        for level, texts in zip(LEVELS, (event.deck_1, event.deck_2, event.deck_3), strict=True):
+            size = len(self.cards[level])
+            if len(texts) != size:
+                raise _refuse(f"deck_{level} holds {len(texts)} cards, not {size}")
+            decks.append(tuple(Ciphertext.from_hex(t, f"deck_{level} card") for t in texts))
+        after = attrs.evolve(self, shuffles=(*self.shuffles, Shuffle(player=event.player, decks=tuple(decks))))
+        return after
+
+    def with_face_up(self, face_up: Iterable[str]) -> Sealing:
+        return attrs.evolve(self, face_up=tuple(face_up))
+
+    def show(self, event: CardsShown, allowed: Callable[[str], str]) -> tuple[Sealing, dict[str, str]]:
+        """The table after `event`'s shares, and the cards they revealed (by placeholder).
+        `allowed(card)` says why `event.player` may not share `card` now ("" if they may)."""
+        from ..crypto.elgamal import Deck, Share, combine, verify_share
+
+        self._check_player(event.player)
+        if not event.cards or len(event.cards) != len(event.shares):
+            raise _refuse("cards_shown lists one share per card, and at least one")
+        if len(set(event.cards)) != len(event.cards):
+            raise _refuse("cards_shown names a card twice")
+        shares = {card: dict(have) for card, have in self.shares.items()}
+        revealed: dict[str, str] = {}
+        for card, text in zip(event.cards, event.shares, strict=True):
+            if not PLACEHOLDER.fullmatch(card) or position_of(card) > len(self.cards[level_of(card)]):
+                raise _refuse(f"{excerpt(card)} is no sealed card of this game")
+            if event.player in shares.get(card, {}):
+                raise _refuse(f"{event.player} has shown their share of {card} already")
+            why = allowed(card)
+            if why:
+                raise _refuse(f"{event.player} may not show {card}: {why}")
+            ciphertext = self.ciphertext(card)
+            share = Share.from_hex(text, f"share of {card}")
+            if not verify_share(ciphertext, share, self.keys[event.player].card, _context(self.root, "share", card)):
+                raise _refuse(f"{event.player}'s decryption share of {card} does not verify against their key")
+            have = shares.setdefault(card, {})
+            have[event.player] = share.point
+            if len(have) == len(self.players):
+                level = level_of(card)
+                try:
+                    revealed[card] = Deck(self.cards[level]).card_of(combine(ciphertext, have.values()))
+                except ValueError:
+                    raise _refuse(f"{card} opens to no card of deck {level}: a shuffle cheated") from None
+        known = {**self.revealed, **revealed}
+        twice = _twice(known)
+        if twice:
+            raise _refuse(f"{twice} is revealed twice in the sealed decks: a shuffle cheated")
+        return attrs.evolve(self, shares=shares, revealed=known), revealed
+
+    def publish(self, event: KeysPublished, finished: bool) -> Sealing:
+        from ..crypto.group import Point, Scalar, parse_hex
+
+        self._check_player(event.player)
+        if not finished:
+            raise _refuse("the keys are published only once the game is over")
+        if event.player in self.published:
+            raise _refuse(f"{event.player} has published their keys already")
+        if Point.base_times(Scalar.from_hex(event.card, "card secret")) != self.keys[event.player].card:
+            raise _refuse(f"{event.player}'s published card secret is not the one of their key")
+        if len(event.seeds) != len(LEVELS):
+            raise _refuse(f"keys_published lists {len(LEVELS)} seeds, one per deck")
+        for text in event.seeds:
+            parse_hex(text, 32, "seed")
+        return attrs.evolve(self, published={**self.published, event.player: event})
+
+    def check_signature(self, event: Event, previous: Event) -> None:
+        """Refuse `event` unless it is signed by its author (`actor`)."""
+        import binascii
+
+        who = actor(event)
+        if who not in self.keys:
+            raise _refuse(f"{event.TYPE} by {excerpt(who) or 'nobody'}, who holds no key in this game")
+        sig = signature(event)
+        if not sig:
+            raise _refuse(f"{event.TYPE} by {who} is not signed")
+        try:
+            raw = binascii.unhexlify(sig)
+        except (binascii.Error, ValueError):
+            raw = b""
+        if not self.keys[who].verify("event", _signed_message(event, previous), raw):
+            raise _refuse(f"{event.TYPE}: the signature is not {who}'s (a forged or altered event)")
+
+    def _check_player(self, player: str) -> None:
+        if player not in self.players:
+            raise _refuse(f"{excerpt(player)} does not play in this game")
+
+
+def _twice(known: Mapping[str, str]) -> str:
+    seen: set[str] = set()
+    for card in known.values():
+        if card in seen:
+            return card
+        seen.add(card)
+    return ""
+
+
+def _and(names: Sequence[str]) -> str:
+    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1] if names else ""
+
+
+# -- the deal --------------------------------------------------------------------------------
+
+
+def face_up_cards(variant: AnyVariant, sealing: Sealing) -> tuple[str, ...]:
+    """The placeholders that the game's setup deals face up (in the order the state holds them)."""
+    probe = _Probe()
+    setup = variant.deal(sealing.players, probe)
+    face_up, _ = placeholders(variant.start(setup))
+    return tuple(face_up)
+
+
+def deal(variant: AnyVariant, sealing: Sealing) -> Event:
+    """The setup of a sealed game whose face-up cards are all revealed: those cards where the
+    deal puts them, a placeholder for every other card, and the rest of the deal (nobles, a
+    Duel's bag) from SHA-256 of every share of the face-up cards."""
+    from .seeding import SeededChance
+
+    late = [card for card in sealing.face_up if card not in sealing.revealed]
+    if not sealing.shuffled or late:
+        raise _refuse(f"the cards cannot be dealt yet: {sealing.stage()}")
+    decks = {
+        level: tuple(
+            sealing.revealed.get(placeholder(level, k), placeholder(level, k))
+            for k in range(1, len(sealing.cards[level]) + 1)
+        )
+        for level in LEVELS
+    }
+    seed = hashlib.sha256(sealing.root)
+    for card in sealing.face_up:
+        for player in sealing.players:
+            seed.update(sealing.shares[card][player].data)
+    return variant.deal(sealing.players, _Probe(decks, SeededChance(seed.digest())))
+
+
+# -- the rules of revealing ------------------------------------------------------------------
+
+
+def may_show(sealing: Sealing, state: Any | None, player: str) -> Callable[[str], str]:
+    """Why `player` may not show their share of a placeholder now ("" when they may): before the
+    deal, only the face-up cards of the setup; after it, a card face up or reserved (a deck's
+    card never: it would open the deck)."""
+    if state is None:
+        allowed = set(sealing.face_up)
+        return lambda card: "" if card in allowed else "before the deal, only the setup's face-up cards are shown"
+    face_up, reserved = placeholders(state)
+    shown = set(face_up) | {card for cards in reserved.values() for card in cards}
+    return lambda card: "" if card in shown else "it is not face up or reserved (a deck's card stays sealed)"
+
+
+def owed(sealing: Sealing, state: Any | None, player: str) -> list[str]:
+    """The shares `player` owes now, in order: each face-up card's (the setup's, before the deal),
+    and each card another player reserved blind; never their own reserve's."""
+    if sealing.dealt and state is None:
+        return []
+    if state is None:
+        return [card for card in sealing.face_up if player in sealing.missing(card)]
+    face_up, reserved = placeholders(state)
+    cards = [*face_up, *(card for owner, cards in reserved.items() if owner != player for card in cards)]
+    return [card for card in dict.fromkeys(cards) if player in sealing.missing(card)]
+
+
+def blocked(sealing: Sealing, state: Any, player: str) -> str:
+    """Why `player` may not start a turn now ("" when they may): a face-up card not revealed to
+    all, or a card of theirs reserved blind that misses another player's share."""
+    face_up, reserved = placeholders(state)
+    for card in face_up:
+        late = sealing.missing(card)
+        if late:
+            return f"the face-up card {card} is not revealed yet: it waits for {_shares(late)}"
+    for card in reserved.get(player, []):
+        late = sealing.missing(card, but=player)
+        if late:
+            return f"{player}'s blind reserve {card} waits for {_shares(late)}"
+    return ""
+
+
+def _shares(names: Sequence[str]) -> str:
+    return f"{_and([f'{n}' for n in names])}'s decryption share{'s' if len(names) > 1 else ''}"
+
+
+def waiting(sealing: Sealing, state: Any | None) -> list[tuple[str, list[str]]]:
+    """Each sealed card that waits for shares, with whose: face up, then reserved blind (for
+    those, every player's but the owner's), for `show` to say."""
+    if state is None:
+        return [(card, sealing.missing(card)) for card in sealing.face_up if sealing.missing(card)]
+    face_up, reserved = placeholders(state)
+    out = [(card, sealing.missing(card)) for card in face_up if sealing.missing(card)]
+    for owner, cards in reserved.items():
+        out += [(card, sealing.missing(card, but=owner)) for card in cards if sealing.missing(card, but=owner)]
+    return out
+
+
+# -- a seat's view ---------------------------------------------------------------------------
+
+
+def private_cards(sealing: Sealing, state: Any, seat: str, card_secret: Scalar) -> dict[str, str]:
+    """The cards `seat` can open alone with their card secret of the game: every placeholder
+    outside the decks whose other shares are all in (their own blind reserves, a face-up card
+    that waits only for their share)."""
+    from ..crypto.elgamal import Deck, combine, share_point
+
+    face_up, reserved = placeholders(state)
+    out: dict[str, str] = {}
+    for card in (*face_up, *reserved.get(seat, ())):
+        if card in out or sealing.missing(card, but=seat):
+            continue
+        ciphertext = sealing.ciphertext(card)
+        points = [p for name, p in sealing.shares.get(card, {}).items() if name != seat]
+        point = combine(ciphertext, [*points, share_point(ciphertext, card_secret)])
+        try:
+            out[card] = Deck(sealing.cards[level_of(card)]).card_of(point)
+        except ValueError:
+            continue  # a cheating shuffle: the audit names it
+    return out
+
+
+# -- a player's part -------------------------------------------------------------------------
+
+
+def duties(
+    sealing: Sealing, state: Any | None, player: str, secret: SecretKey, source: Source, *, finished: bool
+) -> list[Event]:
+    """The events `player` (holding `secret`, their own secret key) owes the game now, unsigned
+    and unsealed, in order: their join, their shuffle, the shares they owe, their keys once the
+    game is over. [] when they owe nothing (or must wait for others)."""
+    from ..crypto.elgamal import decryption_share
+    from ..crypto.shuffle import shuffle
+
+    if player not in sealing.players:
+        raise _refuse(f"{excerpt(player)} does not play in this game")
+    mine = game_key(secret, sealing.root)
+    if player not in sealing.keys:
+        public = mine.public
+        possession = mine.possession(_context(sealing.root, "join", player), source)
+        return [
+            PlayerJoined(
+                seq=0,
+                parent="",
+                player=player,
+                signing=public.signing.hex(),
+                card=public.card.to_hex(),
+                possession=possession.to_hex(),
+            )
+        ]
+    if sealing.keys[player].card != mine.public.card:
+        raise _refuse(f"{player} joined this game with other keys than the ones here")
+    if not sealing.joined:
+        return []
+    if not any(s.player == player for s in sealing.shuffles):
+        joint = sealing.joint_key()
+        decks = [
+            shuffle(deck, joint, secret.shuffle_seed(seed_label(sealing.root, player, level)), "deck")
+            for level, deck in zip(LEVELS, sealing.decks(), strict=True)
+        ]
+        texts = [tuple(c.to_hex() for c in deck) for deck in decks]
+        return [DeckShuffled(seq=0, parent="", player=player, deck_1=texts[0], deck_2=texts[1], deck_3=texts[2])]
+    events: list[Event] = []
+    if not sealing.shuffled:
+        return events
+    cards = owed(sealing, state, player)
+    if cards:
+        shares = tuple(
+            decryption_share(
+                sealing.ciphertext(card), mine.card, _context(sealing.root, "share", card), source
+            ).to_hex()
+            for card in cards
+        )
+        events.append(CardsShown(seq=0, parent="", player=player, cards=tuple(cards), shares=shares))
+    if finished and player not in sealing.published:
+        seeds = tuple(secret.shuffle_seed(seed_label(sealing.root, player, level)).hex() for level in LEVELS)
+        events.append(KeysPublished(seq=0, parent="", player=player, card=mine.card.to_hex(), seeds=seeds))
+    return events
+
+
+def reveal_own(
+    sealing: Sealing, state: Any, player: str, secret: SecretKey, source: Source, cards: Iterable[str]
+) -> CardsShown:
+    """`player`'s shares of their own blind reserves `cards` (placeholders), to buy one of them."""
+    from ..crypto.elgamal import decryption_share
+
+    mine = game_key(secret, sealing.root)
+    cards = tuple(cards)
+    shares = tuple(
+        decryption_share(sealing.ciphertext(card), mine.card, _context(sealing.root, "share", card), source).to_hex()
+        for card in cards
+    )
+    return CardsShown(seq=0, parent="", player=player, cards=cards, shares=shares)
+
+
+# -- the audit -------------------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class Audit:
+    """What `audit` found: problems (each naming a player or an event), what it could check."""
+
+    problems: tuple[str, ...]
+    unpublished: tuple[str, ...]
+    """The players who have not published their keys: their shuffles cannot be checked."""
+    shuffles_checked: int
+    cards_opened: int
+    reserves: Mapping[str, tuple[str, ...]] = attrs.Factory(dict)
+    """Every player's blind reserves, opened (once every key is published)."""
+
+
+def audit(sealing: Sealing, state: Any | None) -> Audit:
+    """Re-make every shuffle from its published seed, and open every sealed card with the
+    published card secrets: a shuffle that no seed explains is named with its player."""
+    from ..crypto.elgamal import Deck, combine, share_point
+    from ..crypto.group import Scalar
+    from ..crypto.shuffle import check_shuffle
+
+    problems: list[str] = []
+    unpublished = tuple(p for p in sealing.players if p not in sealing.published)
+    checked = 0
+    if sealing.joined and sealing.shuffled:
+        joint = sealing.joint_key()
+        before = [Deck(sealing.cards[level]).unmasked() for level in LEVELS]
+        for shuffled in sealing.shuffles:
+            keys = sealing.published.get(shuffled.player)
+            for index, level in enumerate(LEVELS):
+                if keys is not None:
+                    seed = bytes.fromhex(keys.seeds[index])
+                    if not check_shuffle(before[index], shuffled.decks[index], joint, seed, "deck"):
+                        problems.append(
+                            f"{shuffled.player}'s shuffle of deck {level} is not the shuffle their seed makes:"
+                            " a cheating shuffle (cards dropped, doubled or replaced)"
+                        )
+                    else:
+                        checked += 1
+                before[index] = shuffled.decks[index]
+    opened = 0
+    reserves: dict[str, tuple[str, ...]] = {}
+    if not unpublished and sealing.shuffled:
+        secrets = [Scalar.from_hex(sealing.published[p].card) for p in sealing.players]
+        deck_cards: dict[str, str] = {}
+        for level, deck in zip(LEVELS, sealing.decks(), strict=True):
+            known = Deck(sealing.cards[level])
+            seen: list[str] = []
+            for k, ciphertext in enumerate(deck, start=1):
+                point = combine(ciphertext, [share_point(ciphertext, x) for x in secrets])
+                try:
+                    card = known.card_of(point)
+                except ValueError:
+                    problems.append(f"{placeholder(level, k)} opens to no card of deck {level}: a shuffle cheated")
+                    continue
+                deck_cards[placeholder(level, k)] = card
+                seen.append(card)
+                opened += 1
+            if sorted(seen) != sorted(known.cards) and not problems:
+                problems.append(f"deck {level} is not a permutation of its cards: a shuffle cheated")
+        for card, got in sealing.revealed.items():
+            if deck_cards.get(card, got) != got:  # pragma: no cover - the shares' proofs rule it out
+                problems.append(f"{card} was revealed as {got}, but opens to {deck_cards[card]}")
+        if state is not None:
+            _, reserved = placeholders(state)
+            reserves = {owner: tuple(deck_cards.get(c, c) for c in cards) for owner, cards in reserved.items()}
+    return Audit(
+        problems=tuple(problems),
+        unpublished=unpublished,
+        shuffles_checked=checked,
+        cards_opened=opened,
+        reserves=reserves,
+    )
+
+
+__all__ = [
+    "Audit",
+    "Sealing",
+    "audit",
+    "blocked",
+    "canonical",
+    "deal",
+    "duties",
+    "face_up_cards",
+    "full_digest",
+    "game_key",
+    "may_show",
+    "owed",
+    "placeholders",
+    "private_cards",
+    "reveal_own",
+    "sign",
+    "substitute",
+    "waiting",
+]
