@@ -20,6 +20,7 @@ TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from .crypto.keys import SecretKey
     from .events import Event
     from .events.codec import Header, Record
     from .projection import Game
@@ -291,7 +292,7 @@ def create(path: StrPath, header: Header, started: Event) -> Loaded:
     return read(path)
 
 
-def append(loaded: Loaded, *events: Event) -> Loaded:
+def append(loaded: Loaded, *events: Event, secret: SecretKey | None = None) -> Loaded:
     """Seal the events onto the game in order, check the result, and write it. Earlier bytes
     never change; nothing is written unless every event is legal.
 
@@ -302,7 +303,7 @@ def append(loaded: Loaded, *events: Event) -> Loaded:
     """
     after = loaded
     for event in events:
-        after = stage(after, event)
+        after = stage(after, event, secret=secret)
     from .records import parse_text
 
     reread = parse_text(after.data.decode("utf-8"))
@@ -318,11 +319,19 @@ def append(loaded: Loaded, *events: Event) -> Loaded:
     return Loaded(path=loaded.path, data=after.data, record=reread, game=after.game)
 
 
-def stage(loaded: Loaded, event: Event) -> Loaded:
-    """The game file as it would be with `event` sealed on and judged; nothing is written (see append)."""
+def stage(loaded: Loaded, event: Event, *, secret: SecretKey | None = None) -> Loaded:
+    """The game file as it would be with `event` sealed on and judged; nothing is written (see append).
+    In a sealed game, an event that `secret` may sign (its author's, unsigned) is signed by it."""
+    from .events import signature
     from .events.codec import Record, format_event, seal
 
     event = seal(loaded.record, event)
+    sealing = loaded.game.sealing
+    if secret is not None and sealing is not None and not signature(event) and loaded.record.events:
+        from .projection.sealing import sign, signer_of
+
+        if signer_of(sealing, event) == secret.public.signing:
+            event = sign(event, loaded.record.events[-1], secret)
     game = loaded.game.apply(event, check=True)
     data = loaded.data if loaded.data.endswith(b"\n") else loaded.data + b"\n"
     record = Record(header=loaded.record.header, events=(*loaded.record.events, event))

@@ -141,7 +141,12 @@ def _append(loaded: Loaded, *events: Any) -> Loaded:
     from .. import store
     from . import memory
 
-    after = store.append(loaded, *events)
+    secret = None
+    if loaded.game.sealing is not None:  # a sealed game: the local key signs its player's events
+        from .sealed import secret_for
+
+        secret = secret_for(loaded)
+    after = store.append(loaded, *events, secret=secret)
     memory.remember(after)
     return after
 
@@ -164,10 +169,11 @@ def _views(loaded: Loaded, at: int | None = None, *, moves: bool = False) -> tup
     return state_text, moves_text
 
 
-def _state_json(game: Game) -> dict[str, Any]:
-    """`state --json`: the game's state JSON, and after `turn` (the turns played) `current_turn`,
-    the number of the turn under way as `show` and `log` number turns (null once finished)."""
-    shown = game.variant.state_json(game.seq, game.state)
+def _state_json(game: Game, state: Any = None) -> dict[str, Any]:
+    """`state --json`: the game's state JSON (or `state`'s, a view of it), and after `turn` (the
+    turns played) `current_turn`, the number of the turn under way as `show` and `log` number
+    turns (null once finished)."""
+    shown = game.variant.state_json(game.seq, game.state if state is None else state)
     out: dict[str, Any] = {}
     for key, value in shown.items():
         out[key] = value
@@ -181,8 +187,9 @@ def _moves_json(game: Game) -> list[dict[str, Any]]:
     return [variant.move_json(state, move) for move in variant.legal_moves(state)]
 
 
-def _board(game: Game, color: str) -> str:
-    return game.variant.board_text(game, width=_width(), color=_use_color(color), ascii=False)
+def _board(game: Any, color: str, variant: Any = None) -> str:
+    text: str = (variant or game.variant).board_text(game, width=_width(), color=_use_color(color), ascii=False)
+    return text
 
 
 # -- starting a game --------------------------------------------------------------------------
@@ -208,6 +215,12 @@ _VARIANT = Param("variant", "--variant", help="base (Splendor, 2-4 players) or d
         kind="flag",
         help="Deal by commit-then-reveal of every player's secret (see `splendor seed`).",
     ),
+    Param(
+        "sealed",
+        "--sealed",
+        kind="flag",
+        help="Signed moves, sealed decks: nobody knows a deck's order or another's blind reserve (`splendor seal`).",
+    ),
     JSON,
 )
 def new(
@@ -217,6 +230,7 @@ def new(
     seed: int | None = None,
     variant: str = "base",
     commit_seed: bool = False,
+    sealed: bool = False,
     json: bool = False,
 ) -> None:
     """Start a new game: shuffle, deal, and write the game file (never over an existing one).
@@ -226,6 +240,8 @@ def new(
     splendor new -g games/friday.toml --players alice,bob,carol
 
     splendor new -g games/duel.toml --players ann,bob --variant duel
+
+    splendor new -g games/secret.toml --players ann,bob --sealed   (then each runs `splendor seal`)
     """
     import random
 
@@ -246,6 +262,10 @@ def new(
             parse_spec(spec)  # a bot seat names a bot this version has
     if commit_seed and seed is not None:
         raise UsageError("--seed and --commit-seed exclude each other: the players' secrets make the shuffle")
+    if sealed and (seed is not None or commit_seed):
+        raise UsageError("--sealed deals by the players' own shuffles: it excludes --seed and --commit-seed")
+    if sealed and any(seat_spec(name) is not None for name in names):
+        raise UsageError("a sealed game has no bot seat: every player signs with a key of their own")
     created = _now()
     # The id names a game among all the games a player keeps (secrets and the memory of seen
     # games go by it): random even with --seed, which only fixes the shuffle.
@@ -257,7 +277,15 @@ def new(
         game_id = f"{created[:10]}-game-{suffix}"
     path = game if game is not None else os.path.join(GAMES_DIR, f"{game_id}.toml")
     header = Header(game=game_id, variant=variant, players=names, created=created, emails=emails)
-    if commit_seed:
+    if sealed:
+        from ..events import SealedAsked
+
+        store.create(path, header, SealedAsked(seq=1, parent="", variant=variant, players=names))
+        after = (
+            f"each player now runs `splendor seal -g {path} --as NAME` (with a key from `splendor key new`)"
+            " and sends the file on, until the cards are dealt"
+        )
+    elif commit_seed:
         store.create(path, header, SeedsAsked(seq=1, parent="", variant=variant, players=names))
         after = f"each player now runs `splendor seed -g {path} --as NAME` twice: to commit, then to reveal"
     else:
@@ -398,7 +426,8 @@ SEAT = Param(
     "--as",
     envvar="SPLENDOR_PLAYER",
     metavar="NAME",
-    help="With --svg: whose view it is, their blind reserves face up ($SPLENDOR_PLAYER; default: a spectator's).",
+    help="Whose view it is: their blind reserves face up (a sealed game: only with their key here)"
+    " ($SPLENDOR_PLAYER; default: a spectator's).",
 )
 OUTPUT = Param("output", "--output", "-o", kind="path", metavar="FILE", help="Write it to FILE (- : standard output).")
 
@@ -440,22 +469,57 @@ def show(
     splendor show --svg -o games/friday.svg   (a picture; --at 12 --as bob: as bob saw it then)
     """
     _use_color(color)
-    if (seat or output) and not svg:
-        raise UsageError("--as and -o go with --svg (the board as text is everyone's, on standard output)")
+    if output and not svg:
+        raise UsageError("-o goes with --svg (the board as text is written on standard output)")
     loaded = _load_side(game, side) if side else _load(game)
     if svg:
         if json:
             raise UsageError("--svg and --json exclude each other")
         _write_out(output, _picture(loaded, at, seat))
         return
-    if json:
-        _out(_views(loaded, at)[0])
-        return
     played = loaded.game.at(at) if at is not None else loaded.game
+    sealed = played.sealing is not None
+    if json:
+        if sealed and played.states:  # what this seat may know (a spectator's view without one)
+            _out(_json_text(_state_json(played, _seen(played, seat).state)))
+        else:
+            _out(_views(loaded, at)[0])
+        return
     if played.seeding is not None and not played.states:  # a commit-then-reveal deal under way
         _out(_dealing(played))
         return
+    if sealed:
+        from .sealed import waiting_lines
+
+        lines = waiting_lines(played)
+        if not played.states:
+            title = played.variant.title
+            _out(f"{title}  the cards are not dealt yet: a sealed game  (event #{played.seq})\n{lines[0]}")
+            return
+        _out(_board(_seen(played, seat), color, played.variant) + "".join(f"\n{line}" for line in lines))
+        return
     _out(_board(played, color))
+
+
+class _Moment:
+    """A game as a board draws it (`Moment`): a sealed game's table as one seat may know it."""
+
+    __slots__ = ("seq", "state")
+
+    def __init__(self, seq: int, state: Any) -> None:
+        self.seq, self.state = seq, state
+
+
+def _seen(game: Game, seat: str | None) -> Any:
+    """`game` as `seat` may know it (a `Moment`): in a sealed game, what their key here opens;
+    without a seat, or in an open game, `game` itself."""
+    if game.sealing is None or seat is None or not game.states:
+        return game
+    from .sealed import view
+
+    if seat not in game.players:
+        raise UsageError(f"{seat!r} does not play in this game (players: {', '.join(game.players)})")
+    return _Moment(game.seq, view(game, seat))
 
 
 def _picture(loaded: Loaded, at: int | None, seat: str | None) -> str:
@@ -465,7 +529,7 @@ def _picture(loaded: Loaded, at: int | None, seat: str | None) -> str:
         raise IllegalMoveError("the cards are not dealt yet: there is no table to draw", rule="seed")
     if seat is not None and seat not in played.players:
         raise UsageError(f"{seat!r} does not play in this game (players: {', '.join(played.players)})")
-    return played.variant.board_svg(played, seat=seat, event=played.events[-1])
+    return played.variant.board_svg(_seen(played, seat), seat=seat, event=played.events[-1])
 
 
 def _write_out(output: str | None, text: str) -> None:
@@ -510,15 +574,19 @@ def _dealing(game: Game) -> str:
     return "\n".join(lines)
 
 
-@command("state", GAME, JSON, AT, COLOR)
-def state(*, game: str | None = None, json: bool = False, at: int | None = None, color: str = "auto") -> None:
+@command("state", GAME, JSON, AT, COLOR, SEAT)
+def state(
+    *, game: str | None = None, json: bool = False, at: int | None = None, color: str = "auto", seat: str | None = None
+) -> None:
     """Print the state after the last event (or after event SEQ with --at): JSON, or the board.
 
     Example:
 
     splendor state -g games/friday.toml --json --at 12
+
+    splendor state --json --as bob   (a sealed game: what bob may know, his key here)
     """
-    show(game=game, json=json, at=at, color=color)
+    show(game=game, json=json, at=at, color=color, seat=seat)
 
 
 @command(
@@ -547,10 +615,21 @@ def moves(*, game: str | None = None, json: bool = False, as_: str | None = None
         raise IllegalMoveError(f"{excerpt(as_)} does not play in this game ({', '.join(now.players)})", rule="turn")
     if as_ is not None and not table.finished and as_ != table.player.name:
         raise IllegalMoveError(f"it is {table.player.name}'s turn, not {as_}'s", rule="turn")
-    if json:
+    variant = now.variant
+    if now.sealing is not None and not table.finished:  # what the seat to move may do, seen by them
+        from .sealed import local_key, seat_of, view
+
+        secret = local_key(required=False)
+        seat = as_ or (seat_of(now, secret) if secret is not None else None)
+        seen = view(now, seat, secret) if seat == table.player.name else now.state
+        options = variant.legal_moves(seen)
+        if json:
+            _out(_json_text([variant.move_json(seen, move) for move in options]))
+        else:
+            _out("\n".join(variant.format_move(move) for move in options))
+    elif json:
         _out(_views(loaded, moves=True)[1])
     elif not table.finished:
-        variant = now.variant
         _out("\n".join(variant.format_move(move) for move in variant.legal_moves(now.state)))
     if table.finished:
         sys.stderr.write(f"splendor: {now.variant.whose_turn(now.state)}; no moves left\n")
@@ -663,7 +742,15 @@ def play(
         if not parsed:
             raise InvalidMoveError(f"empty move {text!r}: no step to play (see `splendor moves`)")
         after = loaded
-        now = loaded.game.table
+        secret = None
+        if loaded.game.sealing is not None:  # signed by the local key, for its seat
+            from . import sealed
+
+            secret = sealed.local_key()
+            assert secret is not None
+            as_ = sealed.my_seat(loaded.game, secret, as_)
+            after = sealed.part(after, as_, secret)  # the shares owed before moving
+        now = after.game.table
         if as_ is None and not now.finished and seat_spec(now.player.name):
             raise IllegalMoveError(
                 f"it is {now.player.name}'s turn, a bot's: `splendor bot` plays it (or say --as {now.player.name})",
@@ -672,11 +759,15 @@ def play(
         mover = as_ or (now.player.name if len(parsed) > 1 else None)
         for one in parsed:  # several steps: each judged after the ones before it, all one player's
             try:
-                after = store.stage(after, after.game.decide(one, player=mover))
+                if secret is not None and as_ is not None:
+                    after = _sealed_step(after, as_, secret, one)
+                after = store.stage(after, after.game.decide(one, player=mover), secret=secret)
             except SplendorError as exc:
                 if len(parsed) > 1:  # say which of the steps was refused
                     exc.args = (f"{variant.format_move(one)!r}: {exc}",)
                 raise
+        if secret is not None and as_ is not None:
+            after = sealed.part(after, as_, secret)  # the shares owed after it, the keys at the end
         if bots:
             after = _bot_turns(after)
         after = _append(loaded, *after.record.events[loaded.game.seq :])
@@ -686,6 +777,20 @@ def play(
 
         for line in notify_after(after):
             sys.stderr.write(f"splendor: {safe(line)}\n")
+
+
+def _sealed_step(loaded: Loaded, seat: str, secret: Any, move: Any) -> Loaded:
+    """Before `seat` plays `move` in a sealed game: refuse it while it must wait for others'
+    shares, and show to all the card reserved blind that it buys (decided on the seat's view)."""
+    from . import sealed
+
+    game = loaded.game
+    if game.table.finished or game.table.player.name != seat:
+        return loaded  # `decide` says why not
+    sealed.check_turn(game, seat)
+    seen = sealed.view(game, seat, secret)
+    event = game.variant.decide(seen, game.variant.draw(seen, move, game.chance()))
+    return sealed.reveal_for(loaded, seat, secret, event)
 
 
 def _shortcut(action: str, words: list[str], game: str | None, as_: str | None, json: bool) -> None:

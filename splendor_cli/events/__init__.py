@@ -190,9 +190,9 @@ E = TypeVar("E", bound=Event)
 
 def enveloped(event: E, *, seq: int, parent: str) -> E:
     """`event` with this envelope (every event is a frozen attrs class); its signature, if any,
-    is dropped: it covered the old envelope."""
+    is dropped when the envelope changes: it covered the old one."""
     changes: dict[str, Any] = {"seq": seq, "parent": parent}
-    if getattr(event, "sig", ""):
+    if getattr(event, "sig", "") and (event.seq, event.parent) != (seq, parent):
         changes["sig"] = ""
     changed: E = attrs.evolve(_attrs(event), **changes)
     return changed

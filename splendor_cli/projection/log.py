@@ -10,7 +10,21 @@ from typing import Any
 
 import attrs
 
-from ..events import Event, PlayEvent, SeedCommitted, SeedRevealed, SeedsAsked, SeedsRestarted, TurnUndone, actor
+from ..events import (
+    CardsShown,
+    DeckShuffled,
+    Event,
+    KeysPublished,
+    PlayerJoined,
+    PlayEvent,
+    SealedAsked,
+    SeedCommitted,
+    SeedRevealed,
+    SeedsAsked,
+    SeedsRestarted,
+    TurnUndone,
+    actor,
+)
 from .game import Game
 from .variant import AnyVariant
 
@@ -56,6 +70,17 @@ def event_notation(variant: AnyVariant, event: Event) -> str:
             return f"reveals the seed ({event.secret[:16]}...)"
         case SeedsRestarted():
             return f"restarts the deal without a reveal from {', '.join(event.without)}: all commit new seeds"
+        case SealedAsked():
+            return f"new sealed game: {', '.join(event.players)}; each joins, shuffles and reveals (`splendor seal`)"
+        case PlayerJoined():
+            return f"joins with their keys (signing {event.signing[:16]}...)"
+        case DeckShuffled():
+            return "shuffles and seals the decks"
+        case CardsShown():
+            cards = ", ".join(event.cards[:6]) + (", ..." if len(event.cards) > 6 else "")
+            return f"shows decryption shares of {cards}"
+        case KeysPublished():
+            return "publishes their keys of the game: every shuffle and card can now be checked (`splendor verify`)"
     return variant.event_notation(event)
 
 

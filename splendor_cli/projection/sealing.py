@@ -105,6 +105,17 @@ def sign(event: Event, previous: Event, secret: SecretKey) -> Event:
     return signed
 
 
+def signer_of(sealing: Sealing, event: Event) -> bytes | None:
+    """The Ed25519 key that must sign `event` (None: nobody's, such as the setup's)."""
+    if isinstance(event, PlayerJoined):
+        try:
+            return bytes.fromhex(event.signing)
+        except ValueError:
+            return None
+    key = sealing.keys.get(actor(event))
+    return key.signing if key is not None else None
+
+
 def game_key(secret: SecretKey, root: bytes) -> SecretKey:
     """A player's keys for the game of first-event digest `root`: their own signing key, and a
     card secret made for this game alone (published at the end without harm to other games)."""
@@ -715,6 +726,7 @@ __all__ = [
     "private_cards",
     "reveal_own",
     "sign",
+    "signer_of",
     "substitute",
     "waiting",
 ]

@@ -1,0 +1,237 @@
+"""A sealed game at the command line: the local player's key, their part of the protocol, their view.
+
+In a sealed game (`splendor new --sealed`, projection/sealing.py) the player on this machine is
+the seat whose key (`splendor key new`) joined the game: their moves are signed with it, and
+only they can open their blind reserves. `part` stages whatever the protocol asks of them now
+(join, shuffle, the decryption shares they owe, their keys at the end) and the deal when it is
+due: `seal`, `play`, `sync` and `apply` all call it, so a two-player game needs no extra message.
+
+Cryptography is imported only here and below: open games never load it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from ..errors import IllegalMoveError, UsageError, excerpt
+
+if TYPE_CHECKING:
+    from ..crypto.keys import SecretKey
+    from ..projection import Game
+    from ..store import Loaded
+
+
+def local_key(*, required: bool = True) -> SecretKey | None:
+    """This user's secret key (`splendor key new`); None when there is none and it is not `required`.
+
+    Raises:
+        UsageError: there is no key and it is `required`.
+        GameFileError: the key file is unsafe or malformed.
+    """
+    from .keys import _read_key, keys_folder
+
+    try:
+        return _read_key(keys_folder())
+    except UsageError:
+        if required:
+            raise UsageError(
+                "a sealed game signs every move: make your key first with `splendor key new`"
+                " (kept in your data folder; back it up with `splendor key export --secret`)"
+            ) from None
+        return None
+
+
+def secret_for(loaded: Loaded) -> SecretKey | None:
+    """The key to sign this game's new events with: the local key in a sealed game, else None."""
+    if loaded.game.sealing is None:
+        return None
+    return local_key(required=False)
+
+
+def seat_of(game: Game, secret: SecretKey) -> str | None:
+    """The seat whose joined key is `secret`'s (None: not joined, or not this game's player)."""
+    sealing = game.sealing
+    if sealing is None:
+        return None
+    signing = secret.public.signing
+    for name, key in sealing.keys.items():
+        if key.signing == signing:
+            return name
+    return None
+
+
+def my_seat(game: Game, secret: SecretKey, as_: str | None) -> str:
+    """The seat the local key plays: the one it joined, else `as_` (to join).
+
+    Raises:
+        UsageError: the key joined no seat and `as_` is not said, or `as_` is another seat than the key's.
+        IllegalMoveError: `as_` is no player of the game, or joined with another key.
+    """
+    sealing = game.sealing
+    assert sealing is not None
+    seat = seat_of(game, secret)
+    if seat is not None:
+        if as_ and as_ != seat:
+            raise UsageError(f"your key plays {seat} in this game, not {excerpt(as_)}")
+        return seat
+    if not as_:
+        raise UsageError(f"your key has not joined this game: say which seat is yours with --as NAME ({_seats(game)})")
+    if as_ not in sealing.players:
+        raise IllegalMoveError(f"{excerpt(as_)} does not play in this game ({_seats(game)})", rule="sealed")
+    if as_ in sealing.keys:
+        raise IllegalMoveError(f"{as_} joined this game with another key than yours", rule="sealed")
+    return as_
+
+
+def _seats(game: Game) -> str:
+    return ", ".join(game.players)
+
+
+def part(loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
+    """`loaded` with everything `seat` owes the protocol now staged (signed), and the deal when
+    every face-up card of the setup is revealed; nothing written."""
+    from .. import store
+    from ..projection.sealing import duties
+
+    after = loaded
+    while True:
+        game = after.game
+        sealing = game.sealing
+        assert sealing is not None
+        state = game.states[-1] if game.states else None
+        finished = bool(state is not None and state.finished)
+        events = duties(sealing, state, seat, secret, os.urandom, finished=finished)
+        for event in events:
+            after = store.stage(after, event, secret=secret)
+        game = after.game
+        sealing = game.sealing
+        assert sealing is not None
+        if not game.states and sealing.shuffled and all(card in sealing.revealed for card in sealing.face_up):
+            after = store.stage(after, game.deal())
+            continue
+        if not events:
+            return after
+
+
+def private(game: Game, seat: str, secret: SecretKey) -> dict[str, str]:
+    """The sealed cards `seat` sees alone now (their blind reserves...), by placeholder."""
+    from ..projection.sealing import game_key, private_cards
+
+    sealing = game.sealing
+    if sealing is None or not game.states or sealing.keys.get(seat) is None:
+        return {}
+    return private_cards(sealing, game.state, seat, game_key(secret, sealing.root).card)
+
+
+def view(game: Game, seat: str | None, secret: SecretKey | None = None) -> Any:
+    """The table as `seat` may know it: in a sealed game, with the cards only they can open
+    when their key (`secret`, default: this machine's) is here (else as any spectator sees it);
+    an open game's as it is."""
+    from ..projection.sealing import substitute
+
+    state = game.state
+    if game.sealing is None or seat is None:
+        return state
+    secret = secret or local_key(required=False)
+    if secret is None or seat_of(game, secret) != seat:
+        return state
+    return substitute(state, private(game, seat, secret))
+
+
+def reveal_for(loaded: Loaded, seat: str, secret: SecretKey, event: Any) -> Loaded:
+    """`loaded` with `seat`'s shares of their own blind reserves that `event` (decided on their
+    view) names staged first: buying a card reserved blind shows it to all."""
+    from .. import store
+    from ..events.codec import event_to_dict
+    from ..projection.sealing import reveal_own
+
+    cards = private(loaded.game, seat, secret)
+    named = {str(v) for v in event_to_dict(event).values() if isinstance(v, str)}
+    mine = [card for card, real in cards.items() if real in named]
+    sealing = loaded.game.sealing
+    if not mine or sealing is None:
+        return loaded
+    shown = reveal_own(sealing, loaded.game.state, seat, secret, os.urandom, mine)
+    return store.stage(loaded, shown, secret=secret)
+
+
+def waiting_lines(game: Game) -> list[str]:
+    """What `show` says of a sealed game: the stage of the setup, or each card that waits for shares."""
+    from ..projection.sealing import waiting
+
+    sealing = game.sealing
+    if sealing is None:
+        return []
+    if not game.states:
+        return [sealing.stage()]
+    return [f"{card} waits for {', '.join(late)}'s decryption share" for card, late in waiting(sealing, game.state)]
+
+
+def check_turn(game: Game, seat: str) -> None:
+    """Refuse (exit 3) a turn that must wait for other players' shares, saying for whom."""
+    from ..projection.sealing import blocked
+
+    sealing = game.sealing
+    if sealing is None or not game.states or not game.variant.at_turn_start(game.state):
+        return
+    why = blocked(sealing, game.state, seat)
+    if why:
+        raise IllegalMoveError(f"your move waits: {why} (they run `splendor seal` or `splendor sync`)", rule="sealed")
+
+
+# -- the command -----------------------------------------------------------------------------
+
+from .commands import _append, _json_text, _out, _path, _writing  # noqa: E402  - the bodies below
+from .params import AS, GAME, JSON, command  # noqa: E402
+
+
+@command("seal", GAME, AS, JSON)
+def seal(*, game: str | None = None, as_: str | None = None, json: bool = False) -> None:
+    """Do your part of a sealed game now: join, shuffle, show the shares you owe, publish your keys at the end.
+
+    Run it after receiving the file whenever `show` says the game waits for you; `play`, `sync` and `apply` do it too.
+
+    The first time, say your seat with --as; your key (`splendor key new`) then plays it.
+
+    Example:
+
+    splendor seal -g games/secret.toml --as ann
+    """
+    from ..events import actor
+    from ..projection.log import event_notation
+
+    secret = local_key()
+    assert secret is not None
+    with _writing(game) as loaded:
+        if loaded.game.sealing is None:
+            raise UsageError(f"{_path(game)} is not a sealed game (`splendor new --sealed` makes one)")
+        seat = my_seat(loaded.game, secret, as_)
+        staged = part(loaded, seat, secret)
+        after = _append(loaded, *staged.record.events[loaded.game.seq :]) if staged is not loaded else loaded
+    added = after.record.events[loaded.game.seq :]
+    now = after.game
+    waits = waiting_lines(now) if now.sealing is not None else []
+    turn = now.variant.whose_turn(now.state) if now.states else ""
+    if json:
+        _out(
+            _json_text(
+                {
+                    "seq": now.seq,
+                    "seat": seat,
+                    "events": [
+                        {"seq": e.seq, "type": e.TYPE, "notation": event_notation(now.variant, e)} for e in added
+                    ],
+                    "waiting": waits,
+                    "to_move": None if not now.states or now.table.finished else now.table.player.name,
+                }
+            )
+        )
+        return
+    lines = [f"#{e.seq} {actor(e) or 'deal'}: {event_notation(now.variant, e)}" for e in added]
+    if not added:
+        lines.append(f"{seat} has nothing to do now")
+    lines += waits
+    if turn:
+        lines.append(turn)
+    _out("\n".join(lines))
