@@ -925,8 +925,14 @@ def _suggest(loaded: Loaded, spec: str) -> Any:
 
     from ..bots import make_bot
 
-    rng = random.Random(f"{loaded.record.header.game}:{loaded.game.seq}")
-    return make_bot(loaded.game.variant, spec)(loaded.game.state, rng)
+    game = loaded.game
+    rng = random.Random(f"{loaded.record.header.game}:{game.seq}")
+    state = game.state
+    if game.sealing is not None:  # a sealed game: the bot sees what the seat to move sees, no more
+        from .sealed import view
+
+        state = view(game, state.player.name)
+    return make_bot(game.variant, spec)(state, rng)
 
 
 @command(

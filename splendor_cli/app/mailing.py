@@ -551,6 +551,10 @@ def _add(loaded: Loaded, events: Sequence[Event], *, commit: bool) -> Loaded:
     from .commands import _append
 
     loaded = _append(loaded, *events)
+    if loaded.game.sealing is not None:  # the local player's part of the protocol rides on the answer
+        from .sealed import write_part
+
+        loaded = write_part(loaded, os.environ.get("SPLENDOR_PLAYER") or None)
     if commit:
         _commit(loaded)
     return loaded

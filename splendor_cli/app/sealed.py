@@ -114,6 +114,25 @@ def part(loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
             return after
 
 
+def write_part(loaded: Loaded, me: str | None) -> Loaded:
+    """In a sealed game, `loaded` with the local player's part of the protocol written (their
+    join, shuffle, shares owed, keys at the end: `splendor seal`); else `loaded` as it is. The
+    player is the seat the local key joined, else `me` to join it. Call it under the file's lock."""
+    sealing = loaded.game.sealing
+    if sealing is None:
+        return loaded
+    secret = local_key(required=False)
+    if secret is None:
+        return loaded
+    seat = seat_of(loaded.game, secret) or (me if me in sealing.players and me not in sealing.keys else None)
+    if seat is None:
+        return loaded
+    staged = part(loaded, seat, secret)
+    if staged is loaded:
+        return loaded
+    return _append(loaded, *staged.record.events[loaded.game.seq :])
+
+
 def private(game: Game, seat: str, secret: SecretKey) -> dict[str, str]:
     """The sealed cards `seat` sees alone now (their blind reserves...), by placeholder."""
     from ..projection.sealing import game_key, private_cards

@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConflictError, GameFileError, SplendorError, UsageError, safe
-from .commands import _board, _json_text, _load, _locks, _out, _picture, _use_color
+from .commands import _board, _json_text, _load, _locks, _out, _picture, _seen, _use_color
 from .params import COLOR, GAME, JSON, NOTIFY, Param, command
 
 if TYPE_CHECKING:
@@ -94,6 +94,10 @@ def sync(
         with store.locked(path, _locks()):
             before = store.read(path)  # a clone that is behind is no news: what you saw is checked after the merge
             me[before.record.header.game] = _me(before, as_, path)
+            if before.game.sealing is not None:
+                from .sealed import write_part
+
+                before = write_part(before, me[before.record.header.game])
             done = gitsync.commit_turns(gitsync.locate(path), before)
         made += done
         if done:
@@ -103,7 +107,7 @@ def sync(
     merged: list[Merged] = []
     drawn: list[str] = []
     if up is not None:
-        pushed = _exchange(repo, up, merged, game, drawn if picture else None)
+        pushed = _exchange(repo, up, merged, game, drawn if picture else None, me)
     else:
         pushed = False
         if picture:
@@ -231,8 +235,16 @@ def _draw(repo: Repo, paths: list[str]) -> list[str]:
     return done
 
 
-def _exchange(repo: Repo, up: Upstream, merged: list[Merged], game: str | None, drawn: list[str] | None = None) -> bool:
-    """Fetch, merge and push until the push is taken (or nothing is left to push); whether it pushed."""
+def _exchange(
+    repo: Repo,
+    up: Upstream,
+    merged: list[Merged],
+    game: str | None,
+    drawn: list[str] | None = None,
+    me: dict[str, str | None] | None = None,
+) -> bool:
+    """Fetch, merge and push until the push is taken (or nothing is left to push); whether it pushed.
+    After a merge, the local player's part of each sealed game is written and committed."""
     from ..errors import ForkError
     from ..sharing import gitsync
 
@@ -254,6 +266,7 @@ def _exchange(repo: Repo, up: Upstream, merged: list[Merged], game: str | None, 
                     "the merge stopped on conflicts outside the game file"
                     f" ({', '.join(gitsync.unmerged(repo)[:5])}): settle them (`git status`), then `splendor sync`"
                 )
+            _commit_sealed_parts(_games(game, repo), me or {})
         if drawn is not None:
             drawn += _draw(repo, _games(game, repo))
         if gitsync.ahead(repo, up) == 0:
@@ -264,6 +277,22 @@ def _exchange(repo: Repo, up: Upstream, merged: list[Merged], game: str | None, 
     raise ConflictError(
         f"{up.remote} took none of {gitsync.PUSH_TRIES} pushes (others keep pushing first): run `splendor sync` again"
     )
+
+
+def _commit_sealed_parts(paths: list[str], me: dict[str, str | None]) -> None:
+    """After a merge: the local player's part of each sealed game (`sealed.write_part`), committed."""
+    from .. import store
+    from ..sharing import gitsync
+    from .sealed import write_part
+
+    for path in paths:
+        with store.locked(path, _locks()):
+            loaded = store.read(path)
+            if loaded.game.sealing is None:
+                continue
+            after = write_part(loaded, me.get(loaded.record.header.game))
+            if after is not loaded:
+                gitsync.commit_turns(gitsync.locate(path), after)
 
 
 def _audit(paths: list[str]) -> None:
@@ -313,7 +342,8 @@ class _GameReport:
             lines.append("since your last turn:" if self.since_mine else "new here:")
             lines.append(log_text(self.new, color=_use_color(color)).rstrip("\n"))
         if self.my_turn:
-            lines += ["", _board(game, color).rstrip("\n"), "", f"your turn, {self.me}: `splendor moves` lists them"]
+            board = _board(_seen(game, self.me), color, game.variant).rstrip("\n")
+            lines += ["", board, "", f"your turn, {self.me}: `splendor moves` lists them"]
         else:
             lines.append(game.variant.whose_turn(game.state))
         return lines

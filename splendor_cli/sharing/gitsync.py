@@ -23,7 +23,7 @@ import attrs
 
 from ..bots import seat_spec
 from ..errors import ConflictError, UsageError, excerpt, safe
-from ..events import Event, TurnUndone, actor
+from ..events import SEALED_TYPES, Event, TurnUndone, actor, signature
 from ..forks import cut, decode
 from ..projection.log import event_notation
 from ..projection.variant import AnyVariant
@@ -153,6 +153,9 @@ def groups(variant: AnyVariant, events: Sequence[Event]) -> list[list[Event]]:
     for event in events:
         who = actor(event)
         playing = isinstance(event, variant.play_types)
+        if out and who and _sealed_together(out[-1][-1], event):
+            out[-1].append(event)
+            continue
         if out and playing:
             last = out[-1][-1]
             same = variant.stepwise and isinstance(last, variant.play_types) and actor(last) == who
@@ -162,6 +165,15 @@ def groups(variant: AnyVariant, events: Sequence[Event]) -> list[list[Event]]:
                 continue
         out.append([event])
     return out
+
+
+def _sealed_together(last: Event, event: Event) -> bool:
+    """Whether `event` joins the commit of `last` in a sealed game: one player's events in a row
+    when one of them is a step of the protocol (their shares ride with their turn). Signatures,
+    not commit authors, tell who made them (`verify --git`)."""
+    if actor(last) != actor(event) or not signature(last) or not signature(event):
+        return False
+    return isinstance(last, SEALED_TYPES) or isinstance(event, SEALED_TYPES)
 
 
 def subject(game: str, variant: AnyVariant, events: Sequence[Event]) -> str:

@@ -61,7 +61,7 @@ import attrs
 
 from ..bots import seat_spec
 from ..errors import ConflictError, GameFileError, UsageError, safe
-from ..events import Event, SeedsRestarted, TurnUndone, actor
+from ..events import SEALED_TYPES, Event, SeedsRestarted, TurnUndone, actor
 from ..events.codec import FORMAT, Header, Record, load_toml, read_events
 from ..forks import decode
 from ..projection import Game
@@ -79,9 +79,11 @@ def file_report(loaded: Loaded) -> dict[str, Any]:
     header = record.header
     emails = header.emails or ("",) * len(header.players)
     dealing = game.seeding.waiting() if game.seeding is not None and not game.states else None
+    if game.sealing is not None and not game.states:
+        dealing = game.sealing.stage()
     state = game.table if dealing is None else None
+    sealed = _sealed_report(game) if game.sealing is not None else None
     return {
-        "ok": True,
         "path": str(loaded.path),
         "format": header.format,
         "game": header.game,
@@ -97,7 +99,30 @@ def file_report(loaded: Loaded) -> dict[str, Any]:
         "finished": bool(state and state.finished),
         "winners": list(state.winners()) if state else [],
         **({"dealing": dealing} if dealing else {}),
+        **({"sealed": sealed} if sealed is not None else {}),
+        "ok": sealed is None or not sealed["problems"],
         "head": record.head,
+    }
+
+
+def _sealed_report(game: Game) -> dict[str, Any]:
+    """What `verify` says of a sealed game: every event signed (the read checked each signature
+    and share), and, once keys are published, the audit of every shuffle and card."""
+    from ..events import signature
+    from ..projection.sealing import audit
+
+    sealing = game.sealing
+    assert sealing is not None
+    state = game.states[-1] if game.states else None
+    found = audit(sealing, state)
+    return {
+        "signed": sum(1 for event in game.events if signature(event)),
+        "revealed": len(sealing.revealed),
+        "unpublished": list(found.unpublished),
+        "shuffles_checked": found.shuffles_checked,
+        "cards_opened": found.cards_opened,
+        "problems": list(found.problems),
+        "blind_reserves": {owner: list(cards) for owner, cards in found.reserves.items()},
     }
 
 
@@ -108,7 +133,7 @@ def report_text(report: dict[str, Any]) -> str:
     undone = report["undone"]
     noun = "step" if "steps" in report else "turn"
     lines = [
-        f"{report['path']}: ok (format {report['format']})",
+        f"{report['path']}: {'ok' if report['ok'] else 'PROBLEMS FOUND'} (format {report['format']})",
         f"game {report['game']} ({report['variant']}), created {report['created']}",
         f"players: {players}",
         f"{report['events']} events: {report['turns']} turns"
@@ -125,6 +150,25 @@ def report_text(report: dict[str, Any]) -> str:
         )
     else:
         lines.append(f"{report['to_move']} to move")
+    sealed = report.get("sealed")
+    if sealed is not None:
+        lines.append(
+            f"sealed: {sealed['signed']} events signed, each checked; {sealed['revealed']} cards revealed by every"
+            " player's share, each proof checked"
+        )
+        if sealed["unpublished"]:
+            lines.append(
+                f"the audit waits for the keys of {', '.join(sealed['unpublished'])} (published after the last move):"
+                " their shuffles cannot be checked yet"
+            )
+        else:
+            lines.append(
+                f"audit: {sealed['shuffles_checked']} shuffles re-made from their seeds,"
+                f" {sealed['cards_opened']} sealed cards opened"
+            )
+        lines += [f"PROBLEM: {problem}" for problem in sealed["problems"]]
+        reserves = sealed["blind_reserves"].items()
+        lines += [f"{owner}'s blind reserves were: {', '.join(cards)}" for owner, cards in reserves]
     lines.append(f"chain head: {report['head']}")
     return "\n".join(_safe(line) for line in lines)
 
@@ -585,7 +629,10 @@ class _Checker:
         )
         if not withdrawable or not _resolved_fork(before, after):
             return reason
-        fault = _withdrawal_fault(left, before.record.header, email, variant.setup_type)
+        header = before.record.header
+        if before.game.sealing is not None:  # signed events: who made them is proven, not the merge's author
+            header = attrs.evolve(header, emails=())
+        fault = _withdrawal_fault(left, header, email, variant.setup_type)
         return None if fault is None else f"{reason} ({fault})"
 
 
@@ -640,6 +687,8 @@ def _moves_reason(version: _Version, known: int, *, created: bool, email: str, s
     # a second setup never replays, so every new event is a move or an undo
     variant = version.game.variant
     moves = [e for e in version.record.events[known:] if not isinstance(e, variant.setup_type)]
+    if version.game.sealing is not None:  # one player's turn rides with their shares of the protocol
+        moves = [e for e in moves if not isinstance(e, SEALED_TYPES)] or moves[:1]
     own = _own_move(moves, variant.stepwise, variant.play_types)
     if own is None:
         verb = "creates the game with" if created else "appends"
@@ -649,8 +698,8 @@ def _moves_reason(version: _Version, known: int, *, created: bool, email: str, s
         rule = SPLIT_ADVICE if staged else "a commit may append one turn, or one undo"
         return f"{verb} {' and '.join(counts)} ({_events_listed(moves, variant.stepwise)}): {rule}"
     header = version.record.header
-    if not own or not any(header.emails):
-        return None
+    if not own or not any(header.emails) or version.game.sealing is not None:
+        return None  # a sealed game's events are signed: the signatures say who moved, not the commit's author
     move = own[0]
     if isinstance(move, TurnUndone) and not move.by:
         return f"undo #{move.seq} names nobody: who asked cannot be checked"
