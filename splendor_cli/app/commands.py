@@ -162,6 +162,8 @@ def _views(loaded: Loaded, at: int | None = None, *, moves: bool = False) -> tup
     if caching:
         cache.put(loaded.data, cache.view_name("state", at), state_text)
     moves_text = ""
+    if played.sealing is not None and not moves:
+        return state_text, moves_text  # a sealed game's moves are the seat's own: never cached
     if at is None and (moves or caching):
         moves_text = _json_text(_moves_json(played))
         if caching:
@@ -480,7 +482,7 @@ def show(
     played = loaded.game.at(at) if at is not None else loaded.game
     sealed = played.sealing is not None
     if json:
-        if sealed and played.states:  # what this seat may know (a spectator's view without one)
+        if sealed and played.states and seat is not None:  # what this seat may know, never cached
             _out(_json_text(_state_json(played, _seen(played, seat).state)))
         else:
             _out(_views(loaded, at)[0])

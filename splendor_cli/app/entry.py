@@ -90,6 +90,8 @@ def _cached(name: str, kwargs: dict[str, Any]) -> str | None:
     """The cached output of `state --json` or `moves --json` for the game file's exact bytes."""
     if name not in ("state", "show", "moves") or not kwargs.get("json") or kwargs.get("as_") or kwargs.get("side"):
         return None  # `moves --as` checks whose turn it is; `show --side` reads a fork
+    if kwargs.get("seat"):
+        return None  # `state --as`: a seat's view of a sealed game is never cached
     if kwargs.get("color", "auto") not in ("auto", "always", "never"):
         return None  # the command refuses it
     from .. import store

@@ -1,6 +1,7 @@
 """The cryptography of signed moves and sealed cards (issue #15), as pure functions over values.
 
-- `group`: ristretto255 points and scalars (libsodium, through rbcl), hashing to them;
+- `group`: ristretto255 points and scalars (libsodium, through `sodium`), hashing to them;
+- `sodium`: the system's libsodium through ctypes, else the copy rbcl bundles;
 - `proofs`: Schnorr proofs of knowledge and Chaum-Pedersen proofs of equal logarithms;
 - `elgamal`: threshold ElGamal on cards: the joint key, encryption, decryption shares;
 - `shuffle`: a player's shuffle of an encrypted deck, re-checkable from its seed;
@@ -8,5 +9,5 @@
 
 Pure: no I/O, no clock, no hidden randomness. A function that needs randomness takes a
 `source` (a `Callable[[int], bytes]`: `os.urandom` in production, given by the command line).
-Importing this package loads nothing: import the module you need (rbcl and nacl are heavy).
+Importing this package loads nothing: import the module you need (libsodium and nacl take milliseconds to load).
 """

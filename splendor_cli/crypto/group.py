@@ -1,4 +1,4 @@
-"""The group: ristretto255 (RFC 9496), through libsodium (rbcl), as typed values.
+"""The group: ristretto255 (RFC 9496), through libsodium (sodium.py), as typed values.
 
 `Point` and `Scalar` are frozen values of 32 bytes, checked when made: a point is the canonical
 encoding of a group element (the identity, 32 zero bytes, included), a scalar an integer below
@@ -17,8 +17,8 @@ import hashlib
 from collections.abc import Callable, Iterable
 
 import attrs
-import rbcl  # type: ignore[import-untyped]  # ships no type information: wrapped here, typed
 
+from . import sodium
 from .errors import MalformedError
 
 PROTOCOL = "splendor-cli/crypto/v1"
@@ -56,7 +56,7 @@ def parse_hex(text: object, size: int, what: str) -> bytes:
 def _point_bytes(instance: object, attribute: object, value: bytes) -> None:
     if not isinstance(value, bytes) or len(value) != SIZE:
         raise MalformedError(f"a point is {SIZE} bytes")
-    if not rbcl.crypto_core_ristretto255_is_valid_point(value):
+    if not sodium.is_valid_point(value):
         raise MalformedError(f"not a ristretto255 point: {value.hex()[:16]}...")
 
 
@@ -92,7 +92,7 @@ class Scalar:
         """64 bytes (a hash) reduced modulo the order: a uniform scalar from uniform bytes."""
         if len(wide) != 2 * SIZE:
             raise ValueError("a scalar is reduced from 64 bytes")
-        return cls(bytes(rbcl.crypto_core_ristretto255_scalar_reduce(wide)))
+        return cls(bytes(sodium.scalar_reduce(wide)))
 
     @classmethod
     def random(cls, source: Source) -> Scalar:
@@ -112,16 +112,16 @@ class Scalar:
         return self.data != _ZERO
 
     def __add__(self, other: Scalar) -> Scalar:
-        return Scalar(bytes(rbcl.crypto_core_ristretto255_scalar_add(self.data, other.data)))
+        return Scalar(bytes(sodium.scalar_add(self.data, other.data)))
 
     def __sub__(self, other: Scalar) -> Scalar:
-        return Scalar(bytes(rbcl.crypto_core_ristretto255_scalar_sub(self.data, other.data)))
+        return Scalar(bytes(sodium.scalar_sub(self.data, other.data)))
 
     def __mul__(self, other: Scalar) -> Scalar:
-        return Scalar(bytes(rbcl.crypto_core_ristretto255_scalar_mul(self.data, other.data)))
+        return Scalar(bytes(sodium.scalar_mul(self.data, other.data)))
 
     def __neg__(self) -> Scalar:
-        return Scalar(bytes(rbcl.crypto_core_ristretto255_scalar_negate(self.data)))
+        return Scalar(bytes(sodium.scalar_negate(self.data)))
 
     def __repr__(self) -> str:
         return "Scalar(<secret>)"  # a scalar is often a secret key: never print it by accident
@@ -145,7 +145,7 @@ class Point:
     @classmethod
     def base_times(cls, scalar: Scalar) -> Point:
         """`scalar` times the generator `BASE` (the identity for zero)."""
-        return cls(bytes(rbcl.crypto_scalarmult_ristretto255_base_allow_scalar_zero(scalar.data)))
+        return cls(bytes(sodium.scalarmult_base(scalar.data)))
 
     def to_hex(self) -> str:
         return self.data.hex()
@@ -155,17 +155,17 @@ class Point:
         return self.data != _ZERO
 
     def __add__(self, other: Point) -> Point:
-        return Point(bytes(rbcl.crypto_core_ristretto255_add(self.data, other.data)))
+        return Point(bytes(sodium.add(self.data, other.data)))
 
     def __sub__(self, other: Point) -> Point:
-        return Point(bytes(rbcl.crypto_core_ristretto255_sub(self.data, other.data)))
+        return Point(bytes(sodium.sub(self.data, other.data)))
 
     def __neg__(self) -> Point:
         return IDENTITY - self
 
     def __mul__(self, scalar: Scalar) -> Point:
         """`scalar` times this point (the identity when either is zero or the identity)."""
-        return Point(bytes(rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero(scalar.data, self.data)))
+        return Point(bytes(sodium.scalarmult(scalar.data, self.data)))
 
     def __repr__(self) -> str:
         return f"Point.from_hex({self.to_hex()!r})"
@@ -186,7 +186,7 @@ def hash_to_scalar(tag: str, *parts: bytes) -> Scalar:
 def hash_to_point(tag: str, *parts: bytes) -> Point:
     """The point of `digest(tag, *parts)`: a random oracle onto the group (nobody knows its
     logarithm to `BASE`, nor to any other such point)."""
-    return Point(bytes(rbcl.crypto_core_ristretto255_from_hash(digest(tag, *parts))))
+    return Point(bytes(sodium.from_hash(digest(tag, *parts))))
 
 
 def total(points: Iterable[Point]) -> Point:

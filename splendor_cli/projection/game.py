@@ -356,12 +356,9 @@ class _Fold:
             if check:
                 _check_play(variant, state, event, _LogChance(self.events[self.after[-1] - 1]))
             # Judged (now, or when the file was first read): it applies, or the rules have a bug.
-            after = variant.evolve(state, event)
-            if self.sealing is not None:
-                from .sealing import substitute
-
-                after = substitute(after, self.sealing.revealed)
-            self.states.append(after)
+            # A sealed game needs no substitution here: the state it follows has every card
+            # revealed so far in place (a reveal, an undo substitutes), its decks included.
+            self.states.append(variant.evolve(state, event))
             self.after.append(seq)
         elif isinstance(event, SEALED_TYPES):
             self._sealed(event)

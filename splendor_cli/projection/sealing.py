@@ -34,6 +34,7 @@ Cryptography is imported here only: an open game never loads it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -52,10 +53,10 @@ from ..events import (
     actor,
     signature,
 )
-from .sealed import PLACEHOLDER, is_placeholder, level_of, placeholder, position_of
+from .sealed import PLACEHOLDER, level_of, placeholder, position_of
 
 if TYPE_CHECKING:
-    from ..crypto.elgamal import Ciphertext
+    from ..crypto.elgamal import Ciphertext, Deck
     from ..crypto.group import Point, Scalar, Source
     from ..crypto.keys import PublicKey, SecretKey
     from .variant import AnyVariant, Chance
@@ -162,6 +163,14 @@ class _Probe:
         return self.rest.sample(items, count, label) if self.rest else tuple(items[:count])
 
 
+@functools.lru_cache(maxsize=16)
+def _deck(cards: tuple[str, ...]) -> Deck:
+    """The known deck of these cards (their points are hashed once per process)."""
+    from ..crypto.elgamal import Deck
+
+    return Deck(cards)
+
+
 def _level_label(label: str) -> int | None:
     for level in LEVELS:
         if label == f"deck {level}":
@@ -169,26 +178,40 @@ def _level_label(label: str) -> int | None:
     return None
 
 
+_SKIPPED = ("decks", "blind")
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    if cls not in _FIELDS:
+        _FIELDS[cls] = tuple(f.name for f in attrs.fields(cls) if f.name not in _SKIPPED)
+    return _FIELDS[cls]
+
+
 def _walk(value: Any, found: Callable[[str, str], None], owner: str) -> None:
     """Call `found(placeholder, owner)` for each placeholder in `value`, an attrs state: "" for a
     face-up one; a player's name for one in that player's `reserved`; decks are skipped."""
     if isinstance(value, str):
-        if is_placeholder(value):
+        if len(value) == 4 and value[1] == "?":
             found(value, owner)
     elif isinstance(value, tuple | list):
         for item in value:
-            _walk(item, found, owner)
+            if isinstance(item, str):
+                if len(item) == 4 and item[1] == "?":
+                    found(item, owner)
+            elif item is not None and not isinstance(item, int | float):
+                _walk(item, found, owner)
     elif isinstance(value, dict):
         for key, item in value.items():
             _walk(key, found, owner)
             _walk(item, found, owner)
     elif attrs.has(type(value)):
         name = getattr(value, "name", None) if hasattr(value, "reserved") else None
-        for field in attrs.fields(type(value)):
-            if field.name in ("decks", "blind"):
+        for field in _names(type(value)):
+            item = getattr(value, field)
+            if item is None or isinstance(item, int | float):
                 continue
-            mine = name if field.name == "reserved" and isinstance(name, str) else owner
-            _walk(getattr(value, field.name), found, mine)
+            _walk(item, found, name if field == "reserved" and isinstance(name, str) else owner)
 
 
 def placeholders(state: Any) -> tuple[list[str], dict[str, list[str]]]:
@@ -283,9 +306,8 @@ class Sealing:
         """The decks as the last shuffle left them (before any shuffle: encrypted openly)."""
         if self.shuffles:
             return self.shuffles[-1].decks
-        from ..crypto.elgamal import Deck
 
-        return tuple(Deck(self.cards[level]).unmasked() for level in LEVELS)
+        return tuple(_deck(self.cards[level]).unmasked() for level in LEVELS)
 
     def joint_key(self) -> Point:
         from ..crypto.elgamal import joint_key
@@ -357,7 +379,7 @@ class Sealing:
     def show(self, event: CardsShown, allowed: Callable[[str], str]) -> tuple[Sealing, dict[str, str]]:
         """The table after `event`'s shares, and the cards they revealed (by placeholder).
         `allowed(card)` says why `event.player` may not share `card` now ("" if they may)."""
-        from ..crypto.elgamal import Deck, Share, combine, verify_share
+        from ..crypto.elgamal import Share, combine, verify_share
 
         self._check_player(event.player)
         if not event.cards or len(event.cards) != len(event.shares):
@@ -383,7 +405,7 @@ class Sealing:
             if len(have) == len(self.players):
                 level = level_of(card)
                 try:
-                    revealed[card] = Deck(self.cards[level]).card_of(combine(ciphertext, have.values()))
+                    revealed[card] = _deck(self.cards[level]).card_of(combine(ciphertext, have.values()))
                 except ValueError:
                     raise _refuse(f"{card} opens to no card of deck {level}: a shuffle cheated") from None
         known = {**self.revealed, **revealed}
@@ -542,7 +564,7 @@ def private_cards(sealing: Sealing, state: Any, seat: str, card_secret: Scalar) 
     """The cards `seat` can open alone with their card secret of the game: every placeholder
     outside the decks whose other shares are all in (their own blind reserves, a face-up card
     that waits only for their share)."""
-    from ..crypto.elgamal import Deck, combine, share_point
+    from ..crypto.elgamal import combine, share_point
 
     face_up, reserved = placeholders(state)
     out: dict[str, str] = {}
@@ -553,7 +575,7 @@ def private_cards(sealing: Sealing, state: Any, seat: str, card_secret: Scalar) 
         points = [p for name, p in sealing.shares.get(card, {}).items() if name != seat]
         point = combine(ciphertext, [*points, share_point(ciphertext, card_secret)])
         try:
-            out[card] = Deck(sealing.cards[level_of(card)]).card_of(point)
+            out[card] = _deck(sealing.cards[level_of(card)]).card_of(point)
         except ValueError:
             continue  # a cheating shuffle: the audit names it
     return out
@@ -651,7 +673,7 @@ class Audit:
 def audit(sealing: Sealing, state: Any | None) -> Audit:
     """Re-make every shuffle from its published seed, and open every sealed card with the
     published card secrets: a shuffle that no seed explains is named with its player."""
-    from ..crypto.elgamal import Deck, combine, share_point
+    from ..crypto.elgamal import combine, share_point
     from ..crypto.group import Scalar
     from ..crypto.shuffle import check_shuffle
 
@@ -660,7 +682,7 @@ def audit(sealing: Sealing, state: Any | None) -> Audit:
     checked = 0
     if sealing.joined and sealing.shuffled:
         joint = sealing.joint_key()
-        before = [Deck(sealing.cards[level]).unmasked() for level in LEVELS]
+        before = [_deck(sealing.cards[level]).unmasked() for level in LEVELS]
         for shuffled in sealing.shuffles:
             keys = sealing.published.get(shuffled.player)
             for index, level in enumerate(LEVELS):
@@ -680,7 +702,7 @@ def audit(sealing: Sealing, state: Any | None) -> Audit:
         secrets = [Scalar.from_hex(sealing.published[p].card) for p in sealing.players]
         deck_cards: dict[str, str] = {}
         for level, deck in zip(LEVELS, sealing.decks(), strict=True):
-            known = Deck(sealing.cards[level])
+            known = _deck(sealing.cards[level])
             seen: list[str] = []
             for k, ciphertext in enumerate(deck, start=1):
                 point = combine(ciphertext, [share_point(ciphertext, x) for x in secrets])
