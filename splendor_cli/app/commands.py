@@ -1016,6 +1016,12 @@ def _report(loaded: Loaded, after: Loaded, json: bool) -> None:
         " else the player whose turn is taken back.",
     ),
     Param("force", "--force", kind="flag", help="An agreed rewind over other players' turns (recorded in the event)."),
+    Param(
+        "agree",
+        "--agree",
+        kind="flag",
+        help="A sealed game: agree to another player's rewind to --to SEQ that takes back turns of yours.",
+    ),
     JSON,
 )
 def undo(
@@ -1025,6 +1031,7 @@ def undo(
     turn: bool = False,
     as_: str | None = None,
     force: bool = False,
+    agree: bool = False,
     json: bool = False,
 ) -> None:
     """Take back the last turn (in a Duel, the last step) or every turn after event SEQ, by appending an undo event.
@@ -1046,13 +1053,35 @@ def undo(
     splendor undo --turn
 
     splendor undo --to 12 --force --as bob
+
+    In a sealed game, a rewind over other players' turns needs each one's consent first:
+
+    splendor undo --to 12 --agree   (by each of them; then sync or mail it)
     """
 
     if turn and to is not None:
         raise UsageError("--turn and --to exclude each other")
+    if agree and (to is None or force or turn):
+        raise UsageError("--agree goes with --to SEQ alone: the rewind you agree to")
     with _writing(game) as loaded:
         if turn:
             to = loaded.game.turn_start()
+        if loaded.game.sealing is not None:  # the asker is the seat of the key that signs
+            from .sealed import local_key, my_seat
+
+            secret = local_key()
+            assert secret is not None
+            as_ = my_seat(loaded.game, secret, as_)
+        elif agree:
+            raise UsageError("--agree is for sealed games, whose undos are signed (`splendor new --sealed`)")
+        if agree:
+            from ..events import RewindAgreed
+
+            assert as_ is not None and to is not None
+            agreed = RewindAgreed(seq=0, parent="", player=as_, to=to)
+            after = _append(loaded, agreed)
+            _out(f"#{after.game.seq} {as_} agrees to a rewind to just after #{to}: whoever asks runs `undo --force`")
+            return
         asker = as_ or _mapped_player(loaded)
         event = loaded.game.decide_undo(to=to, by=asker, forced=force)
         after = _append(loaded, event)

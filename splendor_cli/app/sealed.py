@@ -239,7 +239,7 @@ def seal(*, game: str | None = None, as_: str | None = None, json: bool = False)
                     "seq": now.seq,
                     "seat": seat,
                     "events": [
-                        {"seq": e.seq, "type": e.TYPE, "notation": event_notation(now.variant, e)} for e in added
+                        {"seq": e.seq, "type": e.TYPE, "notation": event_notation(now.variant, e, sealed=True)} for e in added
                     ],
                     "waiting": waits,
                     "to_move": None if not now.states or now.table.finished else now.table.player.name,
@@ -247,7 +247,7 @@ def seal(*, game: str | None = None, as_: str | None = None, json: bool = False)
             )
         )
         return
-    lines = [f"#{e.seq} {actor(e) or 'deal'}: {event_notation(now.variant, e)}" for e in added]
+    lines = [f"#{e.seq} {actor(e) or 'deal'}: {event_notation(now.variant, e, sealed=True)}" for e in added]
     if not added:
         lines.append(f"{seat} has nothing to do now")
     lines += waits

@@ -181,7 +181,28 @@ class KeysPublished:
     sig: str = ""
 
 
-SEALED_TYPES: tuple[type[Event], ...] = (SealedAsked, PlayerJoined, DeckShuffled, CardsShown, KeysPublished)
+@attrs.frozen(kw_only=True)
+class RewindAgreed:
+    """In a sealed game, a player's signed consent to a rewind to just after event `to` that takes
+    back turns of theirs: a forced undo (`TurnUndone.forced`) needs one from each such player,
+    made since the last move."""
+
+    TYPE: ClassVar[str] = "rewind_agreed"
+    seq: int
+    parent: str
+    player: str
+    to: int
+    sig: str = ""
+
+
+SEALED_TYPES: tuple[type[Event], ...] = (
+    SealedAsked,
+    PlayerJoined,
+    DeckShuffled,
+    CardsShown,
+    KeysPublished,
+    RewindAgreed,
+)
 """The events of a sealed game's protocol (projection/sealing.py)."""
 
 
@@ -237,6 +258,7 @@ __all__ = [
     "KeysPublished",
     "PlayEvent",
     "PlayerJoined",
+    "RewindAgreed",
     "SealedAsked",
     "SeedCommitted",
     "SeedRevealed",

@@ -23,6 +23,7 @@ import attrs
 
 from ..errors import safe
 from ..model import Card, Gem, Tokens
+from ..projection.sealed import is_placeholder, level_of
 
 Value = str | int | float
 """An attribute's value: numbers are written without trailing zeros."""
@@ -432,15 +433,43 @@ def card_back(
 ) -> Element:
     """A card face down: its level's colour, numeral and dots, and `note` under them (a deck's
     count). A face-down card says nothing else: no id anywhere."""
-    parts = [
+    parts = _back(level)
+    if note:
+        parts.append(centred(CARD_W / 2, 96, note, size=13, fill=INK))
+    return piece(x, y, CARD_W, CARD_H, parts, kind=kind, id=id, changed=changed, scale=scale)
+
+
+def _back(level: int) -> list[Element]:
+    """The back of a card of `level`: its colour, numeral and dots."""
+    return [
         el("rect", width=CARD_W, height=CARD_H, rx=6, fill=BACKS[level], stroke="#0b2219", stroke_width=1.5),
         el("rect", x=6, y=6, width=CARD_W - 12, height=CARD_H - 12, rx=4, fill="none", stroke=INK, opacity=0.5),
         centred(CARD_W / 2, 48, ROMAN[level], size=30, fill=INK),
         _dots(level, CARD_W / 2 + (level - 1) * 3.5, 74, INK),
     ]
-    if note:
-        parts.append(centred(CARD_W / 2, 96, note, size=13, fill=INK))
-    return piece(x, y, CARD_W, CARD_H, parts, kind=kind, id=id, changed=changed, scale=scale)
+
+
+def sealed_card(placeholder: str, x: float, y: float, *, changed: bool = False, scale: float = 1) -> Element:
+    """A face-up place whose card is being revealed (a sealed game's placeholder, `2?07`): face
+    down, its level, marked `being revealed`; of class `sealed`, its id the place's usual one
+    (`card-2?07`: what an event that dealt it there names)."""
+    parts = [
+        *_back(level_of(placeholder)),
+        centred(CARD_W / 2, 93, "being", size=11, fill=INK),
+        centred(CARD_W / 2, 106, "revealed", size=11, fill=INK),
+    ]
+    return piece(
+        x, y, CARD_W, CARD_H, parts, kind="card back sealed", id=f"card-{placeholder}", changed=changed, scale=scale
+    )
+
+
+def face_up_card(card_id: str, cards: Mapping[str, Card], x: float, y: float, *, marks: Collection[str]) -> Element:
+    """A card of a face-up row (`card-1-08`, outlined when `marks` holds its id): face up, or face
+    down when it is being revealed (a sealed game's placeholder: `sealed_card`)."""
+    key = f"card-{card_id}"
+    if is_placeholder(card_id):
+        return sealed_card(card_id, x, y, changed=key in marks)
+    return card_face(cards[card_id], x, y, id=key, changed=key in marks)
 
 
 def deck(level: int, count: int, x: float, y: float, *, changed: bool = False) -> Element:
@@ -493,7 +522,8 @@ def reserved_row(
 ) -> Element:
     """A player's reserved cards, small: face up, but a blind one face down (its level only, and
     an id that does not name it) unless this is its owner's view (`seat`); an empty place for each
-    card still allowed (`places` in all)."""
+    card still allowed (`places` in all). A sealed game's placeholder (a blind reserve not opened
+    in this view) is face down in every view."""
     parts: list[Element] = []
     for k in range(places):
         left = k * (CARD_W * scale + 7)
@@ -502,9 +532,9 @@ def reserved_row(
             continue
         card = reserved[k]
         key = f"card-{card}"
-        if card in blind and seat != owner:
+        if (card in blind and seat != owner) or is_placeholder(card):
             hidden = f"hidden-{owner}-{k + 1}"
-            parts.append(card_back(cards[card].level, left, 0, id=hidden, changed=key in marks, scale=scale))
+            parts.append(card_back(level_of(card), left, 0, id=hidden, changed=key in marks, scale=scale))
         else:
             parts.append(card_face(cards[card], left, 0, id=key, changed=key in marks, scale=scale))
     return el("g", *parts, id=id, class_="reserved", transform=f"translate({x},{y})")
@@ -612,11 +642,13 @@ __all__ = [
     "el",
     "empty_slot",
     "escape",
+    "face_up_card",
     "legend",
     "noble_tile",
     "outline",
     "piece",
     "pile",
+    "sealed_card",
     "strip",
     "text",
     "text_width",

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from ..errors import UNSAFE, safe
 from ..model import DUEL_GEMS, Card, Gem, Tokens
+from ..projection.sealed import is_placeholder, level_of
 
 __all__ = ["UNSAFE", "safe"]  # made safe where they are printed: defined with the errors (stdlib only)
 
@@ -81,10 +82,25 @@ def cost_text(card_id: str, cards: Mapping[str, Card]) -> Text:
 
 
 def card_cell(card_id: str | None, cards: Mapping[str, Card]) -> Text:
-    """A face-up card on two lines (head, then cost), or `(empty)` when its deck ran out."""
+    """A face-up card on two lines (head, then cost), or `(empty)` when its deck ran out (or,
+    a sealed game's placeholder, the card being revealed: `sealed_cell`)."""
     if card_id is None:
         return Text("(empty)", style="dim")
+    if is_placeholder(card_id):
+        return sealed_cell(card_id)
     return Text.assemble(card_head(card_id, cards), "\n", cost_text(card_id, cards))
+
+
+def face_down(card_id: str) -> Text:
+    """`? level 2`: a card nobody may read here (a sealed game's placeholder), face down: its level only."""
+    return Text.assemble(("?", "bold"), f" level {level_of(card_id)}")
+
+
+def sealed_cell(card_id: str, *, tall: bool = False) -> Text:
+    """A face-up place whose card is being revealed (a sealed game's placeholder): face down,
+    its level, `being revealed` (on two lines when `tall`, as a narrow market's cards are)."""
+    note = "being\nrevealed" if tall else "being revealed"
+    return Text.assemble(face_down(card_id), "\n", (note, "dim italic"))
 
 
 def name_list(names: list[str]) -> str:
@@ -134,8 +150,15 @@ def reserved_card(
 ) -> Text:
     """A reserved card, marked `(blind)` when it came face down from a deck: the other players
     at a real table would not know it (the file, an open record, does say it). A Duel card's
-    crowns and ability follow its cost."""
+    crowns and ability follow its cost. A sealed game's placeholder (a card reserved blind that
+    only its owner may see) is drawn face down: `? level 2`, never more."""
     mark = Text("  (blind)" if blind else "", style="dim italic")
+    if is_placeholder(card_id):
+        head = face_down(card_id)
+        if one_line:
+            head.pad_right((head_width or HEAD_WIDTH) - len(head))
+            return Text.assemble(head, "  ", ("face down", "dim"), mark)
+        return Text.assemble(head, mark, "\n", ("face down", "dim"))
     extras = card_extras(cards[card_id])
     if extras:
         extras = Text.assemble("  ", extras)

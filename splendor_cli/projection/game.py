@@ -23,6 +23,7 @@ from ..events import (
     KeysPublished,
     PlayerJoined,
     PlayEvent,
+    RewindAgreed,
     SealedAsked,
     SeedCommitted,
     SeedRevealed,
@@ -250,6 +251,20 @@ def _check_undo(game: _History, *, to: int, by: str, forced: bool) -> list[str]:
     return actors
 
 
+def _check_agreed(game: _History, actors: Sequence[str], *, to: int, by: str) -> None:
+    """In a sealed game, refuse a forced rewind to `to` unless every other player whose turns it
+    takes back has agreed to it (`RewindAgreed`) since the last move."""
+    since = [e for e in game.events[game.after[-1] :] if isinstance(e, RewindAgreed) and e.to == to]
+    agreed = {e.player for e in since}
+    late = [name for name in _others(actors, by) if name not in agreed]
+    if late:
+        raise IllegalMoveError(
+            f"this rewind takes back {_names(late)} turns: in a sealed game each of them agrees first,"
+            f" with `splendor undo --to {to} --agree` (then sync or mail it)",
+            rule="undo",
+        )
+
+
 def _decide_undo(game: _History, *, to: int | None, by: str, forced: bool) -> TurnUndone:
     """`Game.decide_undo` for a new undo (a fold re-checks a written one with `_check_undo`)."""
     if len(game.after) < 2:
@@ -257,6 +272,8 @@ def _decide_undo(game: _History, *, to: int | None, by: str, forced: bool) -> Tu
     if to is None:
         to = _default_target(game, by)
     actors = _check_undo(game, to=to, by=by, forced=forced)
+    if getattr(game, "sealing", None) is not None and forced:
+        _check_agreed(game, actors, to=to, by=by)
     if not by:  # nobody said who asks: the one whose moves they all are, if there is one
         others = _others(actors, actors[0])
         if others and not forced:
@@ -364,7 +381,9 @@ class _Fold:
             self._sealed(event)
         elif isinstance(event, TurnUndone):
             try:
-                _check_undo(self, to=event.to, by=event.by, forced=event.forced)
+                actors = _check_undo(self, to=event.to, by=event.by, forced=event.forced)
+                if self.sealing is not None and event.forced:
+                    _check_agreed(self, actors, to=event.to, by=event.by)
             except IllegalMoveError as exc:
                 raise CorruptLogError(str(exc), seq=seq) from None
             keep = self.after.index(event.to) + 1
@@ -442,6 +461,10 @@ class _Fold:
                     from .sealing import substitute
 
                     self.states[-1] = substitute(self.states[-1], revealed)
+            elif isinstance(event, RewindAgreed):
+                sealing._check_player(event.player)
+                if event.to not in self.after[:-1]:
+                    raise IllegalMoveError(f"there is no rewind to event #{event.to} to agree to", rule="undo")
             elif isinstance(event, KeysPublished):
                 finished = bool(self.states) and bool(self.states[-1].finished)
                 self.sealing = sealing.publish(event, finished)

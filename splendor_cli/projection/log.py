@@ -17,6 +17,7 @@ from ..events import (
     KeysPublished,
     PlayerJoined,
     PlayEvent,
+    RewindAgreed,
     SealedAsked,
     SeedCommitted,
     SeedRevealed,
@@ -55,8 +56,11 @@ class LogEntry:
         return out
 
 
-def event_notation(variant: AnyVariant, event: Event) -> str:
-    """How the log writes an event: a move in its game's notation, the others in words."""
+def event_notation(variant: AnyVariant, event: Event, *, sealed: bool = False) -> str:
+    """How the log writes an event: a move in its game's notation, the others in words (`sealed`:
+    the event is a sealed game's, whose deal follows the players' shuffles and shares)."""
+    if sealed and isinstance(event, variant.setup_type):
+        return variant.event_notation(event).replace("from the revealed seeds", "from the sealed decks")
     match event:
         case TurnUndone():
             notes = [f"asked by {event.by}"] if event.by else []
@@ -79,6 +83,8 @@ def event_notation(variant: AnyVariant, event: Event) -> str:
         case CardsShown():
             cards = ", ".join(event.cards[:6]) + (", ..." if len(event.cards) > 6 else "")
             return f"shows decryption shares of {cards}"
+        case RewindAgreed():
+            return f"agrees to a rewind to just after #{event.to}"
         case KeysPublished():
             return "publishes their keys of the game: every shuffle and card can now be checked (`splendor verify`)"
     return variant.event_notation(event)
@@ -107,7 +113,7 @@ def log_entries(game: Game) -> list[LogEntry]:
                 seq=event.seq,
                 type=event.TYPE,
                 player=actor(event) or None,
-                notation=event_notation(variant, event),
+                notation=event_notation(variant, event, sealed=game.sealing is not None),
                 turn=turn_of.get(event.seq),
                 undone=event.seq in game.undone,
                 drawn=drawn if isinstance(drawn, str) else "",

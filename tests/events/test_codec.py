@@ -22,6 +22,7 @@ from splendor_cli.events import (
     Event,
     KeysPublished,
     PlayerJoined,
+    RewindAgreed,
     SealedAsked,
     SeedCommitted,
     SeedRevealed,
@@ -178,6 +179,7 @@ def _one_of_each() -> list[Event]:
         DeckShuffled(seq=26, parent="", player="ann", deck_1=("e" * 128,), deck_2=(), deck_3=(), sig="f"),
         CardsShown(seq=27, parent="", player="bob", cards=("1?05",), shares=("0" * 192,), sig="1"),
         KeysPublished(seq=28, parent="", player="bob", card="2" * 64, seeds=("3" * 64,) * 3, sig="4"),
+        RewindAgreed(seq=29, parent="", player="bob", to=12, sig="5"),
     ]
     return events
 
@@ -218,6 +220,7 @@ def test_every_event_type_has_a_stable_tag() -> None:
         "deck_shuffled": "DeckShuffled",
         "cards_shown": "CardsShown",
         "keys_published": "KeysPublished",
+        "rewind_agreed": "RewindAgreed",
         "seeds_restarted": "SeedsRestarted",
         "duel_started": "DuelStarted",
         "privilege_used": "PrivilegeUsed",
@@ -254,6 +257,7 @@ def test_every_event_type_has_a_stable_tag() -> None:
         "deck_shuffled",
         "cards_shown",
         "keys_published",
+        "rewind_agreed",
     ]
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...events import Event, PlayEvent
 from ...projection.variant import Chance, Moment, Variant
+from ..common.sealed import deck_problem
 from . import notation, rules, views
 from .cards import DECKS, NOBLES
 from .events import TURN_TYPES, GameStarted, TurnEvent
@@ -45,8 +46,9 @@ class Splendor:
         if setup.variant != self.name:
             raise ValueError(f"game_started sets up base Splendor, not {setup.variant!r}")
         for level, deck in enumerate((setup.deck_1, setup.deck_2, setup.deck_3), start=1):
-            if sorted(deck) != sorted(DECKS[level]):
-                raise ValueError(f"deck_{level} is not a shuffle of the {len(DECKS[level])} level-{level} cards")
+            problem = deck_problem(f"deck_{level}", level, deck, DECKS[level], f"level-{level} cards")
+            if problem:
+                raise ValueError(problem)
         nobles = setup.nobles
         if len(nobles) != len(setup.players) + 1 or len(set(nobles)) != len(nobles) or not set(nobles) <= set(NOBLES):
             raise ValueError(f"{len(setup.players) + 1} distinct nobles are needed, not {nobles!r}")
@@ -116,7 +118,7 @@ class Splendor:
     def hide(self, state: GameState, seat: int, rng: random.Random) -> GameState:
         from ..common.hidden import determinize
 
-        return determinize(state, seat, rng)
+        return determinize(state, seat, rng, cards=DECKS, face_up="board")
 
     def value(self, state: GameState, seat: int) -> float:
         from .heuristics import value

@@ -76,7 +76,7 @@ def _rest(state: GameState, player: PlayerState) -> float:
     reach = []
     for row in (*state.board, player.reserved):
         for card in row:
-            if card is not None:
+            if card is not None and card in _COST:  # not a placeholder (a sealed card: nothing to read)
                 missing = _missing(_COST[card], have) - gold
                 reach.append(_WORTH[card] if missing <= 0 else _WORTH[card] * REACH**missing)
     reach.sort(reverse=True)

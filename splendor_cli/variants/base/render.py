@@ -34,7 +34,9 @@ from ...presentation.text import (
     printed,
     reserved_card,
     safe,
+    sealed_cell,
 )
+from ...projection.sealed import is_placeholder
 from ...projection.variant import Moment
 from .cards import CARDS, NOBLES
 from .state import WINNING_POINTS, GameState, PlayerState
@@ -171,6 +173,8 @@ def _tall_cell(card_id: str | None) -> Text:
     """A face-up card on three lines: `2-14 1pt`, `green`, `w3 g2 r3` (which wraps between gems)."""
     if card_id is None:
         return Text("(empty)", style="dim")
+    if is_placeholder(card_id):  # a sealed game's card being revealed: face down
+        return sealed_cell(card_id, tall=True)
     card = CARDS[card_id]
     return Text("\n").join([card_title(card), card_bonus(card), cost_text(card_id, CARDS)])
 

@@ -17,6 +17,7 @@ import attrs
 
 from ...errors import AmbiguousMoveError, IllegalMoveError
 from ...model import COLOURS, EMPTY, GEMS, Gem, Tokens
+from ...projection.sealed import PLACEHOLDER, is_placeholder, level_of
 from ..common import payment as paying
 from ..common.display import draw_card, take_face_up, unreserve
 from ..common.payment import affordable, payment_for
@@ -78,8 +79,10 @@ def still_to_pay(player: PlayerState, card: str) -> Tokens:
 
 
 def default_payment(player: PlayerState, card: str) -> Tokens | None:
-    """Coloured tokens first, gold for the rest; None when the player cannot afford the card."""
-    return paying.default_payment(_COST[card], player.bonuses, player.tokens)
+    """Coloured tokens first, gold for the rest; None when the player cannot afford the card (or
+    it is no card: a sealed game's placeholder, not revealed)."""
+    cost = _COST.get(card)
+    return None if cost is None else paying.default_payment(cost, player.bonuses, player.tokens)
 
 
 # -- deciding a turn -------------------------------------------------------------------------
@@ -225,6 +228,8 @@ def _decide_reserve(state: GameState, move: Move) -> CardReserved:
         card = move.card
         if _find_on_board(state, card) is None:
             raise IllegalMoveError(f"card {card} is not face up on the board", rule="reserve")
+        if is_placeholder(card):
+            raise IllegalMoveError(f"card {card} is not revealed yet (a sealed card)", rule="reserve")
         drawn = _top(state, card)
     gold = state.bank.counts[5] > 0
     returned = _returns(player.name, player.tokens + ONE_GOLD if gold else player.tokens, move.returned)
@@ -248,6 +253,8 @@ def _decide_buy(state: GameState, move: Move) -> CardPurchased:
     reserved = card in player.reserved
     if not reserved and _find_on_board(state, card) is None:
         raise IllegalMoveError(f"card {card} is neither face up nor reserved by {player.name}", rule="buy")
+    if card not in _COST:  # a sealed game's placeholder: the card is not revealed yet
+        raise IllegalMoveError(f"card {card} is not revealed yet (a sealed card)", rule="buy")
     payment = payment_for(player.name, card, _COST[card], player.bonuses, player.tokens, move.payment)
     _returns(player.name, player.tokens - payment, move.returned)  # a purchase never brings a hand over 10
     noble = _noble(state, player.bonuses + _BONUS_OF[card], move.noble)
@@ -271,18 +278,23 @@ def _decide_pass(state: GameState, move: Move) -> TurnPassed:
 
 
 def _top(state: GameState, card: str) -> str:
-    """The card dealt into the slot a face-up `card` leaves: the top of its deck ("" if empty)."""
-    deck = state.decks[CARDS[card].level - 1]
+    """The card dealt into the slot a face-up `card` leaves: the top of its deck ("" if empty;
+    in a sealed game, perhaps a placeholder)."""
+    deck = state.decks[level_of(card) - 1]
     return deck[0] if deck else ""
 
 
 def move_of(event: TurnEvent) -> Move:
     """The fully specified move that `event` records (what `decide` must turn back into it).
 
+    A blind reserve of a sealed game names the placeholder of the card it took (`1?05`).
+
     Raises:
         ValueError: the event names a card or a noble that Splendor does not have.
     """
-    for kind, table, value in (("card", CARDS, getattr(event, "card", "")), ("noble", NOBLES, event.noble)):
+    card = getattr(event, "card", "")
+    sealed = isinstance(event, CardReserved) and event.blind and _is_sealed_card(card)
+    for kind, table, value in (("card", CARDS, "" if sealed else card), ("noble", NOBLES, event.noble)):
         if value and value not in table:
             raise ValueError(f"there is no {kind} {value!r} in Splendor")
     match event:
@@ -294,7 +306,7 @@ def move_of(event: TurnEvent) -> Move:
                 noble=event.noble,
             )
         case CardReserved():
-            deck = CARDS[event.card].level if event.blind else 0
+            deck = level_of(event.card) if event.blind else 0
             return Move(
                 action="reserve",
                 card="" if event.blind else event.card,
@@ -308,6 +320,11 @@ def move_of(event: TurnEvent) -> Move:
             return Move(action="pass", noble=event.noble)
         case _:
             assert_never(event)
+
+
+def _is_sealed_card(card: str) -> bool:
+    """Whether `card` is a placeholder a sealed game's blind reserve may name (`1?05`)."""
+    return PLACEHOLDER.fullmatch(card) is not None
 
 
 # -- listing the legal turns -----------------------------------------------------------------
@@ -346,13 +363,15 @@ def has_action(state: GameState) -> bool:
     player = state.player
     if any(state.bank.counts[:5]):
         return True
-    if len(player.reserved) < MAX_RESERVED and (any(c for row in state.board for c in row) or any(state.decks)):
+    if len(player.reserved) < MAX_RESERVED and (
+        any(c and c in _COST for row in state.board for c in row) or any(state.decks)
+    ):
         return True
     return any(
         affordable(_COST[card], player.bonuses, player.tokens)
         for row in (*state.board, player.reserved)
         for card in row
-        if card
+        if card and card in _COST  # a placeholder (sealed game) is neither reserved from a row nor bought
     )
 
 
@@ -422,16 +441,19 @@ def choices(state: GameState) -> Choices:
         groups.append((tuple(kept), _KEEP, same))
     if len(player.reserved) < MAX_RESERVED:
         gold = state.bank.counts[5] > 0
-        reserves: list[_Key] = [("reserve", EMPTY, card, 0) for row in state.board for card in row if card is not None]
+        reserves: list[_Key] = [
+            ("reserve", EMPTY, card, 0) for row in state.board for card in row if card is not None and card in _COST
+        ]
         reserves += [("reserve", EMPTY, "", level) for level, deck in enumerate(state.decks, start=1) if deck]
         if reserves:
             returns = _KEEP if total + gold <= MAX_TOKENS else return_choices(tokens + ONE_GOLD)
             groups.append((tuple(reserves), returns, same))
     nobles_with: dict[Tokens, tuple[str, ...]] = {}  # by the bonus a buy adds
     purse = total + sum(bonuses.counts)  # no card costing more than this can be afforded
+    price, never = _PRICE.get, purse + 1  # a placeholder (a sealed card, unrevealed) has no price: never bought
     for row in (*state.board, player.reserved):
         for card in row:
-            if card is not None and _PRICE[card] <= purse and affordable(_COST[card], bonuses, tokens):
+            if card is not None and price(card, never) <= purse and affordable(_COST[card], bonuses, tokens):
                 bonus = _BONUS_OF[card]
                 if bonus not in nobles_with:
                     nobles_with[bonus] = qualifying_nobles(state, bonuses + bonus) or _NONE
@@ -471,6 +493,8 @@ def evolve(state: GameState, event: TurnEvent) -> GameState:
         case CardReserved():
             if event.blind:
                 decks = draw_card(decks, event.card)
+            elif event.card not in CARDS:
+                raise ValueError(f"card {event.card} cannot be reserved face up: it is not revealed")
             else:
                 board, decks = take_face_up(board, decks, event.card, event.drawn)
             returned = Tokens.from_gems(event.returned)
@@ -486,7 +510,9 @@ def evolve(state: GameState, event: TurnEvent) -> GameState:
             else:
                 board, decks = take_face_up(board, decks, event.card, event.drawn)
             payment = Tokens.from_gems(event.payment)
-            card = CARDS[event.card]
+            card = CARDS.get(event.card)
+            if card is None:
+                raise ValueError(f"card {event.card} cannot be bought: it is not revealed")
             bank = bank + payment
             tokens = tokens - payment
             cards = (*cards, event.card)

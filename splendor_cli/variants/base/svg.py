@@ -10,7 +10,9 @@ it is (or the result) heads the picture. What the event that led here changed is
 of class `changed`. Ids: `card-1-08`, `deck-1`, `bank-white`, `noble-N03`, `player-ann` (and
 `player-ann-tokens-red`, `player-ann-bonus-red`, `player-ann-points`, `player-ann-reserved`,
 `player-ann-nobles`; a blind reserve shown face down is `hidden-ann-2`, the second reserved
-card of ann), `turn`.
+card of ann), `turn`. In a sealed game a market card being revealed is a card back of class
+`sealed` (`card-1?05`, its placeholder), and a reserve holding a placeholder is face down in
+every view.
 """
 
 from __future__ import annotations
@@ -29,13 +31,13 @@ from ...presentation.svg import (
     TO_MOVE,
     Element,
     badge,
-    card_face,
     centred,
     chip,
     deck,
     document,
     el,
     empty_slot,
+    face_up_card,
     legend,
     noble_tile,
     piece,
@@ -45,6 +47,7 @@ from ...presentation.svg import (
     text,
     text_width,
 )
+from ...projection.sealed import level_of
 from ...projection.variant import Moment
 from .cards import CARDS, NOBLES
 from .events import CardPurchased, CardReserved, TokensTaken, TurnPassed
@@ -109,7 +112,7 @@ def changed(state: GameState, event: Event | None) -> frozenset[str]:
             moved = ((Gem.GOLD,) if event.gold else ()) + event.returned
             ids.add(f"card-{event.card}")
             if event.blind or event.drawn:
-                ids.add(f"deck-{CARDS[event.card].level}")
+                ids.add(f"deck-{level_of(event.card)}")  # a sealed game's placeholder has a level too
             if event.drawn:
                 ids.add(f"card-{event.drawn}")
         case CardPurchased():
@@ -202,7 +205,7 @@ def _market(state: GameState, marks: frozenset[str]) -> list[Element]:
             if card is None:
                 parts.append(empty_slot(x, y, "(empty)"))
             else:
-                parts.append(card_face(CARDS[card], x, y, id=f"card-{card}", changed=f"card-{card}" in marks))
+                parts.append(face_up_card(card, CARDS, x, y, marks=marks))
     return parts
 
 

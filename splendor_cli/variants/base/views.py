@@ -7,6 +7,7 @@ from typing import Any
 import attrs
 
 from ...model import Gem
+from ...projection.sealed import is_placeholder
 from .events import CardPurchased, CardReserved, GameStarted, TurnEvent
 from .notation import format_move, move_json
 from .rules import Move, choices, default_payment, move_of
@@ -82,4 +83,4 @@ def shown(event: TurnEvent) -> tuple[str, ...]:
     cards = [event.drawn] if isinstance(event, CardPurchased | CardReserved) and event.drawn else []
     if isinstance(event, CardReserved) and event.blind:
         cards.append(event.card)
-    return tuple(cards)
+    return tuple(card for card in cards if not is_placeholder(card))  # a sealed card shows nothing

@@ -126,7 +126,7 @@ class Duel:
     def hide(self, state: DuelState, seat: int, rng: random.Random) -> DuelState:
         from ..common.hidden import determinize
 
-        return determinize(state, seat, rng)
+        return determinize(state, seat, rng, cards=DECKS, face_up="pyramid")
 
     def value(self, state: DuelState, seat: int) -> float:
         from .heuristics import value

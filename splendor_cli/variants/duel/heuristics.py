@@ -54,7 +54,7 @@ def value(state: DuelState, seat: int) -> float:
             _reach(_WORTH[card], _COST[card], bonuses, tokens)
             for row in (*state.pyramid, player.reserved)
             for card in row
-            if card is not None
+            if card is not None and card in _COST  # not a placeholder (a sealed card: nothing to read)
         ),
         reverse=True,
     )

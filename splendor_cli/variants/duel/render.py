@@ -37,7 +37,9 @@ from ...presentation.text import (
     printed,
     reserved_card,
     safe,
+    sealed_cell,
 )
+from ...projection.sealed import is_placeholder
 from ...projection.variant import Moment
 from .cards import CARDS, ROYALS
 from .state import CELLS, MAX_TOKENS, SIZE, WIN_COLOUR, WIN_CROWNS, WIN_POINTS, DuelPlayer, DuelState
@@ -230,6 +232,8 @@ def _card_cell(card_id: str | None) -> Text:
     `(empty)` when its deck ran out."""
     if card_id is None:
         return Text("(empty)", style="dim")
+    if is_placeholder(card_id):  # a sealed game's card being revealed: face down
+        return sealed_cell(card_id, tall=True)
     card = CARDS[card_id]
     cell = Text("\n").join([card_title(card), card_bonus(card), cost_text(card_id, CARDS)])
     extras = card_extras(card)

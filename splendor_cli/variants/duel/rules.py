@@ -21,6 +21,7 @@ import attrs
 
 from ...errors import AmbiguousMoveError, IllegalMoveError
 from ...model import COLOURS, EMPTY, Gem, Tokens
+from ...projection.sealed import PLACEHOLDER, is_placeholder, level_of
 from ..common.display import draw_card, take_face_up, unreserve
 from ..common.payment import affordable, default_payment, payment_for
 from .cards import CARDS, ROYALS, SPIRAL
@@ -77,8 +78,14 @@ def _mask(board: tuple[Gem | None, ...]) -> int:
 
 @functools.lru_cache(maxsize=4096)
 def _face_up(pyramid: tuple[tuple[str | None, ...], ...]) -> tuple[str, ...]:
-    """The cards of the pyramid, level 1 first (the empty places left out)."""
-    return tuple(card for row in pyramid for card in row if card is not None)
+    """The cards of the pyramid that may be reserved or bought, level 1 first: the empty places
+    left out, and (a sealed game) the places whose card is being revealed (a placeholder)."""
+    return tuple(card for row in pyramid for card in row if card is not None and not is_placeholder(card))
+
+
+def _known(cards: tuple[str, ...]) -> tuple[str, ...]:
+    """`cards` (a reserve) without the placeholders of a sealed game: cards not revealed, never bought."""
+    return cards if not any(is_placeholder(card) for card in cards) else tuple(c for c in cards if c in _WILD)
 
 
 def _wild_colours(player: DuelPlayer) -> tuple[Gem, ...]:
@@ -88,7 +95,8 @@ def _wild_colours(player: DuelPlayer) -> tuple[Gem, ...]:
 
 def default_payment_of(player: DuelPlayer, card: str) -> Tokens | None:
     """Gems and pearls first, gold for the rest; None when the player cannot afford the card."""
-    return default_payment(_COST[card], player.bonuses, player.tokens)
+    cost = _COST.get(card)  # none for a placeholder (a sealed game's card, not revealed)
+    return None if cost is None else default_payment(cost, player.bonuses, player.tokens)
 
 
 def can_buy(player: DuelPlayer, card: str) -> bool:
@@ -104,7 +112,7 @@ def has_mandatory(state: DuelState) -> bool:
         return True
     if GOLD in state.board and len(player.reserved) < MAX_RESERVED and (_face_up(state.pyramid) or any(state.decks)):
         return True
-    return any(can_buy(player, card) for card in (*_face_up(state.pyramid), *player.reserved))
+    return any(can_buy(player, card) for card in (*_face_up(state.pyramid), *_known(player.reserved)))
 
 
 # -- deciding a step ---------------------------------------------------------------------------
@@ -231,6 +239,8 @@ def _decide_reserve(state: DuelState, step: Step) -> GoldReserved:
     else:
         card = step.card
         if card not in _face_up(state.pyramid):
+            if is_placeholder(card) and any(card in row for row in state.pyramid):
+                raise IllegalMoveError(f"card {card} is not revealed yet (a sealed card)", rule="reserve")
             raise IllegalMoveError(f"card {card} is not face up in the pyramid", rule="reserve")
         drawn = _top(state, card)
     return GoldReserved(
@@ -242,6 +252,8 @@ def _decide_buy(state: DuelState, step: Step) -> DuelCardBought:
     """rule 16: a card of the pyramid or of the player's reserve, paid for."""
     player, card = state.player, step.card
     reserved = card in player.reserved
+    if is_placeholder(card) and (reserved or any(card in row for row in state.pyramid)):
+        raise IllegalMoveError(f"card {card} is not revealed yet (a sealed card)", rule="buy")
     if not reserved and card not in _face_up(state.pyramid):
         raise IllegalMoveError(f"card {card} is neither in the pyramid nor reserved by {player.name}", rule="buy")
     if _WILD[card]:
@@ -352,8 +364,9 @@ def _one_cell(step: Step, state: DuelState | None = None) -> int:
 
 
 def _top(state: DuelState, card: str) -> str:
-    """The card that replaces `card` in the pyramid: the top of its deck ("" if empty)."""
-    deck = state.decks[CARDS[card].level - 1]
+    """The card that replaces `card` in the pyramid: the top of its deck ("" if empty; in a
+    sealed game, perhaps a placeholder)."""
+    deck = state.decks[level_of(card) - 1]
     return deck[0] if deck else ""
 
 
@@ -373,8 +386,9 @@ def _index(cell: str) -> int:
     return CELL_INDEX[cell]
 
 
-def _known(card: str) -> str:
-    if card not in CARDS:
+def _card(card: str, sealed: bool = False) -> str:
+    """`card`, checked to be a Duel card's id (or, `sealed`, a placeholder: a sealed game's blind reserve)."""
+    if card not in CARDS and not (sealed and PLACEHOLDER.fullmatch(card)):
         raise ValueError(f"there is no card {card!r} in Splendor Duel")
     return card
 
@@ -393,14 +407,14 @@ def move_of(event: StepEvent) -> Step:
         case LineTaken():
             return Step(step="take", cells=tuple(_index(c) for c in event.cells))
         case GoldReserved():
-            deck = CARDS[_known(event.card)].level if event.blind else 0
+            deck = level_of(_card(event.card, sealed=True)) if event.blind else 0
             return Step(step="reserve", cells=(_index(event.gold),), card="" if event.blind else event.card, deck=deck)
         case DuelCardBought():
             if event.wild and event.wild not in COLOURS:
                 raise ValueError(f"a wild card joins a gem colour, not {event.wild!r}")
             return Step(
                 step="buy",
-                card=_known(event.card),
+                card=_card(event.card),
                 payment=Tokens.from_gems(event.payment),
                 wild=Gem(event.wild) if event.wild else None,
             )
@@ -485,9 +499,10 @@ def legal_steps(state: DuelState) -> list[Step]:
         bonuses, tokens = player.bonuses, player.tokens
         purse = tokens.total() + bonuses.total()  # no card costing more can be afforded
         coloured = any(bonuses.counts[:5])
-        price, wild, cost, buy = _PRICE, _WILD, _COST, _BUY
+        price, wild, cost, buy = _PRICE.get, _WILD, _COST, _BUY
+        never = purse + 1  # the price of a placeholder (a sealed card, unrevealed): never bought
         for card in (*pyramid, *player.reserved):
-            if price[card] <= purse and (coloured or not wild[card]) and affordable(cost[card], bonuses, tokens):
+            if price(card, never) <= purse and (coloured or not wild[card]) and affordable(cost[card], bonuses, tokens):
                 if wild[card]:
                     steps += [_step("buy", card=card, wild=gem) for gem in _wild_colours(player)]
                 else:
@@ -668,6 +683,8 @@ def _evolve_reserve(t: _Table, event: GoldReserved) -> None:
     t.board = _without(t.board, (event.gold,))
     if event.blind:
         t.decks = draw_card(t.decks, event.card)
+    elif event.card not in CARDS:
+        raise ValueError(f"card {event.card} cannot be reserved face up: it is not revealed")
     else:
         t.pyramid, t.decks = take_face_up(t.pyramid, t.decks, event.card, event.drawn)
     t.players[t.me] = DuelPlayer(  # by position, for speed
@@ -691,7 +708,9 @@ def _evolve_buy(t: _Table, event: DuelCardBought) -> None:
     """rules 16-20: the card (from the pyramid, replaced, or from the reserve) for its payment;
     its ability, then a royal card owed for a crown threshold passed."""
     player = t.players[t.me]
-    card = CARDS[event.card]
+    card = CARDS.get(event.card)
+    if card is None:
+        raise ValueError(f"card {event.card} cannot be bought: it is not revealed")
     reserved, blind = player.reserved, player.blind
     if event.card in reserved:
         reserved, blind = unreserve(reserved, blind, event.card)

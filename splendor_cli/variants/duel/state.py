@@ -8,6 +8,7 @@ from typing import Any, Literal, TypeVar
 import attrs
 
 from ...model import COLOURS, EMPTY, Gem, Tokens
+from ..common.sealed import deck_problem
 from .cards import CARDS, DECKS, ROYALS, SPIRAL
 from .events import DuelStarted
 
@@ -163,8 +164,9 @@ def setup_problem(event: DuelStarted) -> str:
     if len(event.players) != 2 or len(set(event.players)) != 2:
         return f"a Duel is for 2 players with distinct names, not {event.players!r}"
     for level, deck in enumerate((event.deck_1, event.deck_2, event.deck_3), start=1):
-        if sorted(deck) != sorted(DECKS[level]):
-            return f"deck_{level} is not a shuffle of the {len(DECKS[level])} level-{level} Duel cards"
+        problem = deck_problem(f"deck_{level}", level, deck, DECKS[level], f"level-{level} Duel cards")
+        if problem:
+            return problem
     if len(event.board) != SIZE * SIZE or Tokens.from_gems(event.board) != TOKENS:
         return "board must hold the 25 tokens, one a cell: 4 of each gem colour, 2 pearls, 3 gold"
     return ""

@@ -13,7 +13,9 @@ turn still owes, or the result heads the picture. What the event that led here c
 outlined and of class `changed`. Ids: `cell-c3`, `bag`, `privileges`, `card-1-08`, `deck-1`,
 `royal-R2`, `player-ann` (and `player-ann-tokens-red`, `player-ann-bonus-red`,
 `player-ann-points`, `player-ann-crowns`, `player-ann-privileges`, `player-ann-reserved`,
-`player-ann-royals`; a blind reserve shown face down is `hidden-ann-2`), `turn`.
+`player-ann-royals`; a blind reserve shown face down is `hidden-ann-2`), `turn`. In a sealed
+game a pyramid card being revealed is a card back of class `sealed` (`card-1?05`, its
+placeholder), and a reserve holding a placeholder is face down in every view.
 """
 
 from __future__ import annotations
@@ -33,7 +35,6 @@ from ...presentation.svg import (
     TO_MOVE,
     Element,
     badge,
-    card_face,
     centred,
     chip,
     crowns,
@@ -41,6 +42,7 @@ from ...presentation.svg import (
     document,
     el,
     empty_slot,
+    face_up_card,
     legend,
     piece,
     pile,
@@ -50,6 +52,7 @@ from ...presentation.svg import (
     text_width,
     token,
 )
+from ...projection.sealed import level_of
 from ...projection.variant import Moment
 from .cards import CARDS, ROYALS
 from .events import (
@@ -148,7 +151,7 @@ def changed(state: DuelState, event: Event | None) -> frozenset[str]:
         case GoldReserved():
             ids |= {f"cell-{event.gold}", f"{me}-tokens-gold", f"card-{event.card}"}
             if event.blind or event.drawn:
-                ids.add(f"deck-{CARDS[event.card].level}")
+                ids.add(f"deck-{level_of(event.card)}")  # a sealed game's placeholder has a level too
             if event.drawn:
                 ids.add(f"card-{event.drawn}")
         case DuelCardBought():
@@ -353,7 +356,7 @@ def _pyramid(state: DuelState, marks: frozenset[str]) -> list[Element]:
             if card is None:
                 parts.append(empty_slot(x, y, "(empty)"))
             else:
-                parts.append(card_face(CARDS[card], x, y, id=f"card-{card}", changed=f"card-{card}" in marks))
+                parts.append(face_up_card(card, CARDS, x, y, marks=marks))
     return parts
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import attrs
 
 from ...model import COLOURS, Gem
+from ...projection.sealed import is_placeholder
 from .events import (
     BoardReplenished,
     BonusTokenTaken,
@@ -95,4 +96,4 @@ def shown(event: StepEvent) -> tuple[str, ...]:
     cards = [event.drawn] if isinstance(event, DuelCardBought | GoldReserved) and event.drawn else []
     if isinstance(event, GoldReserved) and event.blind:
         cards.append(event.card)
-    return tuple(cards)
+    return tuple(card for card in cards if not is_placeholder(card))  # a sealed card shows nothing
