@@ -239,7 +239,8 @@ def seal(*, game: str | None = None, as_: str | None = None, json: bool = False)
                     "seq": now.seq,
                     "seat": seat,
                     "events": [
-                        {"seq": e.seq, "type": e.TYPE, "notation": event_notation(now.variant, e, sealed=True)} for e in added
+                        {"seq": e.seq, "type": e.TYPE, "notation": event_notation(now.variant, e, sealed=True)}
+                        for e in added
                     ],
                     "waiting": waits,
                     "to_move": None if not now.states or now.table.finished else now.table.player.name,
