@@ -323,21 +323,29 @@ class Sealing:
         have = self.shares.get(card, {})
         return [p for p in self.players if p not in have and p != but]
 
-    def stage(self) -> str:
-        """What the setup waits for ("" once dealt)."""
-        if self.dealt:
-            return ""
+    def waiting_for(self) -> tuple[str, tuple[str, ...]]:
+        """What the setup waits for ("join", "shuffle", "reveal"; "" once it can deal) and whom."""
         if not self.joined:
-            late = [p for p in self.players if p not in self.keys]
-            return f"waiting for {_and(late)} to join with their keys (`splendor seal --as NAME`)"
+            return "join", tuple(p for p in self.players if p not in self.keys)
         if not self.shuffled:
             done = {s.player for s in self.shuffles}
-            late = [p for p in self.players if p not in done]
-            return f"waiting for {_and(late)} to shuffle the sealed decks (`splendor seal --as NAME`)"
-        late = [p for p in self.players if any(p in self.missing(c) for c in self.face_up)]
-        if late:
-            return f"waiting for {_and(late)} to reveal the face-up cards (`splendor seal --as NAME`)"
-        return "every face-up card is revealed: the cards can be dealt"
+            return "shuffle", tuple(p for p in self.players if p not in done)
+        late = tuple(p for p in self.players if any(p in self.missing(c) for c in self.face_up))
+        return ("reveal", late) if late else ("", ())
+
+    def stage(self) -> str:
+        """What the setup waits for, in words ("" once dealt)."""
+        if self.dealt:
+            return ""
+        step, late = self.waiting_for()
+        what = {
+            "join": "join with their keys",
+            "shuffle": "shuffle the sealed decks",
+            "reveal": "reveal the face-up cards",
+        }.get(step)
+        if what is None:
+            return "every face-up card is revealed: the cards can be dealt"
+        return f"waiting for {_and(late)} to {what} (`splendor seal --as NAME`)"
 
     # -- the events
 
