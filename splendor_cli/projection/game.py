@@ -272,7 +272,10 @@ def _decide_undo(game: _History, *, to: int | None, by: str, forced: bool) -> Tu
     if to is None:
         to = _default_target(game, by)
     actors = _check_undo(game, to=to, by=by, forced=forced)
-    if getattr(game, "sealing", None) is not None and forced:
+    sealing = getattr(game, "sealing", None)
+    if sealing is not None and sealing.published:
+        raise IllegalMoveError("the game's keys are published: it cannot be taken back", rule="undo")
+    if sealing is not None and forced:
         _check_agreed(game, actors, to=to, by=by)
     if not by:  # nobody said who asks: the one whose moves they all are, if there is one
         others = _others(actors, actors[0])
@@ -381,6 +384,8 @@ class _Fold:
             self._sealed(event)
         elif isinstance(event, TurnUndone):
             try:
+                if self.sealing is not None and self.sealing.published:
+                    raise IllegalMoveError("the game's keys are published: it cannot be taken back", rule="undo")
                 actors = _check_undo(self, to=event.to, by=event.by, forced=event.forced)
                 if self.sealing is not None and event.forced:
                     _check_agreed(self, actors, to=event.to, by=event.by)

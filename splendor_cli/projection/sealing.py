@@ -397,7 +397,7 @@ class Sealing:
         shares = {card: dict(have) for card, have in self.shares.items()}
         revealed: dict[str, str] = {}
         for card, text in zip(event.cards, event.shares, strict=True):
-            if not PLACEHOLDER.fullmatch(card) or position_of(card) > len(self.cards[level_of(card)]):
+            if not PLACEHOLDER.fullmatch(card) or not 1 <= position_of(card) <= len(self.cards[level_of(card)]):
                 raise _refuse(f"{excerpt(card)} is no sealed card of this game")
             if event.player in shares.get(card, {}):
                 raise _refuse(f"{event.player} has shown their share of {card} already")
@@ -510,38 +510,61 @@ def deal(variant: AnyVariant, sealing: Sealing) -> Event:
 # -- the rules of revealing ------------------------------------------------------------------
 
 
+def exposed(sealing: Sealing, state: Any) -> list[str]:
+    """The cards back in a deck with some shares out (an undo took back the move that dealt or
+    reserved them): whoever holds the others' shares could open them alone, so every player owes
+    their share, and the card is revealed to all, as at the table a card seen stays seen."""
+    return [
+        card
+        for deck in state.decks
+        for card in deck
+        if isinstance(card, str) and card in sealing.shares and sealing.missing(card)
+    ]
+
+
 def may_show(sealing: Sealing, state: Any | None, player: str) -> Callable[[str], str]:
     """Why `player` may not show their share of a placeholder now ("" when they may): before the
-    deal, only the face-up cards of the setup; after it, a card face up or reserved (a deck's
-    card never: it would open the deck)."""
+    deal, only the face-up cards of the setup; after it, a card face up or reserved, or one an
+    undo put back in its deck after it was shown (`exposed`); another deck's card never: it
+    would open the deck."""
     if state is None:
         allowed = set(sealing.face_up)
         return lambda card: "" if card in allowed else "before the deal, only the setup's face-up cards are shown"
     face_up, reserved = placeholders(state)
-    shown = set(face_up) | {card for cards in reserved.values() for card in cards}
+    shown = set(face_up) | {card for cards in reserved.values() for card in cards} | set(exposed(sealing, state))
     return lambda card: "" if card in shown else "it is not face up or reserved (a deck's card stays sealed)"
 
 
 def owed(sealing: Sealing, state: Any | None, player: str) -> list[str]:
     """The shares `player` owes now, in order: each face-up card's (the setup's, before the deal),
-    and each card another player reserved blind; never their own reserve's."""
+    each card another player reserved blind (never their own reserve's), each card shown then
+    put back in its deck by an undo (`exposed`)."""
     if sealing.dealt and state is None:
         return []
     if state is None:
         return [card for card in sealing.face_up if player in sealing.missing(card)]
     face_up, reserved = placeholders(state)
-    cards = [*face_up, *(card for owner, cards in reserved.items() if owner != player for card in cards)]
+    cards = [
+        *face_up,
+        *(card for owner, cards in reserved.items() if owner != player for card in cards),
+        *exposed(sealing, state),
+    ]
     return [card for card in dict.fromkeys(cards) if player in sealing.missing(card)]
 
 
 def blocked(sealing: Sealing, state: Any, player: str) -> str:
     """Why `player` may not start a turn now ("" when they may): a face-up card not revealed to
-    all, or a card of theirs reserved blind that misses another player's share."""
+    all, a card shown then put back in its deck not revealed to all, or a card of theirs
+    reserved blind that misses another player's share."""
     face_up, reserved = placeholders(state)
     for card in face_up:
         late = sealing.missing(card)
         if late:
             return f"the face-up card {card} is not revealed yet: it waits for {_shares(late)}"
+    back = exposed(sealing, state)
+    if back:
+        late = sealing.missing(back[0])
+        return f"the card {back[0]}, shown then put back in its deck by an undo, waits for {_shares(late)}"
     for card in reserved.get(player, []):
         late = sealing.missing(card, but=player)
         if late:
@@ -559,7 +582,7 @@ def waiting(sealing: Sealing, state: Any | None) -> list[tuple[str, list[str]]]:
     if state is None:
         return [(card, sealing.missing(card)) for card in sealing.face_up if sealing.missing(card)]
     face_up, reserved = placeholders(state)
-    out = [(card, sealing.missing(card)) for card in face_up if sealing.missing(card)]
+    out = [(card, sealing.missing(card)) for card in [*face_up, *exposed(sealing, state)] if sealing.missing(card)]
     for owner, cards in reserved.items():
         out += [(card, sealing.missing(card, but=owner)) for card in cards if sealing.missing(card, but=owner)]
     return out

@@ -1,0 +1,599 @@
+"""Sealed games, the protocol core (projection/sealing.py, folded by projection/game.py).
+
+Whole sealed games are played in memory by `sealed_helpers.Table`: every player joins, shuffles,
+shows their decryption shares and publishes their keys at the end, each event signed; the
+player to move chooses on their own view. Then: the file replays, the audit opens every card,
+every reveal is the card an open game would have dealt, a blind reserve stays its owner's
+secret, and every event that breaks the protocol is refused, naming it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import attrs
+import pytest
+from sealed_helpers import Table, cards_in, strings, truth
+
+from splendor_cli.crypto.elgamal import (
+    Ciphertext,
+    Deck,
+    card_point,
+    combine,
+    encrypt,
+    reencrypt,
+    share_point,
+)
+from splendor_cli.crypto.errors import VerificationError
+from splendor_cli.crypto.group import Scalar
+from splendor_cli.errors import CorruptLogError, IllegalMoveError
+from splendor_cli.events import CardsShown, DeckShuffled, Event, KeysPublished, PlayerJoined, TurnUndone
+from splendor_cli.events.codec import format_record, parse, seal
+from splendor_cli.projection import sealing
+from splendor_cli.projection.game import replay
+from splendor_cli.projection.sealed import is_placeholder, placeholder
+from splendor_cli.variants import event_types
+
+GAMES = [
+    pytest.param("base", 2, id="base-2p"),
+    pytest.param("base", 4, id="base-4p", marks=pytest.mark.slow),
+    pytest.param("duel", 2, id="duel"),
+]
+SEEDS = {("base", 2): 11, ("base", 4): 12, ("duel", 2): 13}
+_FINISHED: dict[tuple[str, int], Table] = {}
+
+
+def finished(variant: str, players: int) -> Table:
+    """A whole sealed game of `variant` played to the end, every key published (played once)."""
+    if (variant, players) not in _FINISHED:
+        _FINISHED[variant, players] = Table.new(variant, players, SEEDS[variant, players]).deal().play_to_end()
+    return _FINISHED[variant, players].fork()
+
+
+def refused(table: Table, event: Event, match: str | None) -> CorruptLogError:
+    """Fold `event` (sealed and signed already) after the table's log: refused, naming it."""
+    with pytest.raises(CorruptLogError, match=match) as caught:
+        table.game.apply(event)
+    error = caught.value
+    assert error.seq == table.game.seq + 1 and str(error).startswith(f"event #{error.seq}: ")
+    assert error.exit_code == 4
+    return error
+
+
+def shuffled(seed: int = 21, players: int = 2) -> Table:
+    """A base game whose players have joined and shuffled: the face-up cards are to be shown."""
+    table = Table.new("base", players, seed)
+    table.join()
+    table.shuffle()
+    return table
+
+
+def dealt(seed: int = 21, players: int = 2) -> Table:
+    return Table.new("base", players, seed).deal()
+
+
+def play(table: Table, text: str) -> Event:
+    """The player to move plays `text` (notation), their view's cards named."""
+    (move,) = table.variant.parse_moves(text)
+    return table.play(move)
+
+
+def market_card(table: Table, level: int) -> str:
+    return str(table.state.board[level - 1][0])
+
+
+# -- 1. whole games ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("variant", "players"), GAMES)
+def test_a_whole_sealed_game_replays_from_its_text_and_the_audit_opens_every_card(variant: str, players: int) -> None:
+    """Played to the end and written out, the file reads back as the same events, replays to the
+    same states (every signature, share and deal checked again), and the audit re-makes every
+    player's shuffle of each deck and opens every card, finding nothing."""
+    table = finished(variant, players)
+    text = format_record(table.record)
+    record = parse(text, event_types)
+    assert record == table.record
+    game = replay(table.variant, record.events)
+    assert game.state.finished and game.states == table.game.states
+    assert game.sealing == table.sealing
+    report = sealing.audit(game.sealing, game.state)
+    assert report.problems == ()
+    assert report.unpublished == ()
+    assert report.shuffles_checked == players * 3
+    assert report.cards_opened == sum(len(cards) for cards in game.sealing.cards.values())
+    kinds = {type(event).__name__ for event in record.events}
+    assert {"SealedAsked", "PlayerJoined", "DeckShuffled", "CardsShown", "KeysPublished"} <= kinds
+    assert all(event.sig for event in record.events[1:] if not isinstance(event, table.variant.setup_type))  # type: ignore[attr-defined]
+
+
+def test_before_the_keys_are_out_the_audit_checks_nothing_and_says_whose_keys_it_waits_for() -> None:
+    table = dealt()
+    report = sealing.audit(table.sealing, table.state)
+    assert report.problems == () and report.unpublished == ("ann", "bob")
+    assert report.shuffles_checked == 0 and report.cards_opened == 0
+
+
+# -- 2. every reveal is the open engine's card -------------------------------------------------
+
+
+def _payload(event: Any) -> dict[str, Any]:
+    return {k: v for k, v in attrs.asdict(event, recurse=False).items() if k not in ("seq", "parent", "sig")}
+
+
+@pytest.mark.parametrize(("variant", "players"), GAMES)
+def test_every_reveal_is_the_card_the_open_engine_deals_and_plays(variant: str, players: int) -> None:
+    """Open the final decks with every published card secret; put each card in place of its
+    placeholder in the setup, and play the same events in an open game: each state is the sealed
+    game's state with its placeholders opened, and each card revealed during the game (face up,
+    or bought from a blind reserve) is the card its placeholder opens to."""
+    table = finished(variant, players)
+    game, cards = table.game, truth(table.sealing)
+    assert set(cards.values()) == {card for deck in table.sealing.cards.values() for card in deck}
+    assert table.sealing.revealed and all(cards[p] == card for p, card in table.sealing.revealed.items())
+
+    setup = game.events[game.after[0] - 1]
+    opened = sealing.substitute(setup, cards)
+    for level in sealing.LEVELS:  # the open setup deals the decks as the shuffles left them
+        deck = getattr(opened, f"deck_{level}")
+        assert deck == tuple(cards[placeholder(level, k)] for k in range(1, len(deck) + 1))
+    state = table.variant.start(opened)
+    assert not any(is_placeholder(s) for s in strings(state))
+    assert state == sealing.substitute(game.states[0], cards)
+    for index, seq in enumerate(game.after[1:], start=1):
+        event = sealing.substitute(game.events[seq - 1], cards)
+        assert _payload(table.variant.decide(state, table.variant.move_of(event))) == _payload(event)
+        state = table.variant.evolve(state, event)
+        assert state == sealing.substitute(game.states[index], cards), f"after event #{seq}"
+
+
+# -- 3. hidden stays hidden --------------------------------------------------------------------
+
+
+def test_a_blind_reserve_is_seen_by_its_owner_alone_until_it_is_bought() -> None:
+    """ann reserves the top of deck 2 blind, and bob shows his share of it. With every card
+    secret of the game but ann's, the card does not open; ann's view shows it; the public state
+    and the file never name it until a move names it (ann buys it), and the audit opens it."""
+    table = dealt(seed=32)
+    play(table, "reserve deck 2")
+    table.duty_round()
+    _, reserved = sealing.placeholders(table.state)
+    (hidden,) = reserved["ann"]
+    assert set(table.sealing.shares[hidden]) == {"bob"}
+    ciphertext = table.sealing.ciphertext(hidden)
+    deck = Deck(table.sealing.cards[2])
+    others = [table.card_secret(p) for p in table.players if p != "ann"]
+    for points in ([share_point(ciphertext, x) for x in others], list(table.sealing.shares[hidden].values())):
+        with pytest.raises(VerificationError):
+            deck.card_of(combine(ciphertext, points))
+    real = table.private("ann")[hidden]
+    assert real in deck.cards and real in table.view("ann").players[0].reserved
+    assert real not in set(strings(table.view("bob")))
+
+    def shown() -> bool:
+        return real in set(strings(table.state)) or re.search(f'"{real}"', format_record(table.record)) is not None
+
+    assert not shown()
+    bought = False
+    while not table.state.finished:
+        if table.state.player.name == "ann" and not bought:
+            table.duty_round()
+            view = table.view("ann")
+            buys = [m for m in table.variant.legal_moves(view) if m.action == "buy" and m.card == real]
+            if buys:
+                assert not shown()
+                table.play(buys[0])
+                bought = True
+                assert real in table.state.players[0].cards
+                continue
+        table.step()
+        assert shown() == bought
+    table.duty_round()
+    assert bought and truth(table.sealing)[hidden] == real
+
+
+def test_the_owner_never_shows_their_share_of_their_blind_reserve_unasked() -> None:
+    """ann's duties never show her own blind reserve: she owes nothing for it, bob owes his share."""
+    table = dealt(seed=33)
+    play(table, "reserve deck 1")
+    (hidden,) = sealing.placeholders(table.state)[1]["ann"]
+    assert sealing.owed(table.sealing, table.state, "ann") == []
+    assert sealing.owed(table.sealing, table.state, "bob") == [hidden]
+    assert sealing.blocked(table.sealing, table.state, "bob") == ""
+    table.duty_round()
+    assert "ann" not in table.sealing.shares[hidden]
+    assert hidden in table.state.players[0].reserved  # the public state: a placeholder
+    assert hidden not in table.view("ann").players[0].reserved
+
+
+# -- 4. refusals -------------------------------------------------------------------------------
+
+
+def _shown(table: Table, player: str) -> CardsShown:
+    (event,) = [e for e in table.duties(player) if isinstance(e, CardsShown)]
+    return event
+
+
+def test_a_share_made_with_another_secret_is_refused() -> None:
+    """ann's share of a card replaced by bob's (a valid share of that card, with his secret)."""
+    table = shuffled()
+    event, theirs = _shown(table, "ann"), _shown(table, "bob")
+    assert event.cards[0] == theirs.cards[0]
+    bad = attrs.evolve(event, shares=(theirs.shares[0], *event.shares[1:]))
+    card = re.escape(event.cards[0])
+    refused(table, table.signed(bad, "ann"), f"ann's decryption share of {card} does not verify against their key")
+    table.add(event, "ann")  # the honest one is taken
+
+
+def test_a_valid_share_of_another_card_is_refused() -> None:
+    table = shuffled()
+    event = _shown(table, "ann")
+    swapped = attrs.evolve(event, shares=(event.shares[1], event.shares[0], *event.shares[2:]))
+    refused(table, table.signed(swapped, "ann"), "does not verify")
+
+
+def test_the_same_share_shown_twice_is_refused() -> None:
+    table = shuffled()
+    event = _shown(table, "ann")
+    twice = attrs.evolve(event, cards=(event.cards[0], event.cards[0]), shares=(event.shares[0], event.shares[0]))
+    refused(table, table.signed(twice, "ann"), "names a card twice")
+    table.add(event, "ann")
+    again = attrs.evolve(event, cards=event.cards[:1], shares=event.shares[:1])
+    refused(table, table.signed(again, "ann"), f"ann has shown their share of {re.escape(event.cards[0])} already")
+
+
+def test_a_share_copied_from_another_game_is_refused() -> None:
+    """The same players, the same keys, another game: its shares open nothing here."""
+    table, other = shuffled(seed=21), Table.new("base", 2, 21, game="another-game")
+    other.join()
+    other.shuffle()
+    event, copied = _shown(table, "ann"), _shown(other, "ann")
+    assert event.cards == copied.cards and event.shares != copied.shares
+    refused(table, table.signed(copied, "ann"), "does not verify")
+
+
+def test_a_share_of_a_card_still_in_a_deck_is_refused() -> None:
+    """A deck's card is never shown: a share of it would help open the deck."""
+    table = dealt()
+    deep = placeholder(1, 40)
+    event = sealing.reveal_own(table.sealing, table.state, "ann", table.keys["ann"], table.source.randbytes, [deep])
+    refused(table, table.signed(event, "ann"), "a deck's card stays sealed")
+
+
+def _next_play(table: Table) -> Event:
+    """The event the player to move would sign now: their first legal move, unsigned, sealed."""
+    return table.signed(table.game.decide(table.variant.legal_moves(table.view())[0]), None)
+
+
+def test_a_forged_signature_is_refused() -> None:
+    table = dealt()
+    event = table.signed(table.game.decide(table.random_move()), "ann")
+    sig = event.sig  # type: ignore[attr-defined]
+    flipped = sig[:10] + ("0" if sig[10] != "0" else "1") + sig[11:]
+    refused(table, attrs.evolve(event, sig=flipped), "the signature is not ann's")
+    table.add_sealed(event)
+
+
+def test_an_event_of_the_protocol_with_a_forged_signature_is_refused() -> None:
+    table = shuffled()
+    event = table.signed(_shown(table, "bob"), "bob")
+    sig = event.sig  # type: ignore[attr-defined]
+    refused(table, attrs.evolve(event, sig=sig[:-1] + ("a" if sig[-1] != "a" else "b")), "not bob's")
+
+
+def test_a_missing_signature_is_refused() -> None:
+    table = dealt()
+    refused(table, _next_play(table), "by ann is not signed")
+    other = shuffled()
+    refused(other, other.signed(_shown(other, "ann"), None), "cards_shown by ann is not signed")
+
+
+def test_an_event_signed_by_another_player_is_refused() -> None:
+    """bob's event (his turn, his shares) signed with ann's key."""
+    table = dealt()
+    table.step()
+    assert table.state.player.name == "bob"
+    event = table.signed(table.game.decide(table.random_move()), "ann")
+    refused(table, event, "the signature is not bob's")
+    other = shuffled()
+    refused(other, other.signed(_shown(other, "bob"), "ann"), "the signature is not bob's")
+
+
+def test_a_signature_covers_the_event_before_it() -> None:
+    """ann and bob show their shares at once, each signed after the same event: the second to
+    come is refused after the first (its signature fixes another history), whether it keeps its
+    signature or its new envelope drops it; signed again after the first, it is taken."""
+    table = shuffled()
+    ann, bob = table.signed(_shown(table, "ann"), "ann"), table.signed(_shown(table, "bob"), "bob")
+    table.add_sealed(ann)
+    moved = seal(table.record, bob)  # a new envelope: the signature is dropped
+    assert moved.seq == bob.seq + 1 and moved.sig == ""  # type: ignore[attr-defined]
+    refused(table, moved, "cards_shown by bob is not signed")
+    refused(table, attrs.evolve(moved, sig=bob.sig), "the signature is not bob's")  # type: ignore[attr-defined]
+    table.add_sealed(sealing.sign(moved, table.record.events[-1], table.keys["bob"]))
+
+
+def _join(table: Table, player: str, seat: str, key: Any = None) -> PlayerJoined:
+    """`player`'s join made as if for `seat` (with `key`: another player's secret key)."""
+    secret = key or table.keys[player]
+    (event,) = sealing.duties(table.sealing, None, seat, secret, table.source.randbytes, finished=False)
+    assert isinstance(event, PlayerJoined)
+    return attrs.evolve(event, player=player)
+
+
+def test_a_join_whose_possession_proof_was_made_for_another_seat_is_refused() -> None:
+    table = Table.new("base", 2, 41)
+    forged = _join(table, "ann", "bob")
+    refused(table, table.signed(forged, "ann"), "possession")
+    table.add(_join(table, "ann", "ann"), "ann")
+
+
+def test_a_join_whose_possession_proof_was_made_for_another_game_is_refused() -> None:
+    table, other = Table.new("base", 2, 41), Table.new("base", 2, 41, game="another-game")
+    copied = _join(other, "ann", "ann")
+    assert copied != _join(table, "ann", "ann")
+    refused(table, table.signed(copied, "ann"), "possession")
+
+
+def test_a_join_signed_by_another_key_than_the_one_it_brings_is_refused() -> None:
+    table = Table.new("base", 2, 41)
+    refused(table, table.signed(_join(table, "ann", "ann"), "bob"), "the signature is not ann's")
+
+
+def test_a_second_join_and_a_second_shuffle_are_refused() -> None:
+    table = Table.new("base", 2, 42)
+    join = _join(table, "ann", "ann")
+    table.add(join, "ann")
+    refused(table, table.signed(join, "ann"), "ann has joined already")
+    table.add(_join(table, "bob", "bob"), "bob")
+    (shuffle,) = table.duties("ann")
+    assert isinstance(shuffle, DeckShuffled)
+    table.add(shuffle, "ann")
+    refused(table, table.signed(shuffle, "ann"), "ann has shuffled the decks already")
+
+
+def test_a_join_with_the_key_of_another_player_is_refused() -> None:
+    """bob joins with ann's secret key: the same keys as hers, refused (a copied key)."""
+    table = Table.new("base", 2, 42)
+    table.add(_join(table, "ann", "ann"), "ann")
+    copied = _join(table, "bob", "bob", table.keys["ann"])
+    refused(table, table.signed(copied, None), "bob joins with a key another player holds")
+
+
+def test_a_shuffle_before_every_player_has_joined_is_refused() -> None:
+    table = Table.new("base", 3, 43)
+    table.add(_join(table, "ann", "ann"), "ann")
+    table.add(_join(table, "bob", "bob"), "bob")
+    (shuffle,) = sealing.duties(
+        attrs.evolve(table.sealing, keys={**table.sealing.keys, "cy": table.keys["cy"].public}),
+        None,
+        "ann",
+        table.keys["ann"],
+        table.source.randbytes,
+        finished=False,
+    )
+    refused(table, table.signed(shuffle, "ann"), "only once every player has joined")
+
+
+def test_a_turn_started_while_a_face_up_card_waits_for_a_share_is_refused() -> None:
+    """ann reserves a market card: a sealed card fills its slot. bob may not move before every
+    share of it is in; his own share first, then ann's (her duty)."""
+    table = dealt(seed=44)
+    card = market_card(table, 1)
+    play(table, f"reserve {card}")
+    (slot,) = sealing.placeholders(table.state)[0]
+    assert sealing.blocked(table.sealing, table.state, "bob").startswith(f"the face-up card {slot} is not revealed")
+    early = table.signed(table.game.decide(table.variant.legal_moves(table.state)[0]), "bob")
+    refused(table, early, f"played too soon: the face-up card {re.escape(slot)} is not revealed yet")
+    table.add(_shown(table, "bob"), "bob")
+    early = table.signed(table.game.decide(table.variant.legal_moves(table.state)[0]), "bob")
+    refused(table, early, "waits for ann's decryption share")
+    table.add(_shown(table, "ann"), "ann")
+    assert slot in table.sealing.revealed
+    table.add(table.game.decide(table.variant.legal_moves(table.state)[0]), "bob")
+
+
+def test_a_turn_of_a_player_whose_blind_reserve_waits_for_a_share_is_refused() -> None:
+    table = dealt(seed=45)
+    play(table, "reserve deck 3")
+    table.add(table.game.decide(table.variant.legal_moves(table.view("bob"))[0]), "bob")  # bob owes, not blocked
+    early = table.signed(table.game.decide(table.variant.legal_moves(table.view("ann"))[0]), "ann")
+    (hidden,) = sealing.placeholders(table.state)[1]["ann"]
+    refused(table, early, f"ann's blind reserve {re.escape(hidden)} waits for bob's decryption share")
+
+
+def test_keys_published_before_the_game_is_over_are_refused() -> None:
+    table = dealt()
+    table.step()
+    events = sealing.duties(table.sealing, table.state, "ann", table.keys["ann"], table.source.randbytes, finished=True)
+    (keys,) = [e for e in events if isinstance(e, KeysPublished)]
+    refused(table, table.signed(keys, "ann"), "the keys are published only once the game is over")
+
+
+def test_a_published_card_secret_that_is_not_the_players_is_refused() -> None:
+    table = Table.new("base", 2, 46).deal()
+    while not table.state.finished:
+        table.step()
+    (keys,) = [e for e in table.duties("ann") if isinstance(e, KeysPublished)]
+    theirs = attrs.evolve(keys, card=table.card_secret("bob").to_hex())
+    refused(table, table.signed(theirs, "ann"), "ann's published card secret is not the one of their key")
+    identity = attrs.evolve(keys, card=table.keys["ann"].card.to_hex())  # her key, not the game's
+    refused(table, table.signed(identity, "ann"), "not the one of their key")
+    table.add(keys, "ann")
+    refused(table, table.signed(keys, "ann"), "ann has published their keys already")
+
+
+def test_a_setup_that_is_not_the_deal_the_shares_give_is_refused() -> None:
+    table = shuffled()
+    while table.duty_round():
+        pass
+    setup = table.game.deal()
+    base: Any = setup
+    swapped = (base.deck_1[1], base.deck_1[0], *base.deck_1[2:])
+    for bad in (
+        attrs.evolve(base, deck_1=swapped),
+        attrs.evolve(base, nobles=(*base.nobles[1:], "N10" if "N10" not in base.nobles else "N09")),
+        attrs.evolve(base, deck_2=(*base.deck_2[:5], base.deck_2[6], base.deck_2[5], *base.deck_2[7:])),
+    ):
+        refused(table, table.signed(bad, None), "the deal is not the one the sealed decks and their shares give")
+    table.add(setup)
+
+
+def test_a_setup_before_every_face_up_card_is_shown_is_refused() -> None:
+    table = shuffled()
+    table.add(_shown(table, "ann"), "ann")
+    decks = {level: table.sealing.cards[level] for level in sealing.LEVELS}
+    early = table.variant.deal(table.players, sealing._Probe(decks))
+    refused(table, table.signed(early, None), "the cards cannot be dealt yet")
+
+
+# -- 5. a cheating shuffle ---------------------------------------------------------------------
+
+
+def _cheat(table: Table, player: str, level: int, position: int, card: Any) -> DeckShuffled:
+    """`player`'s honest shuffle with the ciphertext at `position` (0-based) of deck `level`
+    replaced by `card(deck, joint)` (a ciphertext)."""
+    (honest,) = table.duties(player)
+    assert isinstance(honest, DeckShuffled)
+    name = f"deck_{level}"
+    texts = list(getattr(honest, name))
+    texts[position] = card([Ciphertext.from_hex(t) for t in texts], table.sealing.joint_key()).to_hex()
+    return attrs.evolve(honest, **{name: tuple(texts)})
+
+
+def _play_out(table: Table) -> CorruptLogError | None:
+    """Play the game to its end (and publish the keys); or the refusal that stopped it."""
+    try:
+        table.play_to_end()
+    except CorruptLogError as exc:
+        return exc
+    return None
+
+
+CHEATS = {
+    "doubled": lambda deck, joint: reencrypt(deck[-2], joint, Scalar.reduce(b"\x07" * 64)),
+    "replaced": lambda deck, joint: encrypt(card_point("3-99"), joint, Scalar.reduce(b"\x05" * 64)),
+}
+
+
+@pytest.mark.parametrize("cheat", sorted(CHEATS))
+def test_a_cheating_last_shuffle_is_named_by_the_audit(cheat: str) -> None:
+    """bob, the last to shuffle, doubles (or replaces) the bottom card of deck 3 in his shuffle and
+    signs it: nothing shows it while the game goes on (nobody reaches that card); once every key
+    is published, the audit names bob's shuffle of deck 3, and nobody else's."""
+    table = Table.new("base", 2, 51)
+    table.join()
+    table.add(table.duties("ann")[0], "ann")
+    table.add(_cheat(table, "bob", 3, 19, CHEATS[cheat]), "bob")
+    table.deal()
+    assert _play_out(table) is None
+    report = sealing.audit(table.sealing, table.state)
+    shuffles = [p for p in report.problems if "shuffle of deck" in p]
+    assert shuffles == [
+        "bob's shuffle of deck 3 is not the shuffle their seed makes: a cheating shuffle (cards dropped, doubled or"
+        " replaced)"
+    ]
+    assert report.shuffles_checked == 5
+    if cheat == "replaced":
+        assert "3?20 opens to no card of deck 3: a shuffle cheated" in report.problems
+
+
+@pytest.mark.parametrize(("seed", "outcome"), [(52, "audit"), (55, "refused")])
+def test_a_cheating_first_shuffle_is_named_by_the_audit_or_refused_when_it_shows(seed: int, outcome: str) -> None:
+    """ann, the first to shuffle, doubles a card of deck 1 (drops another); bob shuffles after
+    her, so nobody knows where the copies went. Either the game goes on and the audit names ann's
+    shuffle, or both copies are revealed and the share that reveals the second is refused."""
+    table = Table.new("base", 2, seed)
+    table.join()
+    doubled = _cheat(table, "ann", 1, 0, lambda deck, joint: reencrypt(deck[1], joint, Scalar.reduce(b"\x03" * 64)))
+    table.add(doubled, "ann")
+    table.add(table.duties("bob")[0], "bob")
+    table.deal()
+    stopped = _play_out(table)
+    if outcome == "refused":
+        assert stopped is not None and "is revealed twice in the sealed decks: a shuffle cheated" in str(stopped)
+        return
+    assert stopped is None
+    report = sealing.audit(table.sealing, table.state)
+    assert report.problems == (
+        "ann's shuffle of deck 1 is not the shuffle their seed makes: a cheating shuffle (cards dropped, doubled or"
+        " replaced)",
+    )
+    assert report.shuffles_checked == 5
+
+
+def test_a_doubled_card_revealed_twice_is_refused_at_once() -> None:
+    """bob, shuffling last, puts a copy of the first card of deck 1 in the second place: both are
+    dealt face up, and the second share that opens the copy is refused."""
+    table = Table.new("base", 2, 55)
+    table.join()
+    table.add(table.duties("ann")[0], "ann")
+    table.add(
+        _cheat(table, "bob", 1, 1, lambda deck, joint: reencrypt(deck[0], joint, Scalar.reduce(b"\x09" * 64))), "bob"
+    )
+    table.add(_shown(table, "ann"), "ann")
+    refused(
+        table, table.signed(_shown(table, "bob"), "bob"), "is revealed twice in the sealed decks: a shuffle cheated"
+    )
+
+
+# -- the undo after the keys are out ---------------------------------------------------------
+
+
+def test_an_undo_after_a_player_published_their_keys_is_refused() -> None:
+    """Once ann has published her card secret of the game (the game being over), bob holds every
+    card secret: an undo that takes the game back before its end would let it go on with every
+    deck open to him. It is refused, when decided and when folded from a file."""
+    table = Table.new("base", 2, 61).deal()
+    while not table.state.finished:
+        table.step()
+    (keys,) = [e for e in table.duties("ann") if isinstance(e, KeysPublished)]
+    table.add(keys, "ann")
+    last = table.game.events[table.game.after[-1] - 1]
+    by = last.player  # type: ignore[attr-defined]
+    with pytest.raises(IllegalMoveError, match="keys are published"):
+        table.game.decide_undo(by=by)
+    undo = table.signed(TurnUndone(seq=0, parent="", by=by, to=table.game.after[-2]), by)
+    refused(table, undo, "keys are published: it cannot be taken back")
+
+
+def test_conservation_of_cards_in_a_finished_game() -> None:
+    """Every card of every deck is in the final state exactly once, placeholders opened."""
+    table = finished("base", 2)
+    cards = cards_in(sealing.substitute(table.state, truth(table.sealing)))
+    assert sorted(cards) == sorted(c for deck in table.sealing.cards.values() for c in deck)
+
+
+@pytest.mark.parametrize("case", ["blind reserve", "market"])
+def test_an_undo_that_puts_a_shown_card_back_in_its_deck_reveals_it_to_all(case: str) -> None:
+    """Blind: ann reserves the top of deck 2 blind, bob shows his share of it (his duty), ann
+    sees it and takes her turn back (her own last turn: the policy lets her). Market: ann
+    reserves a market card, the top of deck 1 fills the slot, ann shows her share of it, then
+    takes her turn back. Either way the card is the top of its deck again with a share out, so
+    one player could open it alone: as at the table a card seen stays seen, every player now
+    owes their share of it (`exposed`), no turn starts before it is revealed to all, and then
+    it is, in the deck."""
+    table = dealt(seed=71)
+    if case == "blind reserve":
+        play(table, "reserve deck 2")
+        table.add(_shown(table, "bob"), "bob")
+    else:
+        play(table, f"reserve {market_card(table, 1)}")
+        table.add(_shown(table, "ann"), "ann")
+    (card,) = [*sealing.placeholders(table.state)[0], *sealing.placeholders(table.state)[1].get("ann", [])]
+    table.add(table.game.decide_undo(by="ann"), "ann")
+    assert card in table.state.decks[int(card[0]) - 1]
+    assert sealing.exposed(table.sealing, table.state) == [card]
+    late = table.sealing.missing(card)
+    assert late == (["ann"] if case == "blind reserve" else ["bob"])
+    why = sealing.blocked(table.sealing, table.state, table.state.player.name)
+    assert card in why and "put back in its deck" in why
+    move = table.variant.legal_moves(table.state)[0]
+    refused(table, table.signed(table.game.decide(move), "ann"), "played too soon")
+    assert sealing.owed(table.sealing, table.state, late[0]) == [card]
+    table.add(_shown(table, late[0]), late[0])
+    assert card in table.sealing.revealed
+    revealed = table.sealing.revealed[card]
+    assert revealed in table.state.decks[int(card[0]) - 1] and card not in table.state.decks[int(card[0]) - 1]
+    assert sealing.blocked(table.sealing, table.state, table.state.player.name) == ""
