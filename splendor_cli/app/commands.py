@@ -772,7 +772,12 @@ def play(
             after = sealed.part(after, as_, secret)  # the shares owed after it, the keys at the end
         if bots:
             after = _bot_turns(after)
-        after = _append(loaded, *after.record.events[loaded.game.seq :])
+        if secret is not None and as_ is not None:
+            from .sealed import written
+
+            after = written(loaded, after, as_)  # the keys published at the end are noted
+        else:
+            after = _append(loaded, *after.record.events[loaded.game.seq :])
     _report(loaded, after, json)
     if notify:
         from .notices import notify_after

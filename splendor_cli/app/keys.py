@@ -169,6 +169,46 @@ def _write_key(folder: str, key: SecretKey, *, force: bool) -> str:
     return path
 
 
+PUBLISHED_FILE = "published"
+"""The roots (first-event digests) of the sealed games whose keys this user published, one a line."""
+_APPEND = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def published_before(root: str) -> bool:
+    """Whether this user published their keys of the sealed game of first-event digest `root`
+    (hex): a copy of that game without them is an older copy or a replay, never to be played."""
+    try:
+        folder_fd = _open_folder(keys_folder(), create=False)
+    except UsageError:
+        return False
+    try:
+        try:
+            fd = os.open(PUBLISHED_FILE, _READ, dir_fd=folder_fd)
+        except FileNotFoundError:
+            return False
+        try:
+            data = os.read(fd, 4 << 20)
+        finally:
+            os.close(fd)
+    finally:
+        os.close(folder_fd)
+    return root.encode() in data.split(b"\n")
+
+
+def remember_published(root: str) -> None:
+    """Note that this user published their keys of the sealed game of first-event digest `root`."""
+    folder_fd = _open_folder(keys_folder(), create=True)
+    try:
+        fd = os.open(PUBLISHED_FILE, _APPEND, 0o600, dir_fd=folder_fd)
+        try:
+            os.write(fd, root.encode() + b"\n")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    finally:
+        os.close(folder_fd)
+
+
 def _exists(path: str) -> UsageError:
     return UsageError(
         f"a key exists already ({path}): `--force` replaces it, and the games it joined can no longer"

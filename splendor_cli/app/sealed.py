@@ -88,12 +88,35 @@ def _seats(game: Game) -> str:
     return ", ".join(game.players)
 
 
+def replayed(game: Game, seat: str) -> bool:
+    """Whether this user published their keys of this game (by its first event) while this copy
+    has no such event of `seat`'s: an older copy, or a finished game replayed to make the same
+    keys play again, whose secrets are out. Nothing is signed or shown in it."""
+    from ..events import KeysPublished
+    from .keys import published_before
+
+    sealing = game.sealing
+    if sealing is None or not published_before(sealing.root.hex()):
+        return False
+    return not any(isinstance(e, KeysPublished) and e.player == seat for e in game.events)
+
+
 def part(loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
     """`loaded` with everything `seat` owes the protocol now staged (signed), and the deal when
-    every face-up card of the setup is revealed; nothing written."""
+    every face-up card of the setup is revealed; nothing written.
+
+    Raises:
+        IllegalMoveError: this user published their keys of this game already (`replayed`).
+    """
     from .. import store
     from ..projection.sealing import duties
 
+    if replayed(loaded.game, seat):
+        raise IllegalMoveError(
+            "you published your keys of this game already, and this copy does not have them: an older"
+            " copy, or a finished game replayed; your keys of it are out, nothing is signed in it again",
+            rule="sealed",
+        )
     after = loaded
     while True:
         game = after.game
@@ -125,12 +148,27 @@ def write_part(loaded: Loaded, me: str | None) -> Loaded:
     if secret is None:
         return loaded
     seat = seat_of(loaded.game, secret) or (me if me in sealing.players and me not in sealing.keys else None)
-    if seat is None:
-        return loaded
+    if seat is None or replayed(loaded.game, seat):
+        return loaded  # an older copy (a sync brings the newer), or a replay: `seal` says why
     staged = part(loaded, seat, secret)
     if staged is loaded:
         return loaded
-    return _append(loaded, *staged.record.events[loaded.game.seq :])
+    return written(loaded, staged, seat)
+
+
+def written(loaded: Loaded, staged: Loaded, seat: str) -> Loaded:
+    """`staged`'s new events appended to `loaded`'s file; when they publish `seat`'s keys, the game
+    noted as one whose keys are out (`replayed`)."""
+    from ..events import KeysPublished
+
+    after = _append(loaded, *staged.record.events[loaded.game.seq :])
+    if any(isinstance(e, KeysPublished) and e.player == seat for e in after.record.events[loaded.game.seq :]):
+        from .keys import remember_published
+
+        sealing = after.game.sealing
+        assert sealing is not None
+        remember_published(sealing.root.hex())
+    return after
 
 
 def private(game: Game, seat: str, secret: SecretKey) -> dict[str, str]:
@@ -227,7 +265,7 @@ def seal(*, game: str | None = None, as_: str | None = None, json: bool = False)
             raise UsageError(f"{_path(game)} is not a sealed game (`splendor new --sealed` makes one)")
         seat = my_seat(loaded.game, secret, as_)
         staged = part(loaded, seat, secret)
-        after = _append(loaded, *staged.record.events[loaded.game.seq :]) if staged is not loaded else loaded
+        after = written(loaded, staged, seat) if staged is not loaded else loaded
     added = after.record.events[loaded.game.seq :]
     now = after.game
     waits = waiting_lines(now) if now.sealing is not None else []
