@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..errors import UsageError
 from .commands import SEAT, _load, _write_out
 from .params import GAME, Param, command
+
+if TYPE_CHECKING:
+    from ..projection import Game
 
 
 @command(
@@ -40,4 +45,11 @@ def replay(*, game: str | None = None, html: bool = False, output: str | None = 
     target = output if output is not None else os.path.splitext(loaded.path)[0] + ".html"
     title = f"{loaded.game.variant.title}: {header.game}"
     subtitle = f"{', '.join(header.players)}; {loaded.game.seq} events" + (f"; as {seat} saw it" if seat else "")
-    _write_out(target, replay_html(loaded.game, title=title, subtitle=subtitle, seat=seat))
+    seen = None
+    if loaded.game.sealing is not None and seat is not None:  # each table as the seat's key here opens it
+        from .commands import _seen
+
+        def seen(moment: Game) -> Any:
+            return _seen(moment, seat)
+
+    _write_out(target, replay_html(loaded.game, title=title, subtitle=subtitle, seat=seat, seen=seen))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Callable
 from typing import Any
 
 from ..projection.game import Game
@@ -111,9 +112,10 @@ def _script_json(value: Any) -> str:
     return text.replace("</", "<\\/").replace("<!--", "<\\!--")
 
 
-def frames(game: Game, *, seat: str | None = None) -> list[dict[str, Any]]:
-    """The table after each event: its SVG (empty while a commit-then-reveal deal is under way)
-    and a line of status (whose turn, the result, or who the deal waits for)."""
+def frames(game: Game, *, seat: str | None = None, seen: Callable[[Game], Any] | None = None) -> list[dict[str, Any]]:
+    """The table after each event: its SVG (empty while a commit-then-reveal or sealed deal is
+    under way) and a line of status (whose turn, the result, or who the deal waits for). `seen`
+    turns each moment into what `seat` knew then (a sealed game's seat view); default: as it is."""
     variant = game.variant
     out: list[dict[str, Any]] = []
     fold = Game(variant=variant)
@@ -121,16 +123,21 @@ def frames(game: Game, *, seat: str | None = None) -> list[dict[str, Any]]:
         fold = fold.apply(event, check=False)
         if not fold.states:
             waiting = fold.seeding.waiting() if fold.seeding is not None else ""
+            if fold.sealing is not None:
+                waiting = fold.sealing.stage()
             out.append({"svg": "", "status": f"the deal is under way: {waiting}"})
             continue
-        svg = variant.board_svg(fold, seat=seat, event=event)
+        svg = variant.board_svg(seen(fold) if seen else fold, seat=seat, event=event)
         out.append({"svg": svg, "status": variant.whose_turn(fold.state)})
     return out
 
 
-def replay_html(game: Game, *, title: str, subtitle: str, seat: str | None = None) -> str:
+def replay_html(
+    game: Game, *, title: str, subtitle: str, seat: str | None = None, seen: Callable[[Game], Any] | None = None
+) -> str:
     """The whole page for `game` (see the module docstring). `title` and `subtitle` are plain
-    text (escaped here); `seat` is whose view the tables show (None: a spectator's)."""
+    text (escaped here); `seat` is whose view the tables show (None: a spectator's), `seen` how
+    (see `frames`)."""
     entries = log_entries(game)
     rows = []
     for entry in entries:
@@ -171,7 +178,7 @@ def replay_html(game: Game, *, title: str, subtitle: str, seat: str | None = Non
 <span id="where">event {count} of {count}</span>
 </nav>
 <p id="status"></p>
-<script id="frames" type="application/json">{_script_json(frames(game, seat=seat))}</script>
+<script id="frames" type="application/json">{_script_json(frames(game, seat=seat, seen=seen))}</script>
 <script>{_SCRIPT}</script>
 </body>
 </html>
