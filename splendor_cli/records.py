@@ -16,13 +16,14 @@ def parse_text(text: str) -> Record:
     return parse(text, event_types)
 
 
-def replay_record(record: Record) -> Game:
+def replay_record(record: Record, trusted: int = 0) -> Game:
     """Replay a parsed file through the rules and check its header against the setup: the players,
-    one e-mail (or "") per player, the variant. Raise GameFileError naming the problem."""
+    one e-mail (or "") per player, the variant. Raise GameFileError naming the problem. `trusted`:
+    see `replay`."""
     if not record.events:
         raise GameFileError("the file has no events: it does not start with its setup")
     variant = find_variant(record.header.variant)  # known: the record was parsed with its events
-    game = replay(variant, record.events)
+    game = replay(variant, record.events, trusted=trusted)
     header = record.header
     if game.players != header.players:
         raise GameFileError("header: players do not match the setup event")

@@ -18,12 +18,15 @@ from .errors import ConflictError, ForkError, GameFileError, UsageError
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from .crypto.keys import SecretKey
     from .events import Event
     from .events.codec import Header, Record
     from .projection import Game
+
+    Trusted = Callable[[Record], int]
+    """How many of a record's first events this reader verified before (`from_bytes`)."""
 
 StrPath = str | os.PathLike[str]
 """A path, as a string or any path object."""
@@ -42,7 +45,7 @@ class Loaded:
 
 
 @contextlib.contextmanager
-def writing(path: StrPath, locks: StrPath) -> Iterator[Loaded]:
+def writing(path: StrPath, locks: StrPath, trusted: Trusted | None = None) -> Iterator[Loaded]:
     """Hold the game's write lock, and read it: for read-validate-append as one step.
 
     The lock is an advisory `flock` on a file in the folder `locks` (the caller's: private to
@@ -51,7 +54,7 @@ def writing(path: StrPath, locks: StrPath) -> Iterator[Loaded]:
     the move it was about to make was decided on a table that is about to change.
     """
     with locked(path, locks):
-        yield read(path)
+        yield read(path, trusted)
 
 
 @contextlib.contextmanager
@@ -144,8 +147,9 @@ def read_bytes(path: StrPath, limit: int = MAX_BYTES, *, head: bool = False) -> 
         os.close(fd)
 
 
-def read(path: StrPath) -> Loaded:
-    """Read, parse, check the chain and replay every event through the rules.
+def read(path: StrPath, trusted: Trusted | None = None) -> Loaded:
+    """Read, parse, check the chain and replay every event through the rules (`trusted`: see
+    `from_bytes`).
 
     Raises:
         GameFileError: the file is missing, unreadable, of a newer format, or breaks a rule.
@@ -157,11 +161,13 @@ def read(path: StrPath) -> Loaded:
         raise GameFileError(f"{path}: no such game file") from None
     except OSError as exc:
         raise GameFileError(f"{path}: cannot read: {exc.strerror}") from None
-    return from_bytes(path, data)
+    return from_bytes(path, data, trusted)
 
 
-def from_bytes(path: StrPath, data: bytes) -> Loaded:
+def from_bytes(path: StrPath, data: bytes, trusted: Trusted | None = None) -> Loaded:
     """The game whose file at `path` holds `data`, read as `read` reads it (nothing is opened).
+    `trusted(record)` says how many of its first events the reader verified before (a sealed
+    game's signatures and proofs: not checked again; see `projection.game.replay`).
 
     Raises:
         GameFileError: the bytes are not UTF-8, of a newer format, or break a rule.
@@ -176,7 +182,7 @@ def from_bytes(path: StrPath, data: bytes) -> Loaded:
         raise GameFileError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     try:
         record = parse_text(text)  # a forked file raises ForkError (a ConflictError, exit 5): let it through
-        game = replay_record(record)
+        game = replay_record(record, trusted(record) if trusted is not None else 0)
     except GameFileError as exc:
         raise GameFileError(f"{path}: {exc}") from None
     except ForkError as exc:

@@ -46,6 +46,11 @@ import stat
 
 from .. import __version__
 
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the fast path imports this module
+if TYPE_CHECKING:
+    from ..events.codec import Record
+    from ..store import Loaded
+
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _fingerprint: str | None = None
 
@@ -292,3 +297,41 @@ def _prune(folder: int) -> None:
     entries.sort()
     for _, name in entries[: len(entries) // 2]:
         _remove(folder, name)
+
+
+# -- what this reader verified of a sealed game ------------------------------------------------
+
+_VERIFIED = "verified"
+
+
+def _game_key(record: Record) -> bytes:
+    from ..events.codec import header_digest
+
+    return f"game:{header_digest(record.header)}".encode()
+
+
+def verified_prefix(record: Record) -> int:
+    """How many of a sealed game's first events this user verified before (their signatures and
+    proofs), by the digest of the last of them as it was then: the same chain, the same bytes.
+    0 for an open game, or when nothing is known (the cache is off, or an entry does not match)."""
+    from ..events import SealedAsked
+
+    if not record.events or not isinstance(record.events[0], SealedAsked):
+        return 0
+    text = get(_game_key(record), _VERIFIED)
+    if text is None:
+        return 0
+    seq_text, _, head = text.strip().partition(" ")
+    if not seq_text.isdigit() or not 1 <= int(seq_text) <= len(record.events):
+        return 0
+    from ..events.codec import event_digest
+
+    seq = int(seq_text)
+    return seq if event_digest(record.events[seq - 1]) == head else 0
+
+
+def remember_verified(loaded: Loaded) -> None:
+    """Note that every event of `loaded`, a sealed game just read whole, was verified."""
+    if loaded.game.sealing is None or not loaded.record.events:
+        return
+    put(_game_key(loaded.record), _VERIFIED, f"{len(loaded.record.events)} {loaded.record.head}\n")

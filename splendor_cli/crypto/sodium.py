@@ -118,3 +118,10 @@ def scalarmult(scalar: bytes, point: bytes) -> bytes:
     """`scalar` times `point` (a valid point); the identity when the product is."""
     out = ctypes.create_string_buffer(32)
     return out.raw if _LIB.crypto_scalarmult_ristretto255(out, scalar, point) == 0 else _IDENTITY
+
+
+def verify_signature(signature: bytes, message: bytes, public: bytes) -> bool:
+    """Whether `signature` (64 bytes) is the Ed25519 signature of `message` by `public` (32 bytes)."""
+    if len(signature) != 64 or len(public) != 32:
+        return False
+    return bool(_LIB.crypto_sign_verify_detached(signature, message, ctypes.c_ulonglong(len(message)), public) == 0)

@@ -37,6 +37,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +63,7 @@ if TYPE_CHECKING:
     from .variant import AnyVariant, Chance
 
 LEVELS = (1, 2, 3)
+_HEX_CIPHERTEXT = re.compile(r"[0-9a-f]{128}")
 """The sealed decks: `deck 1` to `deck 3`, as both games' deals name them."""
 RULE = "sealed"
 
@@ -188,13 +190,38 @@ def _names(cls: type) -> tuple[str, ...]:
     return _FIELDS[cls]
 
 
+_SEEN: dict[tuple[int, str], tuple[Any, list[tuple[str, str]]]] = {}
+"""What `_walk` found in the parts of states walked before, by identity (and owner), with the
+part itself held so that its identity stays its own: successive states share most of their
+parts (a player's holdings, a row of cards), so a fold walks each part once."""
+
+
 def _walk(value: Any, found: Callable[[str, str], None], owner: str) -> None:
     """Call `found(placeholder, owner)` for each placeholder in `value`, an attrs state: "" for a
     face-up one; a player's name for one in that player's `reserved`; decks are skipped."""
+    if isinstance(value, tuple) or attrs.has(type(value)):
+        key = (id(value), owner)
+        seen = _SEEN.get(key)
+        if seen is None or seen[0] is not value:
+            if len(_SEEN) > 50_000:
+                _SEEN.clear()
+            inner: list[tuple[str, str]] = []
+            _walk_parts(value, lambda card, who: inner.append((card, who)), owner)
+            seen = _SEEN[key] = (value, inner)
+        for card, who in seen[1]:
+            found(card, who)
+        return
+    _walk_parts(value, found, owner)
+
+
+def _walk_parts(value: Any, found: Callable[[str, str], None], owner: str) -> None:
+    """`_walk`, one level: strings here, parts through `_walk`."""
     if isinstance(value, str):
         if len(value) == 4 and value[1] == "?":
             found(value, owner)
     elif isinstance(value, tuple | list):
+        if value and isinstance(value[0], int):
+            return  # token counts and the like: no card among them
         for item in value:
             if isinstance(item, str):
                 if len(item) == 4 and item[1] == "?":
@@ -257,10 +284,28 @@ def substitute(value: Any, cards: Mapping[str, str]) -> Any:
 
 @attrs.frozen(kw_only=True)
 class Shuffle:
-    """One player's shuffle: the decks it left (level 1 to 3), as ciphertexts."""
+    """One player's shuffle: the decks it left (level 1 to 3), as the file writes their
+    ciphertexts (checked to be pairs of points); each is made a `Ciphertext` when first used."""
 
     player: str
-    decks: tuple[tuple[Ciphertext, ...], ...]
+    texts: tuple[tuple[str, ...], ...]
+    _made: dict[tuple[int, int], Ciphertext] = attrs.field(factory=dict, eq=False, repr=False, alias="made")
+
+    def card(self, level: int, position: int) -> Ciphertext:
+        """The ciphertext at `position` (1-based) of the deck of `level`."""
+        key = (level, position)
+        if key not in self._made:
+            from ..crypto.elgamal import Ciphertext
+
+            self._made[key] = Ciphertext.from_hex(self.texts[level - 1][position - 1])
+        return self._made[key]
+
+    @property
+    def decks(self) -> tuple[tuple[Ciphertext, ...], ...]:
+        return tuple(
+            tuple(self.card(level, k) for k in range(1, len(texts) + 1))
+            for level, texts in zip(LEVELS, self.texts, strict=True)
+        )
 
 
 @attrs.frozen(kw_only=True)
@@ -315,8 +360,9 @@ class Sealing:
         return joint_key(self.keys[p].card for p in self.players)
 
     def ciphertext(self, card: str) -> Ciphertext:
-        decks = self.decks()
-        return decks[level_of(card) - 1][position_of(card) - 1]
+        if self.shuffles:
+            return self.shuffles[-1].card(level_of(card), position_of(card))
+        return self.decks()[level_of(card) - 1][position_of(card) - 1]
 
     def missing(self, card: str, *, but: str = "") -> list[str]:
         """The players (in turn order) whose share of placeholder `card` is not in, but `but`."""
@@ -349,7 +395,9 @@ class Sealing:
 
     # -- the events
 
-    def join(self, event: PlayerJoined) -> Sealing:
+    def join(self, event: PlayerJoined, *, verify: bool = True) -> Sealing:
+        """The table with `event`'s keys; `verify`: the proof of possession checked (a file's
+        events that this reader verified before need not be: see `replay`'s `trusted`)."""
         from ..crypto.group import Point, parse_hex
         from ..crypto.keys import Possession, PublicKey, check_possession
 
@@ -361,32 +409,42 @@ class Sealing:
         )
         if any(public.signing == k.signing or public.card == k.card for k in self.keys.values()):
             raise _refuse(f"{event.player} joins with a key another player holds")
-        check_possession(public, Possession.from_hex(event.possession), _context(self.root, "join", event.player))
+        possession = Possession.from_hex(event.possession)
+        if verify:
+            check_possession(public, possession, _context(self.root, "join", event.player))
         return attrs.evolve(self, keys={**self.keys, event.player: public})
 
-    def shuffle(self, event: DeckShuffled) -> Sealing:
-        from ..crypto.elgamal import Ciphertext
+    def shuffle(self, event: DeckShuffled, *, verify: bool = True) -> Sealing:
+        """The table with `event`'s decks; `verify`: each ciphertext's points checked (see `join`)."""
+        from ..crypto.group import SIZE
+        from ..crypto.sodium import is_valid_point
 
         self._check_player(event.player)
         if not self.joined:
             raise _refuse(f"the decks are shuffled only once every player has joined: {self.stage()}")
         if any(s.player == event.player for s in self.shuffles):
             raise _refuse(f"{event.player} has shuffled the decks already")
-        decks = []
-        for level, texts in zip(LEVELS, (event.deck_1, event.deck_2, event.deck_3), strict=True):
+        decks = (event.deck_1, event.deck_2, event.deck_3)
+        for level, texts in zip(LEVELS, decks, strict=True):
             size = len(self.cards[level])
             if len(texts) != size:
                 raise _refuse(f"deck_{level} holds {len(texts)} cards, not {size}")
-            decks.append(tuple(Ciphertext.from_hex(t, f"deck_{level} card") for t in texts))
-        after = attrs.evolve(self, shuffles=(*self.shuffles, Shuffle(player=event.player, decks=tuple(decks))))
-        return after
+            for k, text in enumerate(texts, start=1):
+                if not _HEX_CIPHERTEXT.fullmatch(text) or (
+                    verify and not all(is_valid_point(bytes.fromhex(h)) for h in (text[: 2 * SIZE], text[2 * SIZE :]))
+                ):
+                    raise _refuse(f"deck_{level} card {k} is not a ciphertext (two points, 128 lowercase hex digits)")
+        return attrs.evolve(self, shuffles=(*self.shuffles, Shuffle(player=event.player, texts=decks)))
 
     def with_face_up(self, face_up: Iterable[str]) -> Sealing:
         return attrs.evolve(self, face_up=tuple(face_up))
 
-    def show(self, event: CardsShown, allowed: Callable[[str], str]) -> tuple[Sealing, dict[str, str]]:
+    def show(
+        self, event: CardsShown, allowed: Callable[[str], str], *, verify: bool = True
+    ) -> tuple[Sealing, dict[str, str]]:
         """The table after `event`'s shares, and the cards they revealed (by placeholder).
-        `allowed(card)` says why `event.player` may not share `card` now ("" if they may)."""
+        `allowed(card)` says why `event.player` may not share `card` now ("" if they may);
+        `verify`: each share's proof checked (see `join`)."""
         from ..crypto.elgamal import Share, combine, verify_share
 
         self._check_player(event.player)
@@ -406,7 +464,8 @@ class Sealing:
                 raise _refuse(f"{event.player} may not show {card}: {why}")
             ciphertext = self.ciphertext(card)
             share = Share.from_hex(text, f"share of {card}")
-            if not verify_share(ciphertext, share, self.keys[event.player].card, _context(self.root, "share", card)):
+            key = self.keys[event.player].card
+            if verify and not verify_share(ciphertext, share, key, _context(self.root, "share", card)):
                 raise _refuse(f"{event.player}'s decryption share of {card} does not verify against their key")
             have = shares.setdefault(card, {})
             have[event.player] = share.point
