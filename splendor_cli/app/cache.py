@@ -312,26 +312,38 @@ def _game_key(record: Record) -> bytes:
 
 def verified_prefix(record: Record) -> int:
     """How many of a sealed game's first events this user verified before (their signatures and
-    proofs), by the digest of the last of them as it was then: the same chain, the same bytes.
-    0 for an open game, or when nothing is known (the cache is off, or an entry does not match)."""
+    proofs): the longest prefix of its hash chain that a file read before had (an undo, a copy
+    that is behind, a settled fork share a prefix). 0 for an open game, or when nothing is known
+    (the cache is off, or nothing matches)."""
     from ..events import SealedAsked
 
-    if not record.events or not isinstance(record.events[0], SealedAsked):
+    events = record.events
+    if not events or not isinstance(events[0], SealedAsked):
         return 0
     text = get(_game_key(record), _VERIFIED)
     if text is None:
         return 0
-    seq_text, _, head = text.strip().partition(" ")
-    if not seq_text.isdigit() or not 1 <= int(seq_text) <= len(record.events):
-        return 0
-    from ..events.codec import event_digest
+    known = text.split()
 
-    seq = int(seq_text)
-    return seq if event_digest(record.events[seq - 1]) == head else 0
+    def digest(index: int) -> str:  # of event #index+1: the next event's parent, or the head
+        return events[index + 1].parent if index + 1 < len(events) else record.head
+
+    # The chain makes the matching digests a prefix: the last one that matches is found by halves.
+    low, high = 0, min(len(known), len(events))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if known[middle - 1] == digest(middle - 1):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def remember_verified(loaded: Loaded) -> None:
-    """Note that every event of `loaded`, a sealed game just read whole, was verified."""
-    if loaded.game.sealing is None or not loaded.record.events:
+    """Note that every event of `loaded`, a sealed game just read whole, was verified: the digest
+    of each event, in order (what `verified_prefix` compares)."""
+    events = loaded.record.events
+    if loaded.game.sealing is None or not events:
         return
-    put(_game_key(loaded.record), _VERIFIED, f"{len(loaded.record.events)} {loaded.record.head}\n")
+    digests = [event.parent for event in events[1:]] + [loaded.record.head]
+    put(_game_key(loaded.record), _VERIFIED, " ".join(digests) + "\n")
