@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from sealed_helpers import Table
 
 from splendor_cli.app import cache
