@@ -1,0 +1,556 @@
+"""The cost of a sealed game played through the CLI, against an open game: prints figures, asserts nothing.
+
+    python bench/sealed.py [--quick] [--runs 5] [--seed 1] [--jobs 2] [--full-4p] [--splendor PATH]
+
+Everything runs as new processes of the installed command, in a temporary folder; every player
+has a folder of their own (HOME and every XDG folder in it: their key, made by `splendor key
+new`, their memory of the games they saw, their locks), so the user's own keys are never read.
+
+1. Setup: `new --sealed`, then each player's `seal --as NAME` in turn (join, shuffle, show the
+   shares of the face-up cards) until the cards are dealt, for a 2-player base game, a Duel and
+   a 4-player base game: wall time (the commands run one after the other, nothing else of this
+   script runs meanwhile) and CPU time (user + system of the children, from `os.wait4`), how
+   many `seal` it took, and the events and bytes of the file after the deal. The keys are made
+   before and not counted.
+2. Whole games: the player to move lists `moves --json` and plays one at random (`play --json`,
+   which says who is to move next; the `seal` of every player first, when `play` exits 3 saying
+   the move waits for decryption shares), to the end; then every player's `seal` publishes their
+   keys. The players of a game share one answer cache meanwhile (as on one machine: the `play`
+   of an open game leaves the next `moves --json` there; a sealed game's moves are never cached).
+   The same kind of game is played open (`new` without --sealed). Printed: turns (steps in
+   a Duel), events, sizes, the bytes added per turn from the deal to the end, and the CPU of all
+   the game's commands (`moves`, `play`, `seal`; informative: cached answers included). Up to --jobs
+   games are played at once (their wall time is then only indicative; the other figures are not
+   affected).
+3. CPU per command: `state --json`, `show`, `moves --json`, `log`, `verify` and `play` (on a copy
+   of the file, written afresh before every run), run as the player to move (their folder, too,
+   restored before every run as it was before the keys were published at the end), with
+   SPLENDOR_NO_MEMORY=1, with the user's cache warm and then with none (SPLENDOR_NO_CACHE=1), at
+   mid-game and at the end of the sealed game
+   and of the open game (the same step number, else the nearest); median of --runs after one
+   warm-up round not counted, sealed and open interleaved. At the end, `moves --json` and `play`
+   run on the file just before the last move (the game over has no move left), as its player.
+   The target (the issue's): a sealed command within 50 ms of CPU of the same command in an
+   open game, on this machine.
+4. `verify` of the finished sealed game (it re-makes every shuffle and opens every card): its
+   median wall and CPU time, from the runs of 3.
+
+--quick: the 2-player base game only. --full-4p: also play the 4-player games to the
+end (long: not in the default run, which deals the 4-player game and stops).
+The script exits 0 whatever the figures; 2 when it cannot run (no splendor script, a command of
+the protocol that fails: its command line, exit code and stderr are printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+TARGET_MS = 50.0
+NAMES = ("ann", "bob", "cy", "dee")
+MAX_STEPS = 2000  # a random game longer than this is a bug (or a stall): stop
+DEALT = re.compile(r"^#\d+ deal: |^\S+ to move", re.MULTILINE)  # what `seal` prints once the cards are dealt
+COMMANDS = ("state --json", "show", "moves --json", "log", "verify", "play")
+
+
+class Failed(Exception):
+    """A command the benchmark needs failed: the benchmark cannot go on."""
+
+
+def abort(message: str) -> NoReturn:
+    print(f"sealed.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How one child process ended."""
+
+    code: int
+    stdout: str
+    stderr: str
+    cpu_ms: float
+    wall_ms: float
+
+
+def first_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if lines and lines[0].startswith("Traceback"):
+        return lines[-1]
+    return lines[0] if lines else "(no output)"
+
+
+class Cli:
+    """The splendor command, run as one player or another (each with a folder of their own)."""
+
+    def __init__(self, splendor: Path, root: Path) -> None:
+        self.splendor = splendor
+        self.root = root
+
+    def home(self, who: str) -> Path:
+        home = self.root / "homes" / who
+        if not home.exists():
+            for sub in (".config", ".cache", ".local/share", ".local/state"):
+                (home / sub).mkdir(parents=True, exist_ok=True)
+            home.chmod(0o700)
+        return home
+
+    def env(self, who: str, extra: Mapping[str, str]) -> dict[str, str]:
+        """The caller's environment without $SPLENDOR_*, $PYTHON* and $XDG_*, the home of `who`."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("SPLENDOR_", "PYTHON", "XDG_"))}
+        home = self.home(who)
+        env.update(
+            HOME=str(home),
+            XDG_CONFIG_HOME=str(home / ".config"),
+            XDG_CACHE_HOME=str(home / ".cache"),
+            XDG_DATA_HOME=str(home / ".local" / "share"),
+            XDG_STATE_HOME=str(home / ".local" / "state"),
+            SPLENDOR_SECRETS=str(home / "secrets"),
+            NO_COLOR="1",
+            COLUMNS="80",
+        )
+        env.update(extra)
+        return env
+
+    def run(self, who: str, args: Sequence[str], cwd: Path, extra: Mapping[str, str] | None = None) -> Outcome:
+        """`splendor ARGS` as `who` in `cwd`; CPU time (user + system) from `os.wait4`."""
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            start = time.perf_counter()
+            proc = subprocess.Popen(
+                [str(self.splendor), *args],
+                cwd=cwd,
+                env=self.env(who, extra or {}),
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+            )
+            _, status, usage = os.wait4(proc.pid, 0)
+            wall = time.perf_counter() - start
+            proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
+            out.seek(0)
+            err.seek(0)
+            texts = [f.read().decode("utf-8", errors="replace") for f in (out, err)]
+        return Outcome(proc.returncode, texts[0], texts[1], (usage.ru_utime + usage.ru_stime) * 1e3, wall * 1e3)
+
+    def must(self, who: str, args: Sequence[str], cwd: Path, extra: Mapping[str, str] | None = None) -> Outcome:
+        """As `run`, but a non-zero exit stops the benchmark (with the command line)."""
+        done = self.run(who, args, cwd, extra)
+        if done.code != 0:
+            raise Failed(
+                f"`splendor {shlex.join(args)}` (as {who}, in {cwd}) exited {done.code}:"
+                f" {first_line(done.stderr) if done.stderr.strip() else first_line(done.stdout)}"
+            )
+        return done
+
+
+# -- games -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    """One successful `play`: the file just before it, who played, what."""
+
+    before: bytes
+    mover: str
+    move: str
+
+
+@dataclass
+class Game:
+    """One game played through the CLI, and its figures."""
+
+    label: str  # "base 2p"
+    variant: str
+    players: tuple[str, ...]
+    sealed: bool
+    folder: Path
+    setup_wall_s: float = 0.0
+    setup_cpu_s: float = 0.0
+    seals: int = 0  # `seal` runs of the setup
+    deal_events: int = 0
+    deal_size: int = 0
+    steps: list[Step] = field(default_factory=list)
+    turns: int = 0
+    events: int = 0
+    final_size: int = 0
+    final: bytes = b""
+    waits: int = 0  # `play` exited 3: the move waits for decryption shares
+    play_wall_s: float = 0.0
+    play_cpu_s: float = 0.0
+    finished: bool = False
+
+    @property
+    def path(self) -> Path:
+        return self.folder / "g.toml"
+
+    def home(self, player: str) -> str:
+        """The folder of `player` in this game (their own: the games do not share keys or memories)."""
+        return f"{self.folder.name}/{player}"
+
+    def timing_home(self, player: str) -> str:
+        """The folder of `player` for the timed commands: restored before each run from the copy
+        taken just before the last move, before any key of the game was published (a key that
+        published its game refuses to `play` in an older copy of it)."""
+        return f"{self.folder.name}-timing/{player}"
+
+    @property
+    def kind(self) -> str:
+        return "sealed" if self.sealed else "open"
+
+    @property
+    def per_turn(self) -> float:
+        return (self.final_size - self.deal_size) / self.turns if self.turns else float("nan")
+
+
+def state_of(cli: Cli, game: Game, who: str) -> dict[str, Any]:
+    done = cli.must(game.home(who), ["state", "-g", str(game.path), "--json"], game.folder)
+    parsed: dict[str, Any] = json.loads(done.stdout)
+    return parsed
+
+
+def set_up(cli: Cli, label: str, variant: str, n: int, sealed: bool) -> Game:
+    """A new game dealt: open (`new`), or sealed (`new --sealed`, then each player's `seal` in turn)."""
+    players = NAMES[:n]
+    folder = cli.root / f"{label.replace(' ', '-')}-{'sealed' if sealed else 'open'}"
+    folder.mkdir()
+    game = Game(label, variant, players, sealed, folder)
+    g = str(game.path)
+    if sealed:
+        for p in players:
+            cli.must(game.home(p), ["key", "new", "--name", p], folder)
+    cpu, start = 0.0, time.perf_counter()
+    new = ["new", "-g", g, "--players", ",".join(players), "--variant", variant]
+    cpu += cli.must(game.home(players[0]), [*new, "--sealed"] if sealed else new, folder).cpu_ms
+    if sealed:
+        dealt = False
+        for _ in range(8):  # rounds of every player's seal: join, shuffle, shares (a few rounds at most)
+            for p in players:
+                done = cli.must(game.home(p), ["seal", "-g", g, "--as", p], folder)
+                cpu += done.cpu_ms
+                game.seals += 1
+                if DEALT.search(done.stdout):
+                    dealt = True
+                    break
+            if dealt:
+                break
+        if not dealt:
+            raise Failed(f"{label}: the cards are not dealt after {game.seals} seals")
+    game.setup_wall_s, game.setup_cpu_s = time.perf_counter() - start, cpu / 1e3
+    game.deal_events = state_of(cli, game, players[0])["seq"]
+    game.deal_size = game.path.stat().st_size
+    return game
+
+
+def seal_all(cli: Cli, game: Game) -> list[Outcome]:
+    return [cli.must(game.home(p), ["seal", "-g", str(game.path)], game.folder) for p in game.players]
+
+
+def keep_homes(cli: Cli, game: Game) -> None:
+    """A copy of each player's folder (their key, the games whose keys they published), for the timing."""
+    for p in game.players:
+        kept = cli.root / "pristine" / game.home(p)
+        shutil.rmtree(kept, ignore_errors=True)
+        shutil.copytree(cli.home(game.home(p)), kept, symlinks=True)
+
+
+def play_out(cli: Cli, game: Game, seed: int) -> Game:
+    """Random legal moves to the end, then (sealed) every player's keys published."""
+    rng = random.Random(f"{seed}/{game.label}/{game.kind}")
+    g = str(game.path)
+    shared = {"SPLENDOR_CACHE": str(game.folder / "cache")}  # one cache for the players of a game
+    cpu, start = 0.0, time.perf_counter()
+    mover: str | None = game.players[0]
+    for _ in range(MAX_STEPS):
+        if mover is None:
+            break
+        listed = cli.must(game.home(mover), ["moves", "-g", g, "--json"], game.folder, shared)
+        cpu += listed.cpu_ms
+        moves = json.loads(listed.stdout)
+        move = moves[rng.randrange(len(moves))]["notation"]
+        before = game.path.read_bytes()
+        keep_homes(cli, game)  # the last move publishes its player's keys: keep the folders before it
+        done = cli.run(game.home(mover), ["play", "-g", g, "--json", move], game.folder, shared)
+        cpu += done.cpu_ms
+        if done.code == 3 and "waits for" in done.stdout + done.stderr and game.sealed:
+            game.waits += 1
+            cpu += sum(o.cpu_ms for o in seal_all(cli, game))
+            before = game.path.read_bytes()
+            done = cli.must(game.home(mover), ["play", "-g", g, "--json", move], game.folder, shared)
+            cpu += done.cpu_ms
+        elif done.code != 0:
+            raise Failed(
+                f"`splendor play -g {g} --json {shlex.quote(move)}` (as {mover}) exited {done.code}:"
+                f" {first_line(done.stderr) if done.stderr.strip() else first_line(done.stdout)}"
+            )
+        game.steps.append(Step(before, mover, move))
+        answer = json.loads(done.stdout)
+        mover = None if answer.get("finished") else answer["to_move"]
+    else:
+        raise Failed(f"{game.label} {game.kind}: not over after {MAX_STEPS} steps")
+    if game.sealed:  # every player's keys (and any share still owed), until no one has anything to do
+        for _ in range(3):
+            outcomes = seal_all(cli, game)
+            cpu += sum(o.cpu_ms for o in outcomes)
+            if all("nothing to do" in o.stdout for o in outcomes):
+                break
+    game.play_wall_s, game.play_cpu_s = time.perf_counter() - start, cpu / 1e3
+    final = state_of(cli, game, game.players[0])
+    game.finished, game.turns, game.events = bool(final["finished"]), int(final["turn"]), int(final["seq"])
+    game.final = game.path.read_bytes()
+    game.final_size = len(game.final)
+    return game
+
+
+# -- CPU per command -------------------------------------------------------------------------------
+
+
+@dataclass
+class Point:
+    """Where commands are timed: a file, and the player who runs them."""
+
+    game: Game
+    moment: str  # "mid" or "end"
+    reads: bytes  # the file for state, show, log, verify
+    reader: str
+    step: Step  # the file, player and move for moves and play
+    index: int  # the step's number in the game (0: the first move)
+    turn: int = 0  # the turn number of `reads` (from its state --json)
+    cpu: dict[str, list[float]] = field(default_factory=dict)
+    wall: dict[str, list[float]] = field(default_factory=dict)
+    failures: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def folder(self) -> Path:
+        return self.game.folder / f"time-{self.moment}"
+
+    def job(self, command: str) -> tuple[bytes, str, list[str]]:
+        """The file to write, the player, the arguments of `command` here."""
+        if command in ("moves --json", "play"):
+            data, who = self.step.before, self.step.mover
+        else:
+            data, who = self.reads, self.reader
+        args = {
+            "state --json": ["state", "-g", "g.toml", "--json"],
+            "show": ["show", "-g", "g.toml"],
+            "moves --json": ["moves", "-g", "g.toml", "--json"],
+            "log": ["log", "-g", "g.toml"],
+            "verify": ["verify", "-g", "g.toml"],
+            "play": ["play", "-g", "g.toml", self.step.move],
+        }[command]
+        return data, who, args
+
+
+def points(game: Game, index: int) -> list[Point]:
+    """The mid-game point (the step `index`, clipped) and the end of `game`."""
+    index = min(index, len(game.steps) - 1)
+    mid, last = game.steps[index], len(game.steps) - 1
+    return [
+        Point(game, "mid", mid.before, mid.mover, mid, index),
+        Point(game, "end", game.final, game.players[0], game.steps[last], last),
+    ]
+
+
+def measure(cli: Cli, where: list[Point], runs: int, *, warm: bool) -> None:
+    """Every command at every point: one warm-up round, then `runs` rounds, interleaved. `warm`:
+    with the user's cache (one per point, filled by the warm-up round: the answers of `state
+    --json`, what was verified of a sealed game), else with no cache at all."""
+    for point in where:
+        point.folder.mkdir(exist_ok=True)
+        point.cpu, point.wall, point.failures = {}, {}, {}
+    for round_ in range(-1, runs):
+        for command in COMMANDS:
+            for point in where:
+                data, who, args = point.job(command)
+                (point.folder / "g.toml").write_bytes(data)
+                home = cli.root / "homes" / point.game.timing_home(who)
+                shutil.rmtree(home, ignore_errors=True)
+                shutil.copytree(cli.root / "pristine" / point.game.home(who), home, symlinks=True)
+                if warm:
+                    quiet = {"SPLENDOR_NO_MEMORY": "1", "SPLENDOR_CACHE": str(point.folder / "cache")}
+                else:
+                    quiet = {"SPLENDOR_NO_CACHE": "1", "SPLENDOR_NO_MEMORY": "1"}
+                done = cli.run(point.game.timing_home(who), args, point.folder, quiet)
+                if round_ < 0:
+                    if command == "state --json" and done.code == 0:
+                        point.turn = int(json.loads(done.stdout)["turn"])
+                    continue
+                if done.code == 0:
+                    point.cpu.setdefault(command, []).append(done.cpu_ms)
+                    point.wall.setdefault(command, []).append(done.wall_ms)
+                else:
+                    line = f"`splendor {shlex.join(args)}` as {who} exited {done.code}: " + first_line(
+                        done.stderr if done.stderr.strip() else done.stdout
+                    )
+                    point.failures.setdefault(command, []).append(line)
+
+
+def median(values: list[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+# -- report ----------------------------------------------------------------------------------------
+
+
+def kb(size: int) -> str:
+    return f"{size / 1024:.1f} KiB"
+
+
+def print_setups(games: list[Game]) -> None:
+    print("\n1. Setup: `new` (+ each player's `seal` until the deal, sealed); keys made before, not counted")
+    print(f"  {'game':<16} {'wall s':>7} {'CPU s':>7} {'seals':>6} {'events':>7} {'size after deal':>16}")
+    for g in games:
+        seals = str(g.seals) if g.sealed else "-"
+        name = f"{g.label} {g.kind}"
+        print(
+            f"  {name:<16} {g.setup_wall_s:7.2f} {g.setup_cpu_s:7.2f} {seals:>6} {g.deal_events:>7}"
+            f" {g.deal_size:>9} B ({kb(g.deal_size)})"
+        )
+
+
+def print_games(games: list[Game], jobs: int) -> None:
+    print(f"\n2. Whole games, random legal moves (`moves --json`, `play`), {jobs} at once")
+    head = f"  {'game':<16} {'turns':>5} {'steps':>5} {'waits':>5} {'events':>6} {'after deal':>10}"
+    print(f"{head} {'final size':>10} {'B/turn':>8} {'CPU s':>7} {'wall s':>7}")
+    for g in games:
+        name = f"{g.label} {g.kind}"
+        waits = str(g.waits) if g.sealed else "-"
+        print(
+            f"  {name:<16} {g.turns:>5} {len(g.steps):>5} {waits:>5} {g.events:>6} {g.deal_size:>10}"
+            f" {g.final_size:>10} {g.per_turn:>8.0f} {g.play_cpu_s:7.1f} {g.play_wall_s:7.1f}"
+        )
+        if not g.finished:
+            print(f"  WARNING: {name} is not finished after its last move and seals")
+    by_label: dict[str, dict[str, Game]] = {}
+    for g in games:
+        by_label.setdefault(g.label, {})[g.kind] = g
+    for label, pair in by_label.items():
+        if "sealed" in pair and "open" in pair:
+            s, o = pair["sealed"].per_turn, pair["open"].per_turn
+            print(f"  {label}: a sealed turn adds {s:.0f} bytes, an open one {o:.0f} ({s / o:.1f}x, {s - o:+.0f} B)")
+    print("  (waits: `play` exited 3, the move waiting for shares: every player's `seal`, then `play` again)")
+
+
+def print_commands(label: str, sealed: list[Point], opened: list[Point], runs: int) -> tuple[int, int]:
+    """The table of one game: sealed against open, at mid-game and at the end; (within, total)."""
+    within = total = 0
+    for s, o in zip(sealed, opened):
+        print(
+            f"\n  {label}, {s.moment}: sealed at turn {s.turn} (step {s.index + 1} of {len(s.game.steps)}),"
+            f" open at turn {o.turn} (step {o.index + 1} of {len(o.game.steps)})"
+        )
+        if s.moment == "end":
+            print("  (moves --json and play: on the file just before the last move)")
+        print(f"  {'command':<14} {'sealed ms':>10} {'open ms':>9} {'diff ms':>9}  within {TARGET_MS:.0f} ms")
+        for command in COMMANDS:
+            for point in (s, o):
+                for line in sorted(set(point.failures.get(command, []))):
+                    print(f"  WARNING ({point.game.kind}, {point.moment}): {line}")
+            ms, mo = median(s.cpu.get(command, [])), median(o.cpu.get(command, []))
+            total += 1
+            if ms is None or mo is None:
+                print(f"  {command:<14} {'-':>10} {'-':>9} {'-':>9}  FAILED (see the warning)")
+                continue
+            ok = ms - mo <= TARGET_MS and not s.failures.get(command) and not o.failures.get(command)
+            within += ok
+            print(f"  {command:<14} {ms:10.1f} {mo:9.1f} {ms - mo:+9.1f}  {'yes' if ok else 'NO'}")
+        if s.moment == "end":
+            ws, cs = median(s.wall.get("verify", [])), median(s.cpu.get("verify", []))
+            wo, co = median(o.wall.get("verify", [])), median(o.cpu.get("verify", []))
+            if ws is not None and cs is not None and wo is not None and co is not None:
+                print(
+                    f"  4. verify of the finished sealed {label} ({s.game.events} events): {ws:.0f} ms wall,"
+                    f" {cs:.0f} ms CPU (open game: {wo:.0f} ms wall, {co:.0f} ms CPU), median of {runs}"
+                )
+    return within, total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--quick", action="store_true", help="the 2-player base game only, 3 runs")
+    parser.add_argument("--runs", type=int, default=None, help="timed runs of each command (default 3)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random moves (default 1)")
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="games played at once")
+    parser.add_argument("--full-4p", action="store_true", help="also play the 4-player games to the end")
+    parser.add_argument(
+        "--splendor",
+        type=Path,
+        default=Path(sys.executable).parent / "splendor",
+        help="the splendor script (default: the one next to this Python)",
+    )
+    args = parser.parse_args()
+    runs = args.runs if args.runs is not None else 3
+    if runs < 1 or args.jobs < 1:
+        parser.error("--runs and --jobs must be at least 1")
+    splendor = args.splendor.absolute()
+    if not (splendor.is_file() and os.access(splendor, os.X_OK)):
+        parser.error(f"no splendor script at {splendor} (use --splendor PATH)")
+
+    root = Path(tempfile.mkdtemp(prefix="splendor-bench-sealed-"))
+    started = time.perf_counter()
+    try:
+        cli = Cli(splendor, root)
+        version = cli.must("nobody", ["--version"], root).stdout.strip()
+        print(f"splendor-cli sealed games: {splendor} ({version}), {os.cpu_count()} CPUs, seed {args.seed}")
+        print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        wanted = [("base 2p", "base", 2)] if args.quick else [("base 2p", "base", 2), ("duel", "duel", 2)]
+        setups = [set_up(cli, label, variant, n, sealed) for label, variant, n in wanted for sealed in (True, False)]
+        four = [] if args.quick else [set_up(cli, "base 4p", "base", 4, True)]
+        if args.full_4p:
+            four.append(set_up(cli, "base 4p", "base", 4, False))
+        print_setups(setups + four)
+        to_play = setups + (four if args.full_4p else [])
+        # the longest first: the sealed games, then the open ones
+        order = sorted(to_play, key=lambda g: (not g.sealed, g.variant != "duel"))
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            played = list(pool.map(lambda g: play_out(cli, g, args.seed), order))
+        print_games([g for g in to_play if g in played], args.jobs)
+        if four and not args.full_4p:
+            print("  base 4p: setup only (--full-4p plays it to the end)")
+
+        for warm in (True, False):
+            how = (
+                "with the user's cache warm (what a player meets: a sealed game's signatures and proofs"
+                " verified before are not checked again; `verify` checks all)"
+                if warm
+                else "with no cache at all (SPLENDOR_NO_CACHE=1): every signature and proof checked"
+            )
+            print(
+                f"\n3. CPU per command, ms (user + system of the child), median of {runs} runs after a warm-up,"
+                f" SPLENDOR_NO_MEMORY=1, run as the player to move, {how}"
+            )
+            within = total = 0
+            for label, _, _ in wanted:
+                sealed = next(g for g in setups if g.label == label and g.sealed)
+                opened = next(g for g in setups if g.label == label and not g.sealed)
+                index = len(sealed.steps) // 2
+                where_s, where_o = points(sealed, index), points(opened, index)
+                measure(cli, [*where_s, *where_o], runs, warm=warm)
+                w, t = print_commands(label, where_s, where_o, runs)
+                within, total = within + w, total + t
+            cached = "cache warm" if warm else "no cache"
+            print(f"\n{within} of {total} sealed commands within {TARGET_MS:.0f} ms CPU of the open game's ({cached})")
+        print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        print(f"total wall time: {time.perf_counter() - started:.0f} s")
+    except Failed as failed:
+        abort(str(failed))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
