@@ -301,7 +301,7 @@ def _apply_blocks(path: str, data: bytes, *, commit: bool, notify: bool) -> None
         outcome = apply_blocks(loaded.record, loaded.game, blocks)
         if outcome.events:
             loaded = _add(loaded, outcome.events, commit=commit)
-    if outcome.events:
+    if outcome.events and loaded.game.states:  # nothing to show before the deal
         _views(loaded)
     _say(outcome.message)
     if notify and outcome.events:
@@ -515,7 +515,8 @@ def _take_game(
         changed = loaded.game.seq > before
     if changed:
         tally.games.add(gid)
-        _views(loaded)
+        if loaded.game.states:  # nothing to show before the deal
+            _views(loaded)
         if notify:
             _say(*notify_after(loaded))
 

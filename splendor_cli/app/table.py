@@ -16,6 +16,9 @@ from .commands import _board, _json_text, _load, _locks, _out, _picture, _seen, 
 from .params import COLOR, GAME, JSON, NOTIFY, Param, command
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..projection import Game
     from ..sharing.gitsync import Made, Merged, Repo, Upstream
     from ..store import Loaded
 
@@ -73,6 +76,7 @@ def sync(
     """
     from .. import store
     from ..sharing import gitsync
+    from .cache import verified_prefix
 
     _use_color(color)
     repo = gitsync.locate(game) if game else gitsync.locate_folder(".")
@@ -92,12 +96,8 @@ def sync(
     me: dict[str, str | None] = {}
     for path in _games(game, repo):
         with store.locked(path, _locks()):
-            before = store.read(path)  # a clone that is behind is no news: what you saw is checked after the merge
+            before = store.read(path, verified_prefix)  # a clone behind is no news: what you saw is checked later
             me[before.record.header.game] = _me(before, as_, path)
-            if before.game.sealing is not None:
-                from .sealed import write_part
-
-                before = write_part(before, me[before.record.header.game])
             done = gitsync.commit_turns(gitsync.locate(path), before)
         made += done
         if done:
@@ -106,23 +106,30 @@ def sync(
     up = None if offline else gitsync.upstream(repo)
     merged: list[Merged] = []
     drawn: list[str] = []
+
+    def who(loaded: Loaded, path: str) -> str | None:  # games new here too (fetched, or made meanwhile)
+        gid = loaded.record.header.game
+        if gid not in me:
+            me[gid] = _me(loaded, as_, path)
+        return me[gid]
+
     if up is not None:
-        pushed = _exchange(repo, up, merged, game, drawn if picture else None, me)
+        pushed = _exchange(repo, up, merged, game, drawn if picture else None, who)
     else:
         pushed = False
+        _commit_sealed_parts(_games(game, repo), who)  # offline: a sealed game's part, committed here
         if picture:
             drawn += _draw(repo, _games(game, repo))
     reports = []
     for path in _games(game, repo):
         after = _load(path)
         header = after.record.header
-        who = me[header.game] if header.game in me else _me(after, as_, path)
         notified: list[str] = []
         if notify and header.game in shared:
             from .notices import notify_after
 
             notified = notify_after(after)
-        reports.append(_GameReport(after, who, seen.get(header.game, 1), notified))
+        reports.append(_GameReport(after, who(after, path), seen.get(header.game, 1), notified))
     said = [safe(line) for m in merged for line in m.said]
     if json:
         _out(
@@ -241,10 +248,12 @@ def _exchange(
     merged: list[Merged],
     game: str | None,
     drawn: list[str] | None = None,
-    me: dict[str, str | None] | None = None,
+    who: Callable[[Loaded, str], str | None] | None = None,
 ) -> bool:
     """Fetch, merge and push until the push is taken (or nothing is left to push); whether it pushed.
-    After a merge, the local player's part of each sealed game is written and committed."""
+    After the fetch (and merge), the local player's part of each sealed game (`who` says who
+    they are in a game) is written and committed: written before it, a part that others owe at
+    the same time (joins, shares) would fork the game."""
     from ..errors import ForkError
     from ..sharing import gitsync
 
@@ -266,7 +275,8 @@ def _exchange(
                     "the merge stopped on conflicts outside the game file"
                     f" ({', '.join(gitsync.unmerged(repo)[:5])}): settle them (`git status`), then `splendor sync`"
                 )
-            _commit_sealed_parts(_games(game, repo), me or {})
+        if who is not None:
+            _commit_sealed_parts(_games(game, repo), who)
         if drawn is not None:
             drawn += _draw(repo, _games(game, repo))
         if gitsync.ahead(repo, up) == 0:
@@ -279,18 +289,19 @@ def _exchange(
     )
 
 
-def _commit_sealed_parts(paths: list[str], me: dict[str, str | None]) -> None:
-    """After a merge: the local player's part of each sealed game (`sealed.write_part`), committed."""
+def _commit_sealed_parts(paths: list[str], who: Callable[[Loaded, str], str | None]) -> None:
+    """The local player's part of each sealed game (`sealed.write_part`), committed."""
     from .. import store
     from ..sharing import gitsync
+    from .cache import verified_prefix
     from .sealed import write_part
 
     for path in paths:
         with store.locked(path, _locks()):
-            loaded = store.read(path)
+            loaded = store.read(path, verified_prefix)
             if loaded.game.sealing is None:
                 continue
-            after = write_part(loaded, me.get(loaded.record.header.game))
+            after = write_part(loaded, who(loaded, path))
             if after is not loaded:
                 gitsync.commit_turns(gitsync.locate(path), after)
 
@@ -314,22 +325,23 @@ class _GameReport:
         from ..projection.log import log_entries
 
         game = loaded.game
-        now = game.table
+        dealt = bool(game.states)
         self.path, self.loaded, self.me, self.notified = loaded.path, loaded, me, notified
         mine = [e.seq for e in game.events if me and actor(e) == me]
         self.since_mine = bool(mine)
         self.new = [e for e in log_entries(game) if e.seq > (mine[-1] if mine else seen)]
-        self.my_turn = bool(me) and not now.finished and now.player.name == me
+        now = game.table if dealt else None
+        self.my_turn = bool(me) and now is not None and not now.finished and now.player.name == me
         self.json = {
             "path": loaded.path,
             "game": loaded.record.header.game,
             "player": me,
             "since": [e.to_json() for e in self.new],
             "seq": game.seq,
-            "to_move": None if now.finished else now.player.name,
+            "to_move": None if now is None or now.finished else now.player.name,
             "your_turn": self.my_turn,
-            "finished": now.finished,
-            "winners": list(now.winners()),
+            "finished": bool(now is not None and now.finished),
+            "winners": list(now.winners()) if now is not None else [],
             "notified": notified,
         }
 
@@ -344,9 +356,18 @@ class _GameReport:
         if self.my_turn:
             board = _board(_seen(game, self.me), color, game.variant).rstrip("\n")
             lines += ["", board, "", f"your turn, {self.me}: `splendor moves` lists them"]
-        else:
+        elif game.states:
             lines.append(game.variant.whose_turn(game.state))
+        else:
+            lines.append(_not_dealt(game))
         return lines
+
+
+def _not_dealt(game: Game) -> str:
+    """Where a game whose cards are not dealt yet stands (a commit-then-reveal or sealed deal)."""
+    if game.sealing is not None:
+        return game.sealing.stage()
+    return game.seeding.waiting() if game.seeding is not None else "the cards are not dealt yet"
 
 
 # -- my games -------------------------------------------------------------------------------------
