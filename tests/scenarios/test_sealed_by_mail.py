@@ -19,6 +19,7 @@ reserve.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import time
@@ -207,7 +208,17 @@ def play_by_mail(tmp_path: Path, variant: str, seed: int) -> tuple[MailGame, dic
     return game, reports
 
 
-@pytest.mark.parametrize(("variant", "seed"), [("base", 3), ("duel", 4)])
+FULL = bool(os.environ.get("SPLENDOR_FULL_SCENARIOS"))
+"""Also play the Duel by mail to the end (two minutes more: the base game is the suite's)."""
+
+
+@pytest.mark.parametrize(
+    ("variant", "seed"),
+    [
+        ("base", 3),
+        pytest.param("duel", 4, marks=pytest.mark.skipif(not FULL, reason="SPLENDOR_FULL_SCENARIOS=1 plays it")),
+    ],
+)
 def test_two_people_play_a_sealed_game_by_mail_to_the_end(tmp_path: Path, variant: str, seed: int) -> None:
     started = time.monotonic()
     game, reports = play_by_mail(tmp_path, variant, seed)

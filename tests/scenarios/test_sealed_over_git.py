@@ -12,7 +12,7 @@ signed, no blind reserve was seen by anyone but its owner before they bought it,
 that stayed sealed was seen by anyone.
 
 A whole four-player game takes some 400 syncs (about 13 minutes here): the suite plays the
-first 16 moves (the deal, blind reserves, moves that wait for shares, `verify` and `verify
+first 10 moves (the deal, blind reserves, moves that wait for shares, `verify` and `verify
 --git` in every clone); SPLENDOR_FULL_SCENARIOS=1 plays it to the end and audits it. The short
 tests at the end are the bugs the whole game first ran into (sync wrote the player's part
 before fetching, and forked the game; it failed before the deal; a first sync in a clone without
@@ -146,7 +146,7 @@ class GitGame:
 
 
 FULL = bool(os.environ.get("SPLENDOR_FULL_SCENARIOS"))
-"""Play the whole game (long), not its first 16 moves."""
+"""Play the whole game (long), not its first 10 moves."""
 
 
 def test_four_people_play_a_sealed_game_over_git(tmp_path: Path) -> None:
@@ -158,7 +158,7 @@ def test_four_people_play_a_sealed_game_over_git(tmp_path: Path) -> None:
     for name in NAMES:
         game.sync(name)  # everyone sees the dealt table
 
-    while not game.finished and (FULL or game.moves < 16):
+    while not game.finished and (FULL or game.moves < 10):
         assert game.to_move is not None
         game.play(game.to_move)
         assert game.moves < MOST, "the game ends"
