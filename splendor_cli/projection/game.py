@@ -486,29 +486,23 @@ class _Fold:
 
     def _setup(self, event: Event) -> None:
         seq = event.seq
-        if self.sealing is not None:
-            if self.states:
-                raise CorruptLogError(f"a second setup ({event.TYPE})", seq=seq)
-            from .sealing import deal
-
-            try:
-                dealt = deal(self.variant, self.sealing)
-            except IllegalMoveError as exc:
-                raise CorruptLogError(str(exc), seq=seq) from None
-            if enveloped(dealt, seq=event.seq, parent=event.parent) != event:
-                raise CorruptLogError("the deal is not the one the sealed decks and their shares give", seq=seq)
-            self.sealing = attrs.evolve(self.sealing, dealt=True)
-            self._start(event)
-            return
-        if self.states or (self.events and self.seeding is None):
+        if self.states or (self.events and self.seeding is None and self.sealing is None):
             raise CorruptLogError(f"a second setup ({event.TYPE})", seq=seq)
-        if self.seeding is not None:
+        if self.seeding is not None or self.sealing is not None:  # a deal the players made together
             try:
-                dealt = _dealt(self.variant, self.seeding)
+                if self.sealing is not None:
+                    from .sealing import deal
+
+                    dealt, source = deal(self.variant, self.sealing), "sealed decks and their shares"
+                else:
+                    assert self.seeding is not None
+                    dealt, source = _dealt(self.variant, self.seeding), "revealed seeds"
             except IllegalMoveError as exc:
                 raise CorruptLogError(str(exc), seq=seq) from None
             if enveloped(dealt, seq=event.seq, parent=event.parent) != event:
-                raise CorruptLogError("the deal is not the one the revealed seeds give", seq=seq)
+                raise CorruptLogError(f"the deal is not the one the {source} give", seq=seq)
+        if self.sealing is not None:
+            self.sealing = attrs.evolve(self.sealing, dealt=True)
         self._start(event)
 
     def _start(self, event: Event) -> None:
