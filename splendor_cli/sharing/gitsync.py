@@ -186,7 +186,9 @@ def subject(game: str, variant: AnyVariant, events: Sequence[Event]) -> str:
     seqs = f"#{first.seq}" if len(events) == 1 else f"#{first.seq}-{events[-1].seq}"
     more = len(events) - 1
     text = f"{game} {seqs} {who}: {event_notation(variant, first)}"
-    if more:
+    if more and any(isinstance(e, SEALED_TYPES) for e in events):  # a sealed game's turn with its shares
+        text += f" (and {more} more event{'s' if more > 1 else ''})"
+    elif more:
         bots = all(seat_spec(actor(e)) for e in events[1:])
         text += f" (and {more} {'bot ' if bots and not isinstance(first, TurnUndone) else ''}"
         text += f"{'step' if variant.stepwise and not bots else 'turn'}{'s' if more > 1 else ''})"
