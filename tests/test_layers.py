@@ -321,7 +321,8 @@ OPENERS = {
     "splendor_cli.app.cache": "its own entries",
     "splendor_cli.app.memory": "the digests of the games seen",
     "splendor_cli.app.commands": "a player's commit-then-reveal secret",
-    "splendor_cli.app.keys": "a player's key file, and its exported copy",
+    "splendor_cli.app.keys": "a player's exported keys",
+    "splendor_cli.app.keyring": "a player's key file, and the games whose keys they published",
     "splendor_cli.sharing.gitmerge": ".gitattributes, for `git install`",
     "splendor_cli.sharing.verify": "git's list of shallow commits",
 }

@@ -152,8 +152,10 @@ def _append(loaded: Loaded, *events: Any) -> Loaded:
     memory.remember(after)
     if after.game.sealing is not None:
         from . import cache
+        from .sealed import note_published
 
         cache.remember_verified(after)
+        note_published(loaded, after, secret)
     return after
 
 
@@ -778,12 +780,7 @@ def play(
             after = sealed.part(after, as_, secret)  # the shares owed after it, the keys at the end
         if bots:
             after = _bot_turns(after)
-        if secret is not None and as_ is not None:
-            from .sealed import written
-
-            after = written(loaded, after, as_)  # the keys published at the end are noted
-        else:
-            after = _append(loaded, *after.record.events[loaded.game.seq :])
+        after = _append(loaded, *after.record.events[loaded.game.seq :])
     _report(loaded, after, json)
     if notify:
         from .notices import notify_after

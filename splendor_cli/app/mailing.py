@@ -553,7 +553,7 @@ def _add(loaded: Loaded, events: Sequence[Event], *, commit: bool) -> Loaded:
 
     loaded = _append(loaded, *events)
     if loaded.game.sealing is not None:  # the local player's part of the protocol rides on the answer
-        from .sealed import write_part
+        from .seal import write_part
 
         loaded = write_part(loaded, os.environ.get("SPLENDOR_PLAYER") or None)
     if commit:

@@ -5,6 +5,7 @@ the seat whose key (`splendor key new`) joined the game: their moves are signed 
 only they can open their blind reserves. `part` stages whatever the protocol asks of them now
 (join, shuffle, the decryption shares they owe, their keys at the end) and the deal when it is
 due: `seal`, `play`, `sync` and `apply` all call it, so a two-player game needs no extra message.
+No command is here (seal.py has `seal`): commands.py calls these without an import circle.
 
 Cryptography is imported only here and below: open games never load it.
 """
@@ -29,7 +30,7 @@ def local_key(*, required: bool = True) -> SecretKey | None:
         UsageError: there is no key and it is `required`.
         GameFileError: the key file is unsafe or malformed.
     """
-    from .keys import _read_key, keys_folder
+    from .keyring import _read_key, keys_folder
 
     try:
         return _read_key(keys_folder())
@@ -93,7 +94,7 @@ def replayed(game: Game, seat: str) -> bool:
     has no such event of `seat`'s: an older copy, or a finished game replayed to make the same
     keys play again, whose secrets are out. Nothing is signed or shown in it."""
     from ..events import KeysPublished
-    from .keys import published_before
+    from .keyring import published_before
 
     sealing = game.sealing
     if sealing is None or not published_before(sealing.root.hex()):
@@ -137,38 +138,19 @@ def part(loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
             return after
 
 
-def write_part(loaded: Loaded, me: str | None) -> Loaded:
-    """In a sealed game, `loaded` with the local player's part of the protocol written (their
-    join, shuffle, shares owed, keys at the end: `splendor seal`); else `loaded` as it is. The
-    player is the seat the local key joined, else `me` to join it. Call it under the file's lock."""
-    sealing = loaded.game.sealing
-    if sealing is None:
-        return loaded
-    secret = local_key(required=False)
-    if secret is None:
-        return loaded
-    seat = seat_of(loaded.game, secret) or (me if me in sealing.players and me not in sealing.keys else None)
-    if seat is None or replayed(loaded.game, seat):
-        return loaded  # an older copy (a sync brings the newer), or a replay: `seal` says why
-    staged = part(loaded, seat, secret)
-    if staged is loaded:
-        return loaded
-    return written(loaded, staged, seat)
-
-
-def written(loaded: Loaded, staged: Loaded, seat: str) -> Loaded:
-    """`staged`'s new events appended to `loaded`'s file; when they publish `seat`'s keys, the game
-    noted as one whose keys are out (`replayed`)."""
+def note_published(loaded: Loaded, after: Loaded, secret: SecretKey | None) -> None:
+    """When the events `after` adds to `loaded` publish the keys of `secret`'s seat, note the
+    game as one whose keys are out (`replayed`)."""
     from ..events import KeysPublished
 
-    after = _append(loaded, *staged.record.events[loaded.game.seq :])
-    if any(isinstance(e, KeysPublished) and e.player == seat for e in after.record.events[loaded.game.seq :]):
-        from .keys import remember_published
+    if secret is None or after.game.sealing is None:
+        return
+    seat = seat_of(after.game, secret)
+    added = after.record.events[loaded.game.seq :]
+    if seat is not None and any(isinstance(e, KeysPublished) and e.player == seat for e in added):
+        from .keyring import remember_published
 
-        sealing = after.game.sealing
-        assert sealing is not None
-        remember_published(sealing.root.hex())
-    return after
+        remember_published(after.game.sealing.root.hex())
 
 
 def private(game: Game, seat: str, secret: SecretKey) -> dict[str, str]:
@@ -235,61 +217,3 @@ def check_turn(game: Game, seat: str) -> None:
     why = blocked(sealing, game.state, seat)
     if why:
         raise IllegalMoveError(f"your move waits: {why} (they run `splendor seal` or `splendor sync`)", rule="sealed")
-
-
-# -- the command -----------------------------------------------------------------------------
-
-from .commands import _append, _json_text, _out, _path, _writing  # noqa: E402  - the bodies below
-from .params import AS, GAME, JSON, command  # noqa: E402
-
-
-@command("seal", GAME, AS, JSON)
-def seal(*, game: str | None = None, as_: str | None = None, json: bool = False) -> None:
-    """Do your part of a sealed game now: join, shuffle, show the shares you owe, publish your keys at the end.
-
-    Run it after receiving the file whenever `show` says the game waits for you; `play`, `sync` and `apply` do it too.
-
-    The first time, say your seat with --as; your key (`splendor key new`) then plays it.
-
-    Example:
-
-    splendor seal -g games/secret.toml --as ann
-    """
-    from ..events import actor
-    from ..projection.log import event_notation
-
-    secret = local_key()
-    assert secret is not None
-    with _writing(game) as loaded:
-        if loaded.game.sealing is None:
-            raise UsageError(f"{_path(game)} is not a sealed game (`splendor new --sealed` makes one)")
-        seat = my_seat(loaded.game, secret, as_)
-        staged = part(loaded, seat, secret)
-        after = written(loaded, staged, seat) if staged is not loaded else loaded
-    added = after.record.events[loaded.game.seq :]
-    now = after.game
-    waits = waiting_lines(now) if now.sealing is not None else []
-    turn = now.variant.whose_turn(now.state) if now.states else ""
-    if json:
-        _out(
-            _json_text(
-                {
-                    "seq": now.seq,
-                    "seat": seat,
-                    "events": [
-                        {"seq": e.seq, "type": e.TYPE, "notation": event_notation(now.variant, e, sealed=True)}
-                        for e in added
-                    ],
-                    "waiting": waits,
-                    "to_move": None if not now.states or now.table.finished else now.table.player.name,
-                }
-            )
-        )
-        return
-    lines = [f"#{e.seq} {actor(e) or 'deal'}: {event_notation(now.variant, e, sealed=True)}" for e in added]
-    if not added:
-        lines.append(f"{seat} has nothing to do now")
-    lines += waits
-    if turn:
-        lines.append(turn)
-    _out("\n".join(lines))

@@ -290,11 +290,11 @@ def _exchange(
 
 
 def _commit_sealed_parts(paths: list[str], who: Callable[[Loaded, str], str | None]) -> None:
-    """The local player's part of each sealed game (`sealed.write_part`), committed."""
+    """The local player's part of each sealed game (`seal.write_part`), committed."""
     from .. import store
     from ..sharing import gitsync
     from .cache import verified_prefix
-    from .sealed import write_part
+    from .seal import write_part
 
     for path in paths:
         with store.locked(path, _locks()):

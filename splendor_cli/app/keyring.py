@@ -1,0 +1,210 @@
+"""Where a player's secret key is kept, and the sealed games whose keys they published: the
+files under `$XDG_DATA_HOME/splendor-cli/keys/` (default `~/.local/share/...`), in a folder only
+its owner may enter (0700), written 0600 and never through a symbolic link. A key file others may
+read, or that is a link, or a folder open to others, is refused (exit 4): its keys may be known.
+No command is here (keys.py, seal.py): whatever needs the key imports this module alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+from typing import TYPE_CHECKING
+
+from ..errors import GameFileError, UsageError
+
+if TYPE_CHECKING:
+    from ..crypto.keys import SecretKey
+
+KEY_FILE = "secret.toml"
+"""The name of the secret key file in the keys folder."""
+MAX_BYTES = 16 << 10
+"""The largest key file read (a key file is about 400 bytes)."""
+_READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def keys_folder() -> str:
+    """Where a player's keys are: $XDG_DATA_HOME/splendor-cli/keys (default ~/.local/share/...;
+    a relative $XDG_DATA_HOME is ignored, as the XDG specification asks)."""
+    data = os.environ.get("XDG_DATA_HOME", "")
+    if not os.path.isabs(data):
+        data = os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(data, "splendor-cli", "keys")
+
+
+def _open_folder(folder: str, *, create: bool) -> int:
+    """The keys folder, opened (never through a link), once checked private: this user's, and
+    neither group nor others may enter it. `create`: made first (0700) when missing.
+
+    Raises:
+        UsageError: there is no folder and `create` is false (no key yet).
+        GameFileError: the folder is a link, not a folder, someone else's, or open to others.
+    """
+    if create and not os.path.lexists(folder):
+        os.makedirs(os.path.dirname(folder), mode=0o700, exist_ok=True)
+        with contextlib.suppress(FileExistsError):  # made meanwhile: checked below like any other
+            os.mkdir(folder, 0o700)
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise UsageError(f"no key yet ({folder} does not exist): make one with `splendor key new`") from None
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+            raise GameFileError(
+                f"{folder} is a symbolic link or no folder: keys are kept in a folder of their own"
+            ) from None
+        raise
+    info = os.fstat(fd)
+    problem = _private(info, folder, "folder", 0o700)
+    if problem:
+        os.close(fd)
+        raise GameFileError(problem)
+    return fd
+
+
+def _private(info: os.stat_result, path: str, what: str, mode: int) -> str:
+    """What makes a key file or folder unsafe ("" when nothing does): another owner, or any
+    permission for the group or others."""
+    if info.st_uid != os.getuid():
+        return f"the key {what} {path} belongs to someone else (uid {info.st_uid}): refused"
+    if info.st_mode & 0o077:
+        return (
+            f"the key {what} {path} is open to others (mode {stat.S_IMODE(info.st_mode):04o}): its keys may be"
+            f" known; if no one read them, `chmod {mode:o} {path}`, else make new ones (`splendor key new --force`)"
+        )
+    return ""
+
+
+def _read_key(folder: str) -> SecretKey:
+    """The secret key kept in `folder`, every check passed.
+
+    Raises:
+        UsageError: there is no key.
+        GameFileError: the file is a link, not a regular file, open to others, or malformed.
+    """
+    from ..crypto.errors import MalformedError
+    from ..crypto.keys import SecretKey
+    from ..projection.variant import name_problem
+
+    path = os.path.join(folder, KEY_FILE)
+    folder_fd = _open_folder(folder, create=False)
+    try:
+        try:
+            fd = os.open(KEY_FILE, _READ, dir_fd=folder_fd)
+        except FileNotFoundError:
+            raise UsageError(f"no key yet ({path} does not exist): make one with `splendor key new`") from None
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise GameFileError(f"{path} is a symbolic link: a key file is never read through a link") from None
+            raise
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise GameFileError(f"{path} is not a regular file: refused")
+            problem = _private(info, path, "file", 0o600)
+            if problem:
+                raise GameFileError(problem)
+            data = os.read(fd, MAX_BYTES + 1)
+        finally:
+            os.close(fd)
+    finally:
+        os.close(folder_fd)
+    if len(data) > MAX_BYTES:
+        raise GameFileError(f"{path}: not a key file (larger than {MAX_BYTES} bytes)")
+    try:
+        key = SecretKey.from_toml(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise GameFileError(f"{path}: not a key file (not UTF-8)") from None
+    except MalformedError as exc:
+        raise GameFileError(f"{path}: {exc}") from None
+    problem = name_problem(key.name)
+    if problem:
+        raise GameFileError(f"{path}: {problem}")
+    return key
+
+
+def _write_key(folder: str, key: SecretKey, *, force: bool) -> str:
+    """Keep `key` in `folder` (made private if missing): written whole to a new file (0600), then
+    linked into place, or renamed over the old key with `force`. Returns the file's path.
+
+    Raises:
+        UsageError: a key is there already and `force` is false.
+    """
+    path = os.path.join(folder, KEY_FILE)
+    folder_fd = _open_folder(folder, create=True)
+    try:
+        tmp = f".{KEY_FILE}.{os.urandom(6).hex()}.tmp"
+        fd = os.open(tmp, _CREATE, 0o600, dir_fd=folder_fd)
+        try:
+            try:
+                os.fchmod(fd, 0o600)  # whatever the umask
+                data = memoryview(key.to_toml().encode("utf-8"))
+                while data:
+                    data = data[os.write(fd, data) :]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            if force:
+                os.replace(tmp, KEY_FILE, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
+            else:
+                try:
+                    os.link(tmp, KEY_FILE, src_dir_fd=folder_fd, dst_dir_fd=folder_fd, follow_symlinks=False)
+                except FileExistsError:
+                    raise _exists(path) from None
+            os.fsync(folder_fd)
+        finally:
+            with contextlib.suppress(FileNotFoundError):  # renamed into place, or never linked
+                os.unlink(tmp, dir_fd=folder_fd)
+    finally:
+        os.close(folder_fd)
+    return path
+
+
+PUBLISHED_FILE = "published"
+"""The roots (first-event digests) of the sealed games whose keys this user published, one a line."""
+_APPEND = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def published_before(root: str) -> bool:
+    """Whether this user published their keys of the sealed game of first-event digest `root`
+    (hex): a copy of that game without them is an older copy or a replay, never to be played."""
+    try:
+        folder_fd = _open_folder(keys_folder(), create=False)
+    except UsageError:
+        return False
+    try:
+        try:
+            fd = os.open(PUBLISHED_FILE, _READ, dir_fd=folder_fd)
+        except FileNotFoundError:
+            return False
+        try:
+            data = os.read(fd, 4 << 20)
+        finally:
+            os.close(fd)
+    finally:
+        os.close(folder_fd)
+    return root.encode() in data.split(b"\n")
+
+
+def remember_published(root: str) -> None:
+    """Note that this user published their keys of the sealed game of first-event digest `root`."""
+    folder_fd = _open_folder(keys_folder(), create=True)
+    try:
+        fd = os.open(PUBLISHED_FILE, _APPEND, 0o600, dir_fd=folder_fd)
+        try:
+            os.write(fd, root.encode() + b"\n")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    finally:
+        os.close(folder_fd)
+
+
+def _exists(path: str) -> UsageError:
+    return UsageError(
+        f"a key exists already ({path}): `--force` replaces it, and the games it joined can no longer"
+        " be played with the new one (back it up first: `splendor key export --secret -o FILE`)"
+    )

@@ -1,0 +1,85 @@
+"""`splendor seal`, and the local player's part of a sealed game written by `sync` and `apply`
+(the helpers are sealed.py's)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import UsageError
+from .commands import _append, _json_text, _out, _path, _writing
+from .params import AS, GAME, JSON, command
+from .sealed import local_key, my_seat, part, replayed, seat_of, waiting_lines
+
+if TYPE_CHECKING:
+    from ..store import Loaded
+
+
+def write_part(loaded: Loaded, me: str | None) -> Loaded:
+    """In a sealed game, `loaded` with the local player's part of the protocol written (their
+    join, shuffle, shares owed, keys at the end: `splendor seal`); else `loaded` as it is. The
+    player is the seat the local key joined, else `me` to join it. Call it under the file's lock."""
+    sealing = loaded.game.sealing
+    if sealing is None:
+        return loaded
+    secret = local_key(required=False)
+    if secret is None:
+        return loaded
+    seat = seat_of(loaded.game, secret) or (me if me in sealing.players and me not in sealing.keys else None)
+    if seat is None or replayed(loaded.game, seat):
+        return loaded  # an older copy (a sync brings the newer), or a replay: `seal` says why
+    staged = part(loaded, seat, secret)
+    if staged is loaded:
+        return loaded
+    return _append(loaded, *staged.record.events[loaded.game.seq :])
+
+
+@command("seal", GAME, AS, JSON)
+def seal(*, game: str | None = None, as_: str | None = None, json: bool = False) -> None:
+    """Do your part of a sealed game now: join, shuffle, show the shares you owe, publish your keys at the end.
+
+    Run it after receiving the file whenever `show` says the game waits for you; `play`, `sync` and `apply` do it too.
+
+    The first time, say your seat with --as; your key (`splendor key new`) then plays it.
+
+    Example:
+
+    splendor seal -g games/secret.toml --as ann
+    """
+    from ..events import actor
+    from ..projection.log import event_notation
+
+    secret = local_key()
+    assert secret is not None
+    with _writing(game) as loaded:
+        if loaded.game.sealing is None:
+            raise UsageError(f"{_path(game)} is not a sealed game (`splendor new --sealed` makes one)")
+        seat = my_seat(loaded.game, secret, as_)
+        staged = part(loaded, seat, secret)
+        after = _append(loaded, *staged.record.events[loaded.game.seq :]) if staged is not loaded else loaded
+    added = after.record.events[loaded.game.seq :]
+    now = after.game
+    waits = waiting_lines(now) if now.sealing is not None else []
+    turn = now.variant.whose_turn(now.state) if now.states else ""
+    if json:
+        _out(
+            _json_text(
+                {
+                    "seq": now.seq,
+                    "seat": seat,
+                    "events": [
+                        {"seq": e.seq, "type": e.TYPE, "notation": event_notation(now.variant, e, sealed=True)}
+                        for e in added
+                    ],
+                    "waiting": waits,
+                    "to_move": None if not now.states or now.table.finished else now.table.player.name,
+                }
+            )
+        )
+        return
+    lines = [f"#{e.seq} {actor(e) or 'deal'}: {event_notation(now.variant, e, sealed=True)}" for e in added]
+    if not added:
+        lines.append(f"{seat} has nothing to do now")
+    lines += waits
+    if turn:
+        lines.append(turn)
+    _out("\n".join(lines))
