@@ -6,6 +6,7 @@ header names, and folded by that game's rules. Forked files are forks.py's.
 from __future__ import annotations
 
 from .errors import GameFileError
+from .events import SealedAsked
 from .events.codec import Record, parse
 from .projection.game import Game, replay
 from .variants import event_types, find_variant
@@ -23,8 +24,13 @@ def replay_record(record: Record, trusted: int = 0) -> Game:
     if not record.events:
         raise GameFileError("the file has no events: it does not start with its setup")
     variant = find_variant(record.header.variant)  # known: the record was parsed with its events
-    game = replay(variant, record.events, trusted=trusted)
     header = record.header
+    if header.format < 2 and isinstance(record.events[0], SealedAsked):
+        raise GameFileError(
+            "a sealed game of format 1, written before shuffles carried their proofs: this release"
+            " cannot vouch for its decks (finish it with the release that started it)"
+        )
+    game = replay(variant, record.events, trusted=trusted, chained_draws=header.format < 2)
     if game.players != header.players:
         raise GameFileError("header: players do not match the setup event")
     if header.emails and len(header.emails) != len(header.players):

@@ -277,11 +277,26 @@ def _remove_stale(folder: str, name: str) -> None:
                 os.unlink(os.path.join(folder, other))
 
 
+def writing_format(variant: str, started: Event) -> int:
+    """The format a new game is written in: 2 when it matters (a game that draws during play,
+    whose draws format 2 fixes by the setup and their number; a sealed game, whose shuffles carry
+    proofs), else 1, which the releases before format 2 read too."""
+    from .events import SealedAsked
+    from .events.codec import FORMAT
+    from .variants import find_variant
+
+    return FORMAT if find_variant(variant).drawing_types or isinstance(started, SealedAsked) else 1
+
+
 def create(path: StrPath, header: Header, started: Event) -> Loaded:
-    """Write a new game file. Refuse to overwrite one (UsageError)."""
+    """Write a new game file, in the oldest format that reads it the same (`writing_format`).
+    Refuse to overwrite one (UsageError)."""
     from .events.codec import Record, format_event, format_header, seal
     from .records import replay_record
 
+    import attrs
+
+    header = attrs.evolve(header, format=writing_format(header.variant, started))
     path = os.fspath(path)
     if os.path.lexists(path):
         raise UsageError(f"{path} exists already: choose another name, or remove it first")

@@ -220,7 +220,7 @@ def _base_text(tmp_path: Path) -> str:
     [
         ('type = "game_started"', 'type = "' + "\\u001b]52;c;aGk=\\u0007" * 300 + '"'),
         ('type = "game_started"', 'type = "game_started"\n"\\u001b[2J' + "k" * 5000 + '" = 1'),
-        ("format = 1", 'format = "' + "\\u001b" * 5000 + '"'),
+        ("format = 2", 'format = "' + "\\u001b" * 5000 + '"'),
         ('parent = "', 'parent = "\\u001b]52;c;aGk=\\u0007' + "p" * 5000),
     ],
     ids=["event-type", "unknown-key", "format", "parent"],

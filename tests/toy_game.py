@@ -105,6 +105,7 @@ class TwoCards:
     stepwise = False
     setup_type: type[Event] = PileDealt
     play_types: tuple[type[PlayEvent], ...] = (CardTaken, CardBurned)
+    drawing_types: tuple[type[PlayEvent], ...] = ()
 
     def deal(self, players: tuple[str, ...], chance: Chance) -> PileDealt:
         return PileDealt(seq=1, parent="", players=players, pile=chance.shuffle(sorted(POINTS), "pile"))

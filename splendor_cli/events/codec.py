@@ -28,8 +28,11 @@ EventTypes = Callable[[str], Mapping[str, type[Any]]]
 """The event classes of a game, by type tag, for the header's `variant` (GameFileError if unknown):
 `splendor_cli.variants.event_types`. The codec takes it as an argument: it knows no game."""
 
-FORMAT = 1
-"""The version of the file format this program writes and reads."""
+FORMAT = 2
+"""The version of the file format this program writes, and the newest it reads. Format 2 (this
+release) draws a game's chance from its setup and the number of draws before (an undo cannot
+re-roll it) and seals games with proofs of shuffle; a format 1 file reads as it was written
+(its draws follow the digest of the event before them), but a sealed game of format 1 is refused."""
 
 GAME_ID_RULE = (
     "a game id is 1 to 100 ASCII letters, digits and _ . @ : # + -, starting with a letter or a digit, without '..'"

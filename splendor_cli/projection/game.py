@@ -57,6 +57,9 @@ class Game:
     """While a commit-then-reveal deal is under way; None once dealt or without one."""
     sealing: Sealing | None = None
     """A sealed game's keys, sealed decks and shares (sealing.py); None for an open game."""
+    chained_draws: bool = False
+    """A file of format 1: each draw follows the digest of the effective event before it (see
+    `chance`)."""
 
     @property
     def seq(self) -> int:
@@ -107,11 +110,8 @@ class Game:
         return self.variant.decide(state, self.variant.draw(state, move, self.chance()))
 
     def chance(self) -> _LogChance:
-        """Chance as the log decides it now: a stream seeded with the digest of the last
-        effective event. Every reader checks it, so nobody can choose a draw; and a move taken
-        back and played again draws the same, so an undo cannot re-roll it. Like the deck
-        order, it is open to whoever reads the file."""
-        return _LogChance(self.events[self.after[-1] - 1])
+        """Chance as the log decides it now (`_LogChance`)."""
+        return _LogChance(self)
 
     def turn_start(self) -> int:
         """The event after which the current turn began; at a turn's start, the previous turn's."""
@@ -167,7 +167,7 @@ class Game:
         """The game as it was just after event `seq` (1 = the setup)."""
         if not 1 <= seq <= self.seq:
             raise UsageError(f"there is no event #{seq}: the log has events #1 to #{self.seq}")
-        return replay(self.variant, self.events[:seq], check=False)
+        return replay(self.variant, self.events[:seq], check=False, chained_draws=self.chained_draws)
 
 
 BOT_SEAT = "bot:"
@@ -317,7 +317,7 @@ class _Fold:
     """A game being folded, in lists: adding an event costs the same at event #20,000 as at
     event #2 (a `Game` is frozen, and `Game.apply` copies its history each time)."""
 
-    __slots__ = ("after", "events", "sealing", "seeding", "states", "trusted", "undone", "variant")
+    __slots__ = ("after", "chained_draws", "events", "sealing", "seeding", "states", "trusted", "undone", "variant")
 
     def __init__(self, game: Game, trusted: int = 0) -> None:
         self.trusted = trusted
@@ -330,6 +330,7 @@ class _Fold:
         self.undone: set[int] = set(game.undone)
         self.seeding = game.seeding
         self.sealing = game.sealing
+        self.chained_draws = game.chained_draws
 
     @property
     def seq(self) -> int:
@@ -353,6 +354,7 @@ class _Fold:
             undone=frozenset(self.undone),
             seeding=self.seeding,
             sealing=self.sealing,
+            chained_draws=self.chained_draws,
         )
 
     def add(self, event: Event, *, check: bool) -> None:
@@ -378,7 +380,7 @@ class _Fold:
                 if why:
                     raise CorruptLogError(f"{event.TYPE} played too soon: {why}", seq=seq)
             if check:
-                _check_play(variant, state, event, _LogChance(self.events[self.after[-1] - 1]))
+                _check_play(variant, state, event, _LogChance(self))
             # Judged (now, or when the file was first read): it applies, or the rules have a bug.
             # A sealed game needs no substitution here: the state it follows has every card
             # revealed so far in place (a reveal, an undo substitutes), its decks included.
@@ -544,18 +546,43 @@ def _check_play(variant: AnyVariant, state: State, event: PlayEvent, chance: _Lo
 
 
 class _LogChance:
-    """`Game.chance`: the digest is computed only if something is drawn (most moves draw nothing)."""
+    """Chance as the log decides it (`Game.chance`), the same for every reader, so nobody can
+    choose a draw: the k-th draw of a game (counting the effective events of the game's
+    `drawing_types` before it) is seeded by SHA-256 of the whole setup event and k. A move taken
+    back and played again draws the same (an undo cannot re-roll it), and a detour (a privilege
+    used first, another step before) cannot choose among draws either: the draw depends on
+    nothing a player does in between. In a sealed game the setup follows from every player's
+    decryption shares of the face-up cards, which are deterministic for their keys: nobody can
+    vary it, and whoever shows the last share sees it a moment before the others. Like an open
+    game's deck order, the draws are open to whoever reads the file.
 
-    __slots__ = ("_event",)
+    A file of format 1 (`chained_draws`) drew from the digest of the effective event before the
+    draw, signature included; it is read as it was written.
 
-    def __init__(self, event: Event) -> None:
-        self._event = event
+    Computed only if something is drawn (most moves draw nothing); read at once (a fold goes on).
+    """
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Game | _Fold) -> None:
+        self._game = game
 
     def _seeded(self) -> SeededChance:
-        from ..events.codec import event_digest  # the codec: only for games that draw
+        import hashlib
+        import json
+
+        from ..events.codec import event_digest, event_to_dict  # the codec: only for games that draw
         from .seeding import SeededChance
 
-        return SeededChance(bytes.fromhex(event_digest(self._event)))
+        game = self._game
+        events, after = game.events, game.after
+        if game.chained_draws:
+            return SeededChance(bytes.fromhex(event_digest(events[after[-1] - 1])))
+        kinds = game.variant.drawing_types
+        drawn = sum(1 for seq in after[1:] if isinstance(events[seq - 1], kinds))
+        setup = json.dumps(event_to_dict(events[after[0] - 1]), sort_keys=True, separators=(",", ":"))
+        seed = hashlib.sha256(b"splendor-cli/draw/v2\0" + setup.encode("utf-8") + b"\0" + str(drawn).encode())
+        return SeededChance(seed.digest())
 
     def shuffle(self, items: Sequence[str], label: str) -> tuple[str, ...]:
         return self._seeded().shuffle(items, label)
@@ -588,12 +615,20 @@ def _show(value: object) -> str:
     return excerpt(value, 60)
 
 
-def replay(variant: AnyVariant, events: Iterable[Event], *, check: bool = True, trusted: int = 0) -> Game:
+def replay(
+    variant: AnyVariant,
+    events: Iterable[Event],
+    *,
+    check: bool = True,
+    trusted: int = 0,
+    chained_draws: bool = False,
+) -> Game:
     """Fold the events of a game of `variant`. With `check`, every move is judged by the rules
     again, and in a sealed game every signature and proof is checked but those of the first
     `trusted` events (ones this reader verified before: the same bytes, by their chain's digest).
-    Linear in the number of events, undos included."""
-    fold = _Fold(Game(variant=variant), trusted)
+    `chained_draws`: a file of format 1 (`Game.chained_draws`). Linear in the number of events,
+    undos included."""
+    fold = _Fold(Game(variant=variant, chained_draws=chained_draws), trusted)
     for event in events:
         fold.add(event, check=check)
     return fold.game()

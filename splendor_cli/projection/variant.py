@@ -112,6 +112,10 @@ class Variant(Protocol[S, M]):
     """A turn is several moves, each its own event (Splendor Duel); else one move is one turn."""
     setup_type: type[Event]
     play_types: tuple[type[PlayEvent], ...]
+    drawing_types: tuple[type[PlayEvent], ...]
+    """The play events whose outcome chance decides (a Duel's replenish): the fold counts them,
+    and the k-th draw of a game is the same whatever happened before it (an undo cannot re-roll
+    it, a detour cannot choose it): `projection.game.Game.chance`."""
 
     # -- setup and rules -------------------------------------------------------------------
 

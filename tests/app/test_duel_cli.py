@@ -229,3 +229,53 @@ def test_the_real_entry_point_plays_a_whole_turn(game: Path) -> None:
     done = subprocess.run([*run, "state", "-g", str(game), "--json"], capture_output=True, text=True)
     st = json.loads(done.stdout)
     assert st["to_move"] == "ann" and _tokens_ok(st["players"][1]["tokens"]) and _tokens_ok(st["bag"])
+
+
+def _replenished(path: Path) -> tuple[list[str], list[str]]:
+    """The cells and tokens of the file's last replenish."""
+    events = [e for e in store.read(path).game.events if e.TYPE == "board_replenished"]
+    last = events[-1]
+    return list(last.cells), [str(gem) for gem in last.tokens]  # type: ignore[attr-defined]
+
+
+def _until_privilege_and_replenish(path: Path) -> tuple[str, str]:
+    """Play greedy-free first steps until the player to move may both use a privilege and
+    replenish: the notation of a privilege step and of the replenish."""
+    for _ in range(200):
+        items = json.loads(cli("moves", "-g", path, "--json")[1])
+        notations = [item["notation"] for item in items]
+        privileges = [n for n in notations if n.startswith("privilege")]
+        if privileges and "replenish" in notations:
+            return privileges[0], "replenish"
+        pick = next(n for n in notations if not n.startswith(("privilege", "replenish")))
+        code, _, err = cli("play", "-g", path, pick)
+        assert code == 0, err
+    raise AssertionError("no position with a privilege and a replenish")
+
+
+def test_an_undo_cannot_re_roll_a_replenish_nor_a_detour_choose_it(tmp_path: Path) -> None:
+    """The issue's reproduction: `privilege`, `replenish`, undo twice, the same two steps again
+    draw the same; and the replenish played without the privilege first draws the same too (the
+    k-th draw of a game depends on its setup and k alone)."""
+    path = tmp_path / "d.toml"
+    assert cli("new", "-g", path, "--players", "ann,bob", "--variant", "duel", "--seed", 7)[0] == 0
+    privilege, replenish = _until_privilege_and_replenish(path)
+    for step in (privilege, replenish):
+        code, _, err = cli("play", "-g", path, step)
+        assert code == 0, err
+    first = _replenished(path)
+    for _ in range(2):
+        code, _, err = cli("undo", "-g", path)
+        assert code == 0, err
+    for step in (privilege, replenish):
+        code, _, err = cli("play", "-g", path, step)
+        assert code == 0, err
+    assert _replenished(path) == first
+    for _ in range(2):
+        assert cli("undo", "-g", path)[0] == 0
+    code, _, err = cli("play", "-g", path, replenish)
+    assert code == 0, err
+    cells, tokens = _replenished(path)
+    assert tokens == first[1]  # the privilege's cell is empty in one, not in the other: the cells differ
+    assert b"format = 2" in path.read_bytes()
+    assert cli("verify", "-g", path)[0] == 0

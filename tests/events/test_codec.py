@@ -262,10 +262,11 @@ def test_every_event_type_has_a_stable_tag() -> None:
 
 
 def test_the_header_comes_first_with_the_format() -> None:
-    """The file has a top-level `format = 1` before any event."""
+    """The file has a top-level `format = 2` before any event (a header made in code is of the
+    newest format; `splendor new` writes the oldest that reads the game the same: store.py)."""
     text = short_text()
-    assert FORMAT == 1
-    assert text.index("format = 1\n") < text.index("[[events]]")
+    assert FORMAT == 2
+    assert text.index("format = 2\n") < text.index("[[events]]")
     assert parse_text(text).header == HEADER
 
 
@@ -380,7 +381,7 @@ def test_reordered_events_are_refused() -> None:
 
 def test_a_newer_format_is_refused() -> None:
     """A file of a newer format is refused with a hint to upgrade, not misread."""
-    error = refused(short_text().replace("format = 1\n", "format = 2\n"))
+    error = refused(short_text().replace("format = 2\n", "format = 3\n"))
     assert "newer" in str(error) and "upgrade" in str(error)
 
 
@@ -392,7 +393,7 @@ def test_a_file_without_format_is_refused(text: str) -> None:
 
 def test_a_header_with_an_unknown_key_is_refused() -> None:
     """The header is read as strictly as the events."""
-    text = short_text().replace("format = 1\n", "format = 1\nrated = true\n")
+    text = short_text().replace("format = 2\n", "format = 2\nrated = true\n")
     assert str(refused(text)) == "header: unknown 'rated'"
 
 

@@ -34,6 +34,7 @@ class Splendor:
     stepwise = False
     setup_type: type[Event] = GameStarted
     play_types: tuple[type[PlayEvent], ...] = TURN_TYPES
+    drawing_types: tuple[type[PlayEvent], ...] = ()
 
     def deal(self, players: tuple[str, ...], chance: Chance) -> GameStarted:
         """Shuffle the decks and reveal players + 1 nobles; the event records the outcome."""

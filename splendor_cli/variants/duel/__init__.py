@@ -17,7 +17,7 @@ from ...model import Gem
 from ...projection.variant import Chance, Moment, Variant
 from . import notation, rules, views
 from .cards import DECKS
-from .events import STEP_TYPES, DuelStarted, StepEvent
+from .events import STEP_TYPES, BoardReplenished, DuelStarted, StepEvent
 from .state import TOKENS, DuelState, board_of, setup_problem, start
 from .step import Step
 
@@ -35,6 +35,7 @@ class Duel:
     stepwise = True
     setup_type: type[Event] = DuelStarted
     play_types: tuple[type[PlayEvent], ...] = STEP_TYPES
+    drawing_types: tuple[type[PlayEvent], ...] = (BoardReplenished,)
 
     def deal(self, players: tuple[str, ...], chance: Chance) -> DuelStarted:
         """Shuffle the three decks, and draw the 25 tokens from the bag onto the board in spiral
