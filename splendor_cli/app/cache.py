@@ -312,9 +312,14 @@ def _game_key(record: Record) -> bytes:
 
 def verified_prefix(record: Record) -> int:
     """How many of a sealed game's first events this user verified before (their signatures and
-    proofs): the longest prefix of its hash chain that a file read before had (an undo, a copy
-    that is behind, a settled fork share a prefix). 0 for an open game, or when nothing is known
-    (the cache is off, or nothing matches)."""
+    proofs): the longest prefix of its events, compared by their full SHA-256 (`Record.digests`),
+    that a file read before had (an undo, a copy that is behind, a settled fork share a prefix).
+    0 for an open game, or when nothing is known (the cache is off, or nothing matches).
+
+    Never the chain's 16-digit links: a player who finds two of his own events with the same 64
+    bits (some 2^33 hashes) could swap one for the other, and the second would pass unverified.
+    Nor a search by halves: only the full digests, compared from the first event on, make the
+    matches a prefix. Entries of an earlier release (16-digit digests) match nothing."""
     from ..events import SealedAsked
 
     events = record.events
@@ -323,27 +328,17 @@ def verified_prefix(record: Record) -> int:
     text = get(_game_key(record), _VERIFIED)
     if text is None:
         return 0
-    known = text.split()
-
-    def digest(index: int) -> str:  # of event #index+1: the next event's parent, or the head
-        return events[index + 1].parent if index + 1 < len(events) else record.head
-
-    # The chain makes the matching digests a prefix: the last one that matches is found by halves.
-    low, high = 0, min(len(known), len(events))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if known[middle - 1] == digest(middle - 1):
-            low = middle
-        else:
-            high = middle - 1
-    return low
+    count = 0
+    for known, digest in zip(text.split(), record.digests):
+        if known != digest:
+            break
+        count += 1
+    return count
 
 
 def remember_verified(loaded: Loaded) -> None:
-    """Note that every event of `loaded`, a sealed game just read whole, was verified: the digest
-    of each event, in order (what `verified_prefix` compares)."""
-    events = loaded.record.events
-    if loaded.game.sealing is None or not events:
+    """Note that every event of `loaded`, a sealed game just read whole, was verified: the full
+    digest of each event, in order (what `verified_prefix` compares)."""
+    if loaded.game.sealing is None or not loaded.record.events:
         return
-    digests = [event.parent for event in events[1:]] + [loaded.record.head]
-    put(_game_key(loaded.record), _VERIFIED, " ".join(digests) + "\n")
+    put(_game_key(loaded.record), _VERIFIED, " ".join(loaded.record.digests) + "\n")

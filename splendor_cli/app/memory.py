@@ -3,12 +3,18 @@ host keys, so that a copy whose log does not extend it is refused.
 
 Without signatures, whoever edits an earlier event and recomputes every `parent` after it gets
 a file that reads and verifies on its own. What such a file cannot do is extend the chain this
-user already saw: every event digest seen is kept, per game id, in
+user already saw: the full SHA-256 of every event seen (64 hex digits, `Record.digests`; not the
+chain's 16-digit link, for which a player can find a collision between two of his own events)
+is kept, one a line, per game id, in
 `$XDG_DATA_HOME/splendor-cli/known/` (default `~/.local/share/...`), and a file whose first
 events are not those is refused, naming the first event that differs. A game first met through
 a rewritten file is not detected (there is nothing to compare with); a rewrite of events this
 user never saw is not either. `SPLENDOR_NO_MEMORY=1` turns the memory off; `resolve` (an agreed
 choice between two branches) replaces what is remembered, and `splendor forget` forgets a game.
+
+A memory written by an earlier release holds 16-digit digests: each such line still defends its
+event, compared with the first 16 digits of its full digest, and the next `remember` of a copy
+that extends it writes the whole memory again with full digests.
 
 Standard library only.
 """
@@ -25,8 +31,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..store import Loaded
 
-MAX_BYTES = 8 << 20
-"""The largest memory file read (8 MiB: half a million events)."""
+MAX_BYTES = 16 << 20
+"""The largest memory file read (16 MiB: a quarter of a million events of 64 hex digits)."""
+SHORT, FULL = 16, 64
+"""The lengths of a line: a digest as an earlier release kept it (the chain's link), and whole."""
 
 
 def _folder() -> str | None:
@@ -40,10 +48,9 @@ def _file(folder: str, game: str) -> str:
     return os.path.join(folder, hashlib.sha256(game.encode()).hexdigest()[:32])
 
 
-def _digests(loaded: Loaded) -> list[str]:
-    """The digest of each event of the file: event #n's is the parent of event #n+1, and the head."""
-    events = loaded.record.events
-    return [event.parent for event in events[1:]] + [loaded.record.head]
+def _digests(loaded: Loaded) -> tuple[str, ...]:
+    """The full digest of each event of the file, as the read computed it."""
+    return loaded.record.digests
 
 
 def _seen(path: str) -> list[str]:
@@ -57,7 +64,13 @@ def _seen(path: str) -> list[str]:
         data = os.read(fd, MAX_BYTES)
     finally:
         os.close(fd)
-    return [line for line in data.decode("ascii", "replace").split("\n") if len(line) == 16]
+    return [line for line in data.decode("ascii", "replace").split("\n") if len(line) in (SHORT, FULL)]
+
+
+def _same(was: str, is_: str) -> bool:
+    """Whether `was`, a line of the memory, is the digest `is_` of the file's event: the whole
+    of it, or its first 16 digits for a line an earlier release wrote."""
+    return was == (is_ if len(was) == FULL else is_[:SHORT])
 
 
 def check(loaded: Loaded) -> None:
@@ -73,7 +86,7 @@ def check(loaded: Loaded) -> None:
     seen = _seen(_file(folder, loaded.record.header.game))
     now = _digests(loaded)
     for seq, (was, is_) in enumerate(zip(seen, now), start=1):
-        if was != is_:
+        if not _same(was, is_):
             raise GameFileError(
                 f"{loaded.path}: event #{seq} is not the event #{seq} you saw of game"
                 f" {loaded.record.header.game!r}: an earlier turn was rewritten (if all the players"
@@ -94,8 +107,11 @@ def remember(loaded: Loaded, *, replace: bool = False) -> None:
         return
     path = _file(folder, loaded.record.header.game)
     now = _digests(loaded)
-    if not replace and len(_seen(path)) >= len(now):
-        return
+    seen = _seen(path)
+    # An earlier release's memory of short lines that the file matches whole is written again, full.
+    upgrade = len(seen) == len(now) and any(len(d) != FULL for d in seen) and all(map(_same, seen, now))
+    if not replace and len(seen) >= len(now) and not upgrade:
+        return  # nothing new
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         tmp = f"{path}.{os.urandom(6).hex()}.tmp"

@@ -76,17 +76,48 @@ class Record:
 
     header: Header
     events: tuple[Event, ...]
+    digested: tuple[tuple[Event, ...], tuple[str, ...]] | None = attrs.field(default=None, eq=False, repr=False)
+    """The events `parse` read and the full digest of each, as it computed them while checking the
+    chain (None: not read so). Used by `digests` only while `events` is that very tuple: a record
+    made from another by `attrs.evolve(record, events=...)` has its digests computed anew."""
+
+    def _read_digests(self) -> tuple[str, ...] | None:
+        digested = self.digested
+        return digested[1] if digested is not None and digested[0] is self.events else None
+
+    @property
+    def digests(self) -> tuple[str, ...]:
+        """The full SHA-256 (`FULL` hex digits) of each event, in order: what vouches for an event
+        where trust depends on it (the memory of seen games, the cache of verified sealed events).
+        The chain's `parent` keeps `LINK` digits only: a link, not an identity (a player can find
+        two of his own events with the same 64 bits). Computed once, as `parse` reads the file."""
+        read = self._read_digests()
+        return read if read is not None else tuple(full_digest(event_to_dict(event)) for event in self.events)
 
     @property
     def head(self) -> str:
         """The digest of the last event (of the header when there is none): the chain's head."""
-        return event_digest(self.events[-1]) if self.events else header_digest(self.header)
+        if not self.events:
+            return header_digest(self.header)
+        read = self._read_digests()
+        return read[-1][:LINK] if read is not None else event_digest(self.events[-1])
+
+
+LINK = 16
+"""The hex digits of SHA-256 that an event's `parent` keeps (`digest`)."""
+FULL = 64
+"""The hex digits of a whole SHA-256 (`full_digest`)."""
+
+
+def full_digest(raw: dict[str, Any]) -> str:
+    """SHA-256 over canonical JSON, all 64 hex digits: an event's identity (`Record.digests`)."""
+    text = json.dumps(raw, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def digest(raw: dict[str, Any]) -> str:
-    """16 hex digits of SHA-256 over canonical JSON: the link of the hash chain."""
-    text = json.dumps(raw, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    """16 hex digits of SHA-256 over canonical JSON (`full_digest`): the link of the hash chain."""
+    return full_digest(raw)[:LINK]
 
 
 def header_to_dict(header: Header) -> dict[str, Any]:
@@ -343,16 +374,21 @@ def parse(text: str, types: EventTypes) -> Record:
     problem = game_id_problem(header.game)
     if problem:
         raise GameFileError(problem)
-    return Record(header=header, events=read_events(raw_events, [header_digest(header)], types(header.variant)))
+    full: list[str] = []
+    events = read_events(raw_events, [header_digest(header)], types(header.variant), full)
+    return Record(header=header, events=events, digested=(events, tuple(full)))
 
 
-def read_events(raw_events: list[Any], parents: list[str], types: Mapping[str, type[Any]]) -> tuple[Event, ...]:
+def read_events(
+    raw_events: list[Any], parents: list[str], types: Mapping[str, type[Any]], full: list[str] | None = None
+) -> tuple[Event, ...]:
     """Build the events of raw `[[events]]` tables that continue a chain, checking every link.
 
     `parents[i]` is the digest that event #i+1 must name as its parent: the header's digest
     alone for a whole file, or, for events appended to a known log, its head at the end (the
     digests before it may be left "" when unknown: they only serve to tell a fork from a gap).
-    The list grows as events are read. `types` are the event classes of the game, by tag.
+    The list grows as events are read. `types` are the event classes of the game, by tag. `full`,
+    when given, gets the full digest of each event read (`full_digest`: the same hash, whole).
 
     Raises:
         ForkError: two different events with one parent (two players moved from the same copy).
@@ -388,6 +424,9 @@ def read_events(raw_events: list[Any], parents: list[str], types: Mapping[str, t
                 f"{where}: parent is {excerpt(event.parent)}, but the event before it hashes to {parents[-1]!r}"
                 " (the file was edited or merged by hand)"
             )
-        parents.append(digest(raw))
+        whole = full_digest(raw)
+        parents.append(whole[:LINK])
+        if full is not None:
+            full.append(whole)
         events.append(event)
     return tuple(events)

@@ -70,3 +70,65 @@ def test_extending_a_seen_game_is_fine_and_remembered(tmp_path: Path) -> None:
     assert cli("take", "red", "red", "-g", other)[0] == 0
     path.write_bytes(other.read_bytes())
     assert cli("state", "-g", path, "--json")[0] == 0
+
+
+def _forged_turn(path: Path, monkeypatch: pytest.MonkeyPatch) -> bytes:
+    """The file with its first turn replaced by another legal one whose digest, a 64-bit
+    collision (monkeypatched), has the 16 hex digits of the first: the parents after it are the
+    file's own, and the chain still links."""
+    import attrs
+    from app.test_verified_prefix import collide
+
+    record = store.read(path).record
+    first = record.events[1]
+    forged = attrs.evolve(first, gems=("green", "red", "black"))
+    assert forged != first
+    collide(monkeypatch, forged, first)
+    return format_record(attrs.evolve(record, events=(record.events[0], forged, *record.events[2:]))).encode()
+
+
+def test_a_rewritten_turn_is_refused_even_when_the_short_digests_collide(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The memory keeps each event's full SHA-256: a turn swapped for another with the same
+    16-digit digest (the chain's link, a 64-bit collision a player can find) is refused."""
+    path = tmp_path / "g.toml"
+    assert cli("new", "-g", path, "--players", "ann,bob", "--seed", 1)[0] == 0
+    assert cli("take", "white", "blue", "green", "-g", path)[0] == 0
+    assert cli("take", "white", "blue", "red", "-g", path)[0] == 0
+    assert cli("state", "-g", path, "--json")[0] == 0  # seen
+    forged = _forged_turn(path, monkeypatch)
+    path.write_bytes(forged)
+    store.read(path)  # the chain links: only the full digests tell
+    code, _, err = cli("state", "-g", path)
+    assert code == 4 and "event #2 is not the event #2 you saw" in err, err
+
+
+def _known(path: Path) -> Path:
+    from splendor_cli.app import memory
+
+    folder = memory._folder()
+    assert folder is not None
+    return Path(memory._file(folder, store.read(path).record.header.game))
+
+
+def test_a_memory_of_short_digests_still_defends_and_is_rewritten_full(tmp_path: Path) -> None:
+    """A memory written by an earlier release (16 hex digits an event) is read: its entries are
+    compared on their 16 digits (a rewritten copy is still refused), and the next read that
+    extends it writes it again with full digests."""
+    path = tmp_path / "g.toml"
+    assert cli("new", "-g", path, "--players", "ann,bob", "--seed", 1)[0] == 0
+    assert cli("take", "white", "blue", "green", "-g", path)[0] == 0
+    known = _known(path)
+    record = store.read(path).record
+    known.parent.mkdir(parents=True, exist_ok=True)
+    known.write_text("".join(f"{d}\n" for d in [e.parent for e in record.events[1:]] + [record.head]))
+    honest = path.read_bytes()
+    path.write_bytes(_rewritten(path))
+    code, _, err = cli("state", "-g", path)
+    assert code == 4 and "event #2 is not the event #2 you saw" in err
+    path.write_bytes(honest)
+    assert cli("state", "-g", path, "--json")[0] == 0
+    lines = known.read_text().split()
+    assert len(lines) == 2 and all(len(line) == 64 for line in lines)
+    assert [line[:16] for line in lines] == [record.events[1].parent, record.head]
