@@ -65,22 +65,31 @@ def test_an_honest_shuffle_verifies(size: int, players: int, seed: bytes) -> Non
 
 
 @settings(max_examples=examples(1))
-@given(st.integers(min_value=2, max_value=12), st.sampled_from(["swap", "same", "other", "remask"]), st.data())
+@given(
+    st.integers(min_value=2, max_value=12),
+    st.sampled_from(["swap", "same card", "deck's card", "foreign card", "remask"]),
+    st.data(),
+)
 def test_a_deck_changed_after_its_proof_fails(size: int, how: str, data: st.DataObject) -> None:
-    """Two cards swapped, one replaced by a fresh encryption of the same card or another, or one
-    re-encrypted once more: the honest proof of the shuffle no longer verifies."""
-    y = key_of(2)
-    before = encrypted(size, y)
-    after, proof = shuffle_and_prove(before, y, os.urandom(32), "label", context(), os.urandom)
+    """Two cards swapped; one replaced by a fresh encryption of the very card it holds, of
+    another card of the deck or of a card from elsewhere; or one re-encrypted once more: the
+    honest proof of the shuffle no longer verifies."""
+    y, seed, deck = key_of(2), os.urandom(32), cards(size)
+    before = tuple(encrypt(p, y, Scalar.random(os.urandom)) for p in deck.points)
+    after, proof = shuffle_and_prove(before, y, seed, "label", context(), os.urandom)
+    order, _ = witness(before, seed, "label")
     cheat = list(after)
-    k = data.draw(st.integers(min_value=0, max_value=size - 1), label="position")
+    positions = st.integers(min_value=0, max_value=size - 1)
+    k = data.draw(positions, label="position")
     if how == "swap":
-        other = data.draw(st.integers(min_value=0, max_value=size - 1).filter(lambda j: j != k), label="other")
+        other = data.draw(positions.filter(lambda j: j != k), label="other position")
         cheat[k], cheat[other] = cheat[other], cheat[k]
     elif how == "remask":
         cheat[k] = reencrypt(cheat[k], y, Scalar.random(os.urandom))
     else:
-        card = data.draw(st.sampled_from(cards(size).cards)) if how == "same" else "3-99"
+        held = deck.cards[order[k]]
+        others = st.sampled_from([c for c in deck.cards if c != held])
+        card = {"same card": held, "foreign card": "3-99"}.get(how) or data.draw(others, label="card")
         cheat[k] = encrypt(card_point(card), y, Scalar.random(os.urandom))
     assert not verify_shuffle(before, cheat, y, proof, context())
 
