@@ -74,7 +74,9 @@ from ..variants import event_types
 
 def file_report(loaded: Loaded) -> dict[str, Any]:
     """A summary of a game that `store.read` accepted: who plays, how far, whose turn, the chain
-    head; for a game whose commit-then-reveal deal is under way, who it waits for (`dealing`)."""
+    head; for a game whose commit-then-reveal deal is under way, who it waits for (`dealing`);
+    `keys_owed`: the players of a finished sealed game who have not published their keys (the
+    audit cannot open its cards nor re-make their shuffles; `verify` exits 6), else empty."""
     record, game = loaded.record, loaded.game
     header = record.header
     emails = header.emails or ("",) * len(header.players)
@@ -83,6 +85,7 @@ def file_report(loaded: Loaded) -> dict[str, Any]:
         dealing = game.sealing.stage()
     state = game.table if dealing is None else None
     sealed = _sealed_report(game) if game.sealing is not None else None
+    finished = bool(state and state.finished)
     return {
         "path": str(loaded.path),
         "format": header.format,
@@ -96,11 +99,12 @@ def file_report(loaded: Loaded) -> dict[str, Any]:
         "undos": sum(isinstance(event, TurnUndone) for event in game.events),
         "undone": sorted(game.undone),
         "to_move": None if state is None or state.finished else state.player.name,
-        "finished": bool(state and state.finished),
+        "finished": finished,
         "winners": list(state.winners()) if state else [],
         **({"dealing": dealing} if dealing else {}),
         **({"sealed": sealed} if sealed is not None else {}),
         "ok": sealed is None or not sealed["problems"],
+        "keys_owed": list(sealed["unpublished"]) if sealed is not None and finished else [],
         "head": record.head,
     }
 
@@ -132,8 +136,9 @@ def report_text(report: dict[str, Any]) -> str:
     players = ", ".join(f"{p['name']} <{p['email']}>" if p["email"] else p["name"] for p in report["players"])
     undone = report["undone"]
     noun = "step" if "steps" in report else "turn"
+    verdict = "PROBLEMS FOUND" if not report["ok"] else "KEYS OWED" if report.get("keys_owed") else "ok"
     lines = [
-        f"{report['path']}: {'ok' if report['ok'] else 'PROBLEMS FOUND'} (format {report['format']})",
+        f"{report['path']}: {verdict} (format {report['format']})",
         f"game {report['game']} ({report['variant']}), created {report['created']}",
         f"players: {players}",
         f"{report['events']} events: {report['turns']} turns"
@@ -156,7 +161,12 @@ def report_text(report: dict[str, Any]) -> str:
             f"sealed: {sealed['signed']} events signed, each checked; {sealed['revealed']} cards revealed by every"
             " player's share, each proof checked"
         )
-        if sealed["unpublished"]:
+        if report.get("keys_owed"):
+            lines.append(
+                f"KEYS OWED: the game is over, but {', '.join(report['keys_owed'])} did not publish their keys:"
+                " their shuffles cannot be checked nor the sealed cards opened (`splendor seal` publishes them)"
+            )
+        elif sealed["unpublished"]:
             lines.append(
                 f"the audit waits for the keys of {', '.join(sealed['unpublished'])} (published after the last move):"
                 " their shuffles cannot be checked yet"
