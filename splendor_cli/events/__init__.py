@@ -139,7 +139,9 @@ class PlayerJoined:
 class DeckShuffled:
     """A player's shuffle of the sealed decks: each deck re-encrypted under the joint key and put
     in a new order, which only a seed they publish at the end can explain (`KeysPublished`).
-    `deck_N` lists the level-N ciphertexts from the top, 128 hex digits each."""
+    `deck_N` lists the level-N ciphertexts from the top, 128 hex digits each; `proofs` holds one
+    zero-knowledge proof of shuffle per deck (base64: crypto/shuffle_proof.py), which every
+    reader checks: the deck is a permutation and re-encryption of the deck before it."""
 
     TYPE: ClassVar[str] = "deck_shuffled"
     seq: int
@@ -148,6 +150,7 @@ class DeckShuffled:
     deck_1: tuple[str, ...]
     deck_2: tuple[str, ...]
     deck_3: tuple[str, ...]
+    proofs: tuple[str, ...] = ()
     sig: str = ""
 
 

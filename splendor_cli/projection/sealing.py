@@ -140,6 +140,13 @@ def _context(root: bytes, *parts: str) -> bytes:
     return framed(root, *(part.encode("utf-8") for part in parts))
 
 
+def shuffle_context(root: bytes, player: str, level: int) -> bytes:
+    """What a proof of shuffle is bound to besides its decks and the joint key: the game (the
+    digest of its first event), the seat and the deck. A proof moved to another game, seat or
+    deck does not verify."""
+    return _context(root, "shuffle", player, f"deck {level}")
+
+
 # -- what the game deals ---------------------------------------------------------------------
 
 
@@ -415,9 +422,11 @@ class Sealing:
         return attrs.evolve(self, keys={**self.keys, event.player: public})
 
     def shuffle(self, event: DeckShuffled, *, verify: bool = True) -> Sealing:
-        """The table with `event`'s decks; `verify`: each ciphertext's points checked (see `join`)."""
-        from ..crypto.group import SIZE
-        from ..crypto.sodium import is_valid_point
+        """The table with `event`'s decks; `verify`: each deck's proof of shuffle checked (see
+        `join`): a deck that is not a permutation and re-encryption of the deck before it (a
+        stacked deck, a card dropped, doubled or replaced) is refused at once, naming its player."""
+        from ..crypto.errors import MalformedError
+        from ..crypto.shuffle_proof import ShuffleProof, verify_shuffle
 
         self._check_player(event.player)
         if not self.joined:
@@ -430,11 +439,24 @@ class Sealing:
             if len(texts) != size:
                 raise _refuse(f"deck_{level} holds {len(texts)} cards, not {size}")
             for k, text in enumerate(texts, start=1):
-                if not _HEX_CIPHERTEXT.fullmatch(text) or (
-                    verify and not all(is_valid_point(bytes.fromhex(h)) for h in (text[: 2 * SIZE], text[2 * SIZE :]))
-                ):
+                if not _HEX_CIPHERTEXT.fullmatch(text):
                     raise _refuse(f"deck_{level} card {k} is not a ciphertext (two points, 128 lowercase hex digits)")
-        return attrs.evolve(self, shuffles=(*self.shuffles, Shuffle(player=event.player, texts=decks)))
+        if len(event.proofs) != len(LEVELS):
+            raise _refuse(f"{event.player}'s shuffle carries no proof of shuffle for each deck: it cannot be trusted")
+        shuffled = Shuffle(player=event.player, texts=decks)
+        if verify:
+            joint = self.joint_key()
+            for level, text, old, new in zip(LEVELS, event.proofs, self.decks(), shuffled.decks, strict=True):
+                try:
+                    proof = ShuffleProof.from_text(text, len(old), f"proof of deck {level}")
+                except MalformedError as exc:
+                    raise _refuse(f"{event.player}'s shuffle: {exc}") from None
+                if not verify_shuffle(old, new, joint, proof, shuffle_context(self.root, event.player, level)):
+                    raise _refuse(
+                        f"{event.player}'s shuffle of deck {level} fails its proof: it is not a permutation and"
+                        " re-encryption of the deck before it (a stacked or altered deck)"
+                    )
+        return attrs.evolve(self, shuffles=(*self.shuffles, shuffled))
 
     def with_face_up(self, face_up: Iterable[str]) -> Sealing:
         return attrs.evolve(self, face_up=tuple(face_up))
@@ -681,7 +703,7 @@ def duties(
     and unsealed, in order: their join, their shuffle, the shares they owe, their keys once the
     game is over. [] when they owe nothing (or must wait for others)."""
     from ..crypto.elgamal import decryption_share
-    from ..crypto.shuffle import shuffle
+    from ..crypto.shuffle_proof import shuffle_and_prove
 
     if player not in sealing.players:
         raise _refuse(f"{excerpt(player)} does not play in this game")
@@ -705,12 +727,24 @@ def duties(
         return []
     if not any(s.player == player for s in sealing.shuffles):
         joint = sealing.joint_key()
-        decks = [
-            shuffle(deck, joint, secret.shuffle_seed(seed_label(sealing.root, player, level)), "deck")
+        made = [
+            shuffle_and_prove(
+                deck,
+                joint,
+                secret.shuffle_seed(seed_label(sealing.root, player, level)),
+                "deck",
+                shuffle_context(sealing.root, player, level),
+                source,
+            )
             for level, deck in zip(LEVELS, sealing.decks(), strict=True)
         ]
-        texts = [tuple(c.to_hex() for c in deck) for deck in decks]
-        return [DeckShuffled(seq=0, parent="", player=player, deck_1=texts[0], deck_2=texts[1], deck_3=texts[2])]
+        texts = [tuple(c.to_hex() for c in deck) for deck, _ in made]
+        proofs = tuple(proof.to_text() for _, proof in made)
+        return [
+            DeckShuffled(
+                seq=0, parent="", player=player, deck_1=texts[0], deck_2=texts[1], deck_3=texts[2], proofs=proofs
+            )
+        ]
     events: list[Event] = []
     if not sealing.shuffled:
         return events
