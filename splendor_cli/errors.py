@@ -122,3 +122,15 @@ class StaleBlockError(ConflictError):
         super().__init__(message)
         self.missing = missing
         self.seq = seq
+
+
+class KeysOwedError(SplendorError):
+    """`verify`: a sealed game is over but some players have not published their keys, so its
+    end-of-game audit cannot open the sealed cards nor re-make their shuffles. Names them."""
+
+    exit_code = 6
+    code = "keys-owed"
+
+    def __init__(self, message: str, *, players: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.players = players

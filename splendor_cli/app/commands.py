@@ -506,9 +506,28 @@ def show(
             title = played.variant.title
             _out(f"{title}  the cards are not dealt yet: a sealed game  (event #{played.seq})\n{lines[0]}")
             return
+        owed = _keys_owed(loaded.game) if played.state.finished else ()
+        if owed:
+            lines.append(_keys_owed_line(owed))
         _out(_board(_seen(played, seat), color, played.variant) + "".join(f"\n{line}" for line in lines))
         return
     _out(_board(played, color))
+
+
+def _keys_owed(game: Game) -> tuple[str, ...]:
+    """The players of a sealed game that is over who have not published their keys (`show`)."""
+    sealing = game.sealing
+    if sealing is None or not game.states or not game.state.finished:
+        return ()
+    return tuple(player for player in sealing.players if player not in sealing.published)
+
+
+def _keys_owed_line(owed: tuple[str, ...]) -> str:
+    """What `show` and `verify` say of a finished sealed game's unpublished keys (`_keys_owed`)."""
+    return (
+        f"the game is over, but the keys of {', '.join(owed)} are not published: the audit cannot open"
+        " the sealed cards nor re-make their shuffles (`splendor seal` publishes them)"
+    )
 
 
 class _Moment:
@@ -1272,6 +1291,9 @@ def verify(
 ) -> None:
     """Replay and check everything, and print a short report; exit 0, or 4 when something is wrong.
 
+    A sealed game that is over but whose keys are not all published is exit 6, naming who owes
+    them (they run `splendor seal`): until then its cards cannot be audited.
+
     With --git: every commit that touched the file (side branches and merges included, across
     renames) only appended events, one person's turn or undo at most (with the bots' answers);
     a merge never drops another player's events.
@@ -1305,6 +1327,11 @@ def verify(
     _out(_json_text(report) if json else text)
     if not report["ok"]:
         raise GameFileError(f"verify found a problem: {report['bad']['reason'] if report.get('bad') else 'see above'}")
+    if report.get("keys_owed"):
+        from ..errors import KeysOwedError
+
+        owed = tuple(report["keys_owed"])
+        raise KeysOwedError(_keys_owed_line(owed), players=owed)
 
 
 @command(
