@@ -251,11 +251,30 @@ def _check_undo(game: _History, *, to: int, by: str, forced: bool) -> list[str]:
     return actors
 
 
-def _check_agreed(game: _History, actors: Sequence[str], *, to: int, by: str) -> None:
-    """In a sealed game, refuse a forced rewind to `to` unless every other player whose turns it
-    takes back has agreed to it (`RewindAgreed`) since the last move."""
+def _check_agreed(game: _History, actors: Sequence[str], *, to: int, by: str, forced: bool) -> None:
+    """In a sealed game, refuse an undo to `to` unless the players it must have agreed to it
+    (`RewindAgreed`, since the last move) have: when a card was revealed after `to` to a player
+    whose moves it takes back (look, then choose again), every other player; else, for a forced
+    rewind, every other player whose turns it takes back."""
+    from .sealing import learned
+
     since = [e for e in game.events[game.after[-1] :] if isinstance(e, RewindAgreed) and e.to == to]
     agreed = {e.player for e in since}
+    sealing = getattr(game, "sealing", None)
+    seen = learned(sealing, actors, to) if sealing is not None else []
+    if seen:
+        late = [name for name in game.players if name != by and name not in agreed]
+        if late:
+            card, who = seen[0]
+            raise IllegalMoveError(
+                f"{who} saw the card {card} after event #{to}: in a sealed game a move after which a card was"
+                f" revealed to its player is taken back only if every player agrees ({', '.join(late)}: "
+                f"`splendor undo --to {to} --agree`, then sync or mail it)",
+                rule="undo",
+            )
+        return
+    if not forced:
+        return
     late = [name for name in _others(actors, by) if name not in agreed]
     if late:
         raise IllegalMoveError(
@@ -275,8 +294,8 @@ def _decide_undo(game: _History, *, to: int | None, by: str, forced: bool) -> Tu
     sealing = getattr(game, "sealing", None)
     if sealing is not None and sealing.published:
         raise IllegalMoveError("the game's keys are published: it cannot be taken back", rule="undo")
-    if sealing is not None and forced:
-        _check_agreed(game, actors, to=to, by=by)
+    if sealing is not None:
+        _check_agreed(game, actors, to=to, by=by or actors[0], forced=forced)
     if not by:  # nobody said who asks: the one whose moves they all are, if there is one
         others = _others(actors, actors[0])
         if others and not forced:
@@ -393,8 +412,8 @@ class _Fold:
                 if self.sealing is not None and self.sealing.published:
                     raise IllegalMoveError("the game's keys are published: it cannot be taken back", rule="undo")
                 actors = _check_undo(self, to=event.to, by=event.by, forced=event.forced)
-                if self.sealing is not None and event.forced:
-                    _check_agreed(self, actors, to=event.to, by=event.by)
+                if self.sealing is not None:
+                    _check_agreed(self, actors, to=event.to, by=event.by, forced=event.forced)
             except IllegalMoveError as exc:
                 raise CorruptLogError(str(exc), seq=seq) from None
             keep = self.after.index(event.to) + 1

@@ -334,6 +334,9 @@ class Sealing:
     """The cards every player's shares opened, by placeholder."""
     published: Mapping[str, KeysPublished] = attrs.Factory(dict)
     dealt: bool = False
+    seen: Mapping[str, Mapping[str, int]] = attrs.Factory(dict)
+    """When each player could first open each card, by placeholder then player: the seq of the
+    event that brought in the last share but theirs (the undo policy reads it: `learned`)."""
 
     @classmethod
     def start(cls, variant: AnyVariant, event: SealedAsked) -> Sealing:
@@ -466,7 +469,8 @@ class Sealing:
     ) -> tuple[Sealing, dict[str, str]]:
         """The table after `event`'s shares, and the cards they revealed (by placeholder).
         `allowed(card)` says why `event.player` may not share `card` now ("" if they may);
-        `verify`: each share's proof checked (see `join`)."""
+        `verify`: each share's proof checked (see `join`). Notes in `seen` who can open a card
+        from this event on."""
         from ..crypto.elgamal import Share, combine, verify_share
 
         self._check_player(event.player)
@@ -475,6 +479,7 @@ class Sealing:
         if len(set(event.cards)) != len(event.cards):
             raise _refuse("cards_shown names a card twice")
         shares = {card: dict(have) for card, have in self.shares.items()}
+        seen: dict[str, dict[str, int]] = {}
         revealed: dict[str, str] = {}
         for card, text in zip(event.cards, event.shares, strict=True):
             if not PLACEHOLDER.fullmatch(card) or not 1 <= position_of(card) <= len(self.cards[level_of(card)]):
@@ -491,6 +496,10 @@ class Sealing:
                 raise _refuse(f"{event.player}'s decryption share of {card} does not verify against their key")
             have = shares.setdefault(card, {})
             have[event.player] = share.point
+            opened = seen.setdefault(card, dict(self.seen.get(card, {})))
+            for player in self.players:
+                if player not in opened and all(p in have for p in self.players if p != player):
+                    opened[player] = event.seq
             if len(have) == len(self.players):
                 level = level_of(card)
                 try:
@@ -501,7 +510,7 @@ class Sealing:
         twice = _twice(known)
         if twice:
             raise _refuse(f"{twice} is revealed twice in the sealed decks: a shuffle cheated")
-        return attrs.evolve(self, shares=shares, revealed=known), revealed
+        return attrs.evolve(self, shares=shares, revealed=known, seen={**self.seen, **seen}), revealed
 
     def publish(self, event: KeysPublished, finished: bool) -> Sealing:
         from ..crypto.group import Point, Scalar, parse_hex
@@ -539,6 +548,13 @@ class Sealing:
     def _check_player(self, player: str) -> None:
         if player not in self.players:
             raise _refuse(f"{excerpt(player)} does not play in this game")
+
+
+def learned(sealing: Sealing, players: Iterable[str], after: int) -> list[tuple[str, str]]:
+    """The cards that one of `players` could first open after event `after`, with who: a move
+    of theirs taken back past such a reveal would let them choose again knowing the card."""
+    names = set(players)
+    return [(card, who) for card, by in sealing.seen.items() for who, seq in by.items() if seq > after and who in names]
 
 
 def _twice(known: Mapping[str, str]) -> str:
@@ -866,6 +882,7 @@ __all__ = [
     "face_up_cards",
     "full_digest",
     "game_key",
+    "learned",
     "may_show",
     "owed",
     "placeholders",

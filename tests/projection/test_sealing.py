@@ -28,7 +28,15 @@ from splendor_cli.crypto.elgamal import (
 from splendor_cli.crypto.errors import VerificationError
 from splendor_cli.crypto.group import Scalar
 from splendor_cli.errors import CorruptLogError, IllegalMoveError
-from splendor_cli.events import CardsShown, DeckShuffled, Event, KeysPublished, PlayerJoined, TurnUndone
+from splendor_cli.events import (
+    CardsShown,
+    DeckShuffled,
+    Event,
+    KeysPublished,
+    PlayerJoined,
+    RewindAgreed,
+    TurnUndone,
+)
 from splendor_cli.events.codec import format_record, parse, seal
 from splendor_cli.projection import sealing
 from splendor_cli.projection.game import replay
@@ -609,9 +617,33 @@ def test_conservation_of_cards_in_a_finished_game() -> None:
 
 
 @pytest.mark.parametrize("case", ["blind reserve", "market"])
+def test_no_look_then_choose_by_undo(case: str) -> None:
+    """The issue's reproduction: ann reserves a market card (the top of deck 1 fills the slot) or
+    the top of deck 2 blind; bob's share comes in (his duty), so ann can open the new card. She
+    may not take her move back, look, and choose again (reserve blind the card she now knows):
+    refused when decided and when folded from a file, unless bob agrees (`undo --agree`)."""
+    table = dealt(seed=71)
+    if case == "blind reserve":
+        play(table, "reserve deck 2")
+    else:
+        play(table, f"reserve {market_card(table, 1)}")
+    to = table.game.after[-2]
+    table.add(_shown(table, "bob"), "bob")
+    assert [who for _, who in sealing.learned(table.sealing, ["ann"], to)] == ["ann"]
+    with pytest.raises(IllegalMoveError, match=r"ann saw the card .* every player agrees \(bob: `splendor undo --to"):
+        table.game.decide_undo(by="ann")
+    undo = table.signed(TurnUndone(seq=0, parent="", by="ann", to=to), "ann")
+    refused(table, undo, "ann saw the card")
+    table.add(RewindAgreed(seq=0, parent="", player="bob", to=to), "bob")
+    table.add(table.game.decide_undo(by="ann"), "ann")
+    assert table.game.after[-1] == to
+
+
+@pytest.mark.parametrize("case", ["blind reserve", "market"])
 def test_an_undo_that_puts_a_shown_card_back_in_its_deck_reveals_it_to_all(case: str) -> None:
     """Blind: ann reserves the top of deck 2 blind, bob shows his share of it (his duty), ann
-    sees it and takes her turn back (her own last turn: the policy lets her). Market: ann
+    sees it and takes her turn back (her own last turn, but one after which she saw a card: bob
+    agrees first). Market: ann
     reserves a market card, the top of deck 1 fills the slot, ann shows her share of it, then
     takes her turn back. Either way the card is the top of its deck again with a share out, so
     one player could open it alone: as at the table a card seen stays seen, every player now
@@ -625,6 +657,8 @@ def test_an_undo_that_puts_a_shown_card_back_in_its_deck_reveals_it_to_all(case:
         play(table, f"reserve {market_card(table, 1)}")
         table.add(_shown(table, "ann"), "ann")
     (card,) = [*sealing.placeholders(table.state)[0], *sealing.placeholders(table.state)[1].get("ann", [])]
+    if case == "blind reserve":
+        table.add(RewindAgreed(seq=0, parent="", player="bob", to=table.game.after[-2]), "bob")
     table.add(table.game.decide_undo(by="ann"), "ann")
     assert card in table.state.decks[int(card[0]) - 1]
     assert sealing.exposed(table.sealing, table.state) == [card]
