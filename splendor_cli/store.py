@@ -291,10 +291,10 @@ def writing_format(variant: str, started: Event) -> int:
 def create(path: StrPath, header: Header, started: Event) -> Loaded:
     """Write a new game file, in the oldest format that reads it the same (`writing_format`).
     Refuse to overwrite one (UsageError)."""
+    import attrs
+
     from .events.codec import Record, format_event, format_header, seal
     from .records import replay_record
-
-    import attrs
 
     header = attrs.evolve(header, format=writing_format(header.variant, started))
     path = os.fspath(path)

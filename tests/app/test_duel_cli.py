@@ -275,7 +275,7 @@ def test_an_undo_cannot_re_roll_a_replenish_nor_a_detour_choose_it(tmp_path: Pat
         assert cli("undo", "-g", path)[0] == 0
     code, _, err = cli("play", "-g", path, replenish)
     assert code == 0, err
-    cells, tokens = _replenished(path)
+    _cells, tokens = _replenished(path)
     assert tokens == first[1]  # the privilege's cell is empty in one, not in the other: the cells differ
     assert b"format = 2" in path.read_bytes()
     assert cli("verify", "-g", path)[0] == 0
