@@ -18,8 +18,10 @@ from .params import COLOR, GAME, JSON, NOTIFY, Param, command
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from ..crypto.keys import SecretKey
     from ..projection import Game
     from ..sharing.gitsync import Made, Merged, Repo, Upstream
+    from ..sharing.verify import Withdrawal
     from ..store import Loaded
 
 ME = Param(
@@ -196,17 +198,76 @@ def _ensure_driver(repo: Repo) -> None:
 
 
 def _settle_merge(repo: Repo, paths: list[str]) -> None:
-    """A merge sync (or git pull) left: finish it when the game files are settled; else say how."""
+    """A merge sync (or git pull) left: finish it when the game files are settled; else say how.
+
+    A sealed game's fork settled by leaving a branch out (`splendor resolve`) is concluded only
+    when the branch is the local player's own (their key's seat made every event of it): the
+    merge's message then holds their signed consent (`verify --git`). Leaving out another
+    player's events is refused before anything is committed, saying which side to keep."""
     from .. import store
     from ..errors import ForkError
     from ..sharing import gitsync
 
+    consents: list[str] = []
     for path in paths:
         try:
             store.read(path)
         except ForkError as exc:
             raise ForkError(f"{exc}; then `splendor sync` again", seq=exc.seq) from None
-    gitsync.conclude_merge(repo, [gitsync.locate(path).rel for path in paths])
+        consents += _withdrawn(repo, path)
+    gitsync.conclude_merge(repo, [gitsync.locate(path).rel for path in paths], consents)
+
+
+def _withdrawn(repo: Repo, path: str) -> list[str]:
+    """The lines of the merge's message that consent, signed by the local key, to what the merge
+    leaves out of the sealed game at `path` (none for an open game, or when it leaves out nothing).
+
+    Raises:
+        GameFileError: the merge leaves out events that are not all the local player's: nothing
+            is committed, and the message says which side to keep.
+    """
+    from .. import store
+    from ..events import actor
+    from ..events.codec import event_digest
+    from ..sharing import gitsync
+    from ..sharing import verify as checks
+    from .sealed import local_key
+
+    rel = gitsync.locate(path).rel
+    parents = [data for rev in ("HEAD", "MERGE_HEAD") if (data := gitsync.committed(repo, rev, rel=rel)) is not None]
+    found = checks.withdrawals(parents, store.read_bytes(path))
+    if not found:
+        return []
+    secret = local_key(required=False)
+    lines = []
+    for left in found:
+        seat = None if secret is None else _seat_in(left, secret)
+        if left.fault is None and secret is not None and seat == left.player:
+            lines.append(checks.consent_line(left.player, secret.sign(checks.WITHDRAW, left.statement)))
+            continue
+        first = left.events[0]
+        owner = left.player or actor(first)
+        who = f"your key plays {seat}" if seat else "your key plays no seat of it"
+        why = f"which only {owner} may withdraw" if left.fault is None else f"which no merge may ({left.fault})"
+        raise GameFileError(
+            safe(
+                f"{path}: this merge leaves out {left.listed}, {why} in a sealed game ({who}):"
+                f" keep {_possessive(owner)} side (`git checkout -m -- {rel}`, then"
+                f" `splendor resolve --keep {event_digest(first)[:6]}`) and `splendor sync` again;"
+                " nothing committed, nothing pushed"
+            )
+        )
+    return lines
+
+
+def _possessive(name: str) -> str:
+    return f"{name}'s" if name else "that"
+
+
+def _seat_in(left: Withdrawal, secret: SecretKey) -> str | None:
+    """The seat `secret` joined in the sealed table of the branch left out (whose player signed its events)."""
+    signing = secret.public.signing
+    return next((name for name, key in left.sealing.keys.items() if key.signing == signing), None)
 
 
 def _me(loaded: Loaded, as_: str | None, path: str) -> str | None:
@@ -332,6 +393,13 @@ class _GameReport:
         self.new = [e for e in log_entries(game) if e.seq > (mine[-1] if mine else seen)]
         now = game.table if dealt else None
         self.my_turn = bool(me) and now is not None and not now.finished and now.player.name == me
+        sealing = game.sealing
+        self.keys_owed = (
+            [name for name in sealing.players if name not in sealing.published]
+            if sealing is not None and now is not None and now.finished
+            else []
+        )
+        """A finished sealed game: the players whose keys the audit still waits for."""
         self.json = {
             "path": loaded.path,
             "game": loaded.record.header.game,
@@ -343,6 +411,7 @@ class _GameReport:
             "finished": bool(now is not None and now.finished),
             "winners": list(now.winners()) if now is not None else [],
             "notified": notified,
+            **({"keys_owed": self.keys_owed} if sealing is not None else {}),
         }
 
     def text(self, color: str) -> list[str]:
@@ -358,6 +427,9 @@ class _GameReport:
             lines += ["", board, "", f"your turn, {self.me}: `splendor moves` lists them"]
         elif game.states:
             lines.append(game.variant.whose_turn(game.state))
+            if self.keys_owed:
+                owed = ", ".join(safe(name) for name in self.keys_owed)
+                lines.append(f"the game is over: the audit waits for the keys of {owed} (`splendor seal`)")
         else:
             lines.append(_not_dealt(game))
         return lines

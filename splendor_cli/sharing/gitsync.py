@@ -368,8 +368,10 @@ def merge(repo: Repo, up: Upstream) -> Merged:
     return Merged(changed=head(repo) != before, conflict=False, said=said)
 
 
-def conclude_merge(repo: Repo, games: Sequence[str]) -> str:
-    """Finish a merge whose conflicts are settled: stage the game files (`games`, from the top) and commit."""
+def conclude_merge(repo: Repo, games: Sequence[str], trailers: Sequence[str] = ()) -> str:
+    """Finish a merge whose conflicts are settled: stage the game files (`games`, from the top) and
+    commit, with the message git prepared and `trailers` (lines such as a sealed game's
+    `Splendor-Withdrawn-By:`) at its end."""
     if games:
         git(repo.top, "add", "--", *games)
     left = unmerged(repo)
@@ -377,7 +379,18 @@ def conclude_merge(repo: Repo, games: Sequence[str]) -> str:
         raise ConflictError(
             f"the merge still has conflicts in {', '.join(left[:5])}: settle them (`git status`), then `splendor sync`"
         )
-    git(repo.top, "commit", "--no-edit", "--no-verify")
+    if not trailers:
+        git(repo.top, "commit", "--no-edit", "--no-verify")
+        return head(repo) or ""
+    where = repo.top / git(repo.top, "rev-parse", "--git-path", "MERGE_MSG")
+    try:
+        prepared = where.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        prepared = ""
+    lines = [line for line in prepared.splitlines() if not line.startswith("#")]
+    text = "\n".join(lines).strip() or "splendor sync: merge"
+    message = f"{text}\n\n" + "".join(f"{line}\n" for line in trailers)
+    git(repo.top, "commit", "--no-verify", "--cleanup=strip", "-F", "-", stdin=message.encode("utf-8"))
     return head(repo) or ""
 
 

@@ -38,9 +38,26 @@ parents' (or that adds or removes it). It stops at the first that breaks one of 
   move, never erase another's. A merge that drops anything else is bad, and the reason names the
   events it drops and the parent they were in.
 
+In a sealed game the signatures say who made each event, and commit e-mails count for nothing
+(anyone may write any e-mail into a commit): a merge may leave out a forked branch only when
+every event of it is one player's (signed by them; never the deal) and the merge commit carries
+that player's signed consent, a line `Splendor-Withdrawn-By: NAME SIGNATURE` of its message:
+NAME's Ed25519 signature, by the key they joined the game with (purpose `withdraw`), over the
+game's root, the digest of the last event left out and the digest of the last event of the
+merge's file (`withdrawal_statement`). Nothing in the file can tell who made a merge: the two
+files of "eve withdraws her stale move and keeps bob's" and of "bob erases eve's pushed move and
+keeps his" are the same bytes, and so are their commits but for the author, which anyone can
+write. The consent is what only the player whose events are left out can give, so it is the
+merge's maker as far as the audit goes: a player may withdraw their own signed events, and no
+one else's, whoever commits the merge. `splendor sync` concludes a merge with that line when the
+local key is the seat whose events the merge leaves out, and refuses to commit it otherwise
+(`withdrawals` says what a merge leaves out, and what its player signs). A merge concluded by
+hand has no such line and is bad: conclude it with `splendor sync`.
+
 A shallow clone whose cut hides where the file's history begins is refused rather than misjudged.
 `staged_report` applies the same rules to the change staged for the next commit (from the file
-in HEAD, and in MERGE_HEAD during a merge, to the file in the index), for a pre-commit hook.
+in HEAD, and in MERGE_HEAD during a merge, to the file in the index), for a pre-commit hook; a
+sealed game's consent is looked for in the message git prepared for the merge (MERGE_MSG).
 
 Git runs as a few subprocesses whatever the length of the history: one `git log`, one `git
 cat-file --batch-check` (one more for each rename followed), one `git cat-file --batch` that
@@ -51,11 +68,13 @@ knows nothing of typer.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import subprocess
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -68,6 +87,9 @@ from ..projection import Game
 from ..records import parse_text, replay_record
 from ..store import Loaded, StrPath
 from ..variants import event_types
+
+if TYPE_CHECKING:
+    from ..projection.sealing import Sealing
 
 # -- the file --------------------------------------------------------------------------------
 
@@ -441,6 +463,21 @@ def _renames(repo: _Repo, args: list[str]) -> dict[str, str]:
     return moved
 
 
+def _message(repo: _Repo, commit: str) -> str:
+    """The message of `commit`, as its object holds it (after the headers)."""
+    _, _, message = _git(["cat-file", "commit", commit], repo.root).partition(b"\n\n")
+    return message.decode("utf-8", "replace")
+
+
+def _merge_msg(repo: _Repo) -> str:
+    """The message git prepared for the merge under way (MERGE_MSG), "" when there is none."""
+    where = _text(_git(["rev-parse", "--git-path", "MERGE_MSG"], repo.root)).strip()
+    try:
+        return (repo.root / where).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
 def _tree_renames(repo: _Repo, parent: str, child: str) -> dict[str, str]:
     return _renames(repo, ["diff-tree", "-r", "--no-commit-id", parent, child])
 
@@ -517,6 +554,8 @@ def _describe(event: Event, stepwise: bool) -> str:
         return f"#{event.seq} an undo{f' by {event.by}' if event.by else ''}"
     if isinstance(event, SeedsRestarted):
         return f"#{event.seq} a restart of the deal by {event.by}"
+    if isinstance(event, SEALED_TYPES):
+        return f"#{event.seq} {actor(event) or 'nobody'}'s {event.TYPE.replace('_', ' ')}"
     return f"#{event.seq} {actor(event) or 'the setup'}'s {'step' if stepwise else 'turn'}"
 
 
@@ -570,9 +609,11 @@ class _Checker:
         *,
         merge: bool,
         staged: bool = False,
+        message: Callable[[], str] | None = None,
     ) -> str | None:
         """The reason the change from `parents` (each named, for a person) to `new` breaks a rule,
-        or None when it keeps them. `email` is the change's author's."""
+        or None when it keeps them. `email` is the change's author's; `message` gives its commit
+        message (asked only of a merge that leaves out a side of a forked sealed game)."""
         olds = [(name, blob) for name, blob in parents if blob is not None]
         kept = [blob for _, blob in olds if new.data.startswith(blob.data)]
         for name, old in olds:
@@ -580,7 +621,7 @@ class _Checker:
                 continue
             if not merge:
                 return _rewrite_reason(old.data, new.data)
-            reason = self.dropped(name, old, new, email, withdrawable=bool(kept))
+            reason = self.dropped(name, old, new, email, withdrawable=bool(kept), message=message)
             if reason is not None:
                 return reason
         base = max(kept, key=lambda blob: len(blob.data), default=None)
@@ -617,10 +658,20 @@ class _Checker:
             raise GameFileError("an earlier event changed")
         return version
 
-    def dropped(self, name: str, old: _Blob, new: _Blob, email: str, *, withdrawable: bool) -> str | None:
+    def dropped(
+        self,
+        name: str,
+        old: _Blob,
+        new: _Blob,
+        email: str,
+        *,
+        withdrawable: bool,
+        message: Callable[[], str] | None = None,
+    ) -> str | None:
         """Why a merge's file `new` may not leave out what its parent `name`'s file `old` holds; None
         when it is that parent's side of a forked game, withdrawn by its player (`withdrawable`:
-        another parent's file is kept)."""
+        another parent's file is kept): in a game with e-mails, the merge's author (`email`); in a
+        sealed game, the player whose signed consent the merge's `message` holds."""
         try:
             before, after = self.version(old), _read(new.data)
         except (GameFileError, ConflictError):
@@ -639,10 +690,11 @@ class _Checker:
         )
         if not withdrawable or not _resolved_fork(before, after):
             return reason
-        header = before.record.header
-        if before.game.sealing is not None:  # signed events: who made them is proven, not the merge's author
-            header = attrs.evolve(header, emails=())
-        fault = _withdrawal_fault(left, header, email, variant.setup_type)
+        if before.game.sealing is not None:  # signed events: the consent of their player, not the commit's e-mail
+            withdrawal = _withdrawal(before, after, left)
+            fault = withdrawal.fault or _consent_fault(withdrawal, message() if message is not None else "")
+        else:
+            fault = _withdrawal_fault(left, before.record.header, email, variant.setup_type)
         return None if fault is None else f"{reason} ({fault})"
 
 
@@ -689,6 +741,116 @@ def _withdrawal_fault(left: tuple[Event, ...], header: Header, email: str, setup
 
 def _possessive(who: str) -> str:
     return f"{who}'s" if who else "nobody's"
+
+
+# -- a sealed game's forks: withdrawn by their own player's signed consent ----------------------
+
+WITHDRAWN_BY = "Splendor-Withdrawn-By"
+"""The key of the line of a merge's message that holds a player's consent to leave out their events."""
+WITHDRAW = "withdraw"
+"""The purpose the consent is signed for (`SecretKey.sign`): no event's signature verifies as one."""
+_CONSENT = re.compile(rf"^{WITHDRAWN_BY}: (\S+) ([0-9a-f]{{128}})[ \t]*$", re.MULTILINE)
+
+SEALED_RULE = "settling a forked sealed game may leave out one player's own signed events, by that player"
+
+
+@attrs.frozen
+class Withdrawal:
+    """A branch of a forked sealed game that a merge leaves out: the events after the fork."""
+
+    events: tuple[Event, ...]
+    player: str
+    """Whose they all are ("" when they are not one player's: see `fault`)."""
+    statement: bytes
+    """What `player` signs (purpose `WITHDRAW`) to consent to leave them out of the merge's file."""
+    fault: str | None
+    """Why nobody may leave them out (the deal, or the events of several players); None: `player` may."""
+    sealing: Sealing
+    """The sealed table of the branch left out (its `keys` verify its player's consent)."""
+    listed: str
+    """The events, for a person: `#13 bob's turn`."""
+
+
+def withdrawal_statement(sealing: Sealing, last_dropped: Event, last_kept: Event) -> bytes:
+    """What a player signs to consent to leave out their branch of a fork that ends with
+    `last_dropped`, in a merge whose file ends with `last_kept`: the game's root and both events'
+    digests (each fixes the whole history before it)."""
+    from ..crypto.group import framed
+    from ..projection.sealing import full_digest
+
+    return framed(b"splendor-cli/withdraw/v1", sealing.root, full_digest(last_dropped), full_digest(last_kept))
+
+
+def consent_line(player: str, signature: bytes) -> str:
+    """The line of a merge's message that holds `player`'s consent (`signature`, 64 bytes)."""
+    return f"{WITHDRAWN_BY}: {player} {signature.hex()}"
+
+
+def _withdrawal(dropped: _Version, kept: _Version, left: tuple[Event, ...]) -> Withdrawal:
+    """The branch `left` of the sealed game `dropped` that the merge's file `kept` leaves out."""
+    sealing = dropped.game.sealing
+    assert sealing is not None
+    variant = dropped.game.variant
+    owners = list(dict.fromkeys(actor(event) for event in left))
+    fault = None
+    if any(isinstance(event, variant.setup_type) for event in left):
+        fault = f"{SEALED_RULE}, never the deal"
+    elif len(owners) > 1:
+        fault = f"{SEALED_RULE}: these are {' and '.join(_possessive(who) for who in owners)}"
+    return Withdrawal(
+        events=left,
+        player=owners[0] if len(owners) == 1 and fault is None else "",
+        statement=withdrawal_statement(sealing, left[-1], kept.record.events[-1]),
+        fault=fault,
+        sealing=sealing,
+        listed=_events_listed(left, variant.stepwise, most=5),
+    )
+
+
+def _consent_fault(withdrawal: Withdrawal, message: str) -> str | None:
+    """Why `message` (a merge's) holds no consent of `withdrawal`'s player; None when it does."""
+    who = withdrawal.player
+    key = withdrawal.sealing.keys.get(who)
+    for name, sig in _CONSENT.findall(message):
+        if name == who and key is not None and key.verify(WITHDRAW, withdrawal.statement, bytes.fromhex(sig)):
+            return None
+    return (
+        f"{SEALED_RULE}: they are {who}'s, and the merge holds no consent signed by {who}"
+        f" (a `{WITHDRAWN_BY}:` line, which `splendor sync` writes when {who} concludes the merge)"
+    )
+
+
+def withdrawals(parents: Sequence[bytes], merged: bytes) -> list[Withdrawal]:
+    """What a merge of the files `parents` into `merged` leaves out of a forked sealed game: each
+    parent's branch after the fork (none for an open game, or when every parent is kept, or when
+    no parent is, or for a parent that does not read: those are not settled forks, and
+    `git_report` says what is wrong with them).
+
+    Raises:
+        GameFileError, ConflictError: `merged` does not read.
+    """
+    kept = [data for data in parents if merged.startswith(data)]
+    if not kept:
+        return []
+    after = _read(merged)
+    if after.game.sealing is None:
+        return []
+    found = []
+    for data in parents:
+        if merged.startswith(data):
+            continue
+        try:
+            before = _read(data)
+        except (GameFileError, ConflictError):
+            continue  # not a side of a fork: `git_report` names what is wrong with it
+        if before.record.header != after.record.header or not _resolved_fork(before, after):
+            continue
+        ours, theirs = before.record.events, after.record.events
+        common = 0
+        while common < min(len(ours), len(theirs)) and ours[common] == theirs[common]:
+            common += 1
+        found.append(_withdrawal(before, after, ours[common:]))
+    return found
 
 
 def _moves_reason(version: _Version, known: int, *, created: bool, email: str, staged: bool = False) -> str | None:
@@ -785,7 +947,13 @@ def git_report(path: StrPath, rev_range: str | None = None) -> dict[str, Any]:
             reason = None if moved else "deletes the game file"
         else:
             parents = [(f"parent {parent[:12]}", blob(parent, old)) for parent, old in step.parents]
-            reason = checker.check(new, parents, commit.email, merge=len(parents) > 1)
+            reason = checker.check(
+                new,
+                parents,
+                commit.email,
+                merge=len(parents) > 1,
+                message=functools.partial(_message, repo, commit.hash),
+            )
         if reason is not None:
             bad = {
                 "commit": commit.hash,
@@ -842,7 +1010,7 @@ def staged_report(path: StrPath) -> dict[str, Any]:
         contents = _contents(repo, [new_id, *(oid for _, oid in parents if oid is not None)])
         olds = [(ref, None if oid is None else _Blob(oid=oid, data=contents[oid])) for ref, oid in parents]
         new = _Blob(oid=new_id, data=contents[new_id])
-        reason = checker.check(new, olds, email, merge=len(olds) > 1, staged=True)
+        reason = checker.check(new, olds, email, merge=len(olds) > 1, staged=True, message=lambda: _merge_msg(repo))
     bad = None
     if reason is not None:
         bad = {"commit": None, "author": author, "email": email, "subject": "", "reason": reason}
