@@ -152,10 +152,10 @@ def _append(loaded: Loaded, *events: Any) -> Loaded:
     memory.remember(after)
     if after.game.sealing is not None:
         from . import cache
-        from .sealed import note_published
+        from .sealed import note_written
 
         cache.remember_verified(after)
-        note_published(loaded, after, secret)
+        note_written(loaded, after, secret)
     return after
 
 
@@ -1404,6 +1404,7 @@ def resolve(*, keep: str, game: str | None = None) -> None:
     splendor resolve -g games/friday.toml --keep bob
     """
     from .. import store
+    from ..forks import split_fork
     from ..sharing import gitmerge
 
     path = _path(game)
@@ -1413,16 +1414,30 @@ def resolve(*, keep: str, game: str | None = None) -> None:
         except OSError as exc:
             raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
         side, kept = gitmerge.resolve(data, keep)
+        fork = split_fork(data)
         store.write_atomic(path, kept, exclusive=False)
     loaded = store.read(path)
     from . import memory
 
     memory.remember(loaded, replace=True)  # an agreed choice between two branches
-    now = loaded.game.table
+    lines = []
+    if fork is not None and loaded.game.sealing is not None:  # what the sealed protocol loses with the other side
+        from .sealed import dropped_lines
+
+        lines = dropped_lines(fork, "theirs" if side == "ours" else "ours")
+    if loaded.game.states:
+        now = loaded.game.table
+        where = "finished" if now.finished else now.player.name + " to move"
+    else:
+        where = loaded.game.sealing.stage() if loaded.game.sealing is not None else "the deal under way"
     _out(
-        f"kept {side} ({loaded.record.head[:6]}): {path} is a valid game again ({loaded.game.seq} events,"
-        f" {'finished' if now.finished else now.player.name + ' to move'}); now `splendor sync`"
-        f" (or `git add {path}` and commit)"
+        "\n".join(
+            [
+                f"kept {side} ({loaded.record.head[:6]}): {path} is a valid game again ({loaded.game.seq} events,"
+                f" {where}); now `splendor sync` (or `git add {path}` and commit)",
+                *lines,
+            ]
+        )
     )
 
 

@@ -171,36 +171,59 @@ _APPEND = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC
 def published_before(root: str) -> bool:
     """Whether this user published their keys of the sealed game of first-event digest `root`
     (hex): a copy of that game without them is an older copy or a replay, never to be played."""
+    return [root] in _lines(PUBLISHED_FILE)
+
+
+def remember_published(root: str) -> None:
+    """Note that this user published their keys of the sealed game of first-event digest `root`."""
+    _note(PUBLISHED_FILE, root)
+
+
+SHUFFLED_FILE = "shuffled"
+"""The shuffles this user wrote, one a line: the game's root (hex), the shuffle's seq, and its
+full digest (hex)."""
+
+
+def _lines(name: str) -> list[list[str]]:
     try:
         folder_fd = _open_folder(keys_folder(), create=False)
     except UsageError:
-        return False
+        return []
     try:
         try:
-            fd = os.open(PUBLISHED_FILE, _READ, dir_fd=folder_fd)
+            fd = os.open(name, _READ, dir_fd=folder_fd)
         except FileNotFoundError:
-            return False
+            return []
         try:
             data = os.read(fd, 4 << 20)
         finally:
             os.close(fd)
     finally:
         os.close(folder_fd)
-    return root.encode() in data.split(b"\n")
+    return [line.split() for line in data.decode("ascii", "replace").split("\n") if line.strip()]
 
 
-def remember_published(root: str) -> None:
-    """Note that this user published their keys of the sealed game of first-event digest `root`."""
+def _note(name: str, line: str) -> None:
     folder_fd = _open_folder(keys_folder(), create=True)
     try:
-        fd = os.open(PUBLISHED_FILE, _APPEND, 0o600, dir_fd=folder_fd)
+        fd = os.open(name, _APPEND, 0o600, dir_fd=folder_fd)
         try:
-            os.write(fd, root.encode() + b"\n")
+            os.write(fd, line.encode("ascii") + b"\n")
             os.fsync(fd)
         finally:
             os.close(fd)
     finally:
         os.close(folder_fd)
+
+
+def shuffles_made(root: str) -> list[tuple[int, str]]:
+    """The shuffles this user wrote in the game of first-event digest `root` (hex): (seq, digest)."""
+    return [(int(w[1]), w[2]) for w in _lines(SHUFFLED_FILE) if len(w) == 3 and w[0] == root and w[1].isdigit()]
+
+
+def note_shuffled(root: str, seq: int, digest: str) -> None:
+    """Note that this user wrote the shuffle of full digest `digest` as event #`seq` of game `root`."""
+    _note(SHUFFLED_FILE, f"{root} {seq} {digest}")
 
 
 def _exists(path: str) -> UsageError:

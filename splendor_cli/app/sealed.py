@@ -19,6 +19,7 @@ from ..errors import IllegalMoveError, UsageError, excerpt
 
 if TYPE_CHECKING:
     from ..crypto.keys import SecretKey
+    from ..forks import Fork
     from ..projection import Game
     from ..store import Loaded
 
@@ -110,6 +111,7 @@ def part(loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
         IllegalMoveError: this user published their keys of this game already (`replayed`).
     """
     from .. import store
+    from ..events import DeckShuffled
     from ..projection.sealing import duties
 
     if replayed(loaded.game, seat):
@@ -127,6 +129,8 @@ def part(loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
         finished = bool(state is not None and state.finished)
         events = duties(sealing, state, seat, secret, os.urandom, finished=finished)
         for event in events:
+            if isinstance(event, DeckShuffled):
+                _check_shuffle_once(after, seat)
             after = store.stage(after, event, secret=secret)
         game = after.game
         sealing = game.sealing
@@ -138,19 +142,60 @@ def part(loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
             return after
 
 
-def note_published(loaded: Loaded, after: Loaded, secret: SecretKey | None) -> None:
-    """When the events `after` adds to `loaded` publish the keys of `secret`'s seat, note the
-    game as one whose keys are out (`replayed`)."""
-    from ..events import KeysPublished
+def _check_shuffle_once(loaded: Loaded, seat: str) -> None:
+    """Refuse to shuffle in a copy that is behind a shuffle this user wrote in this game (it does
+    not reach that event yet: `sync` or `apply` first), which would fork the game. A copy that
+    holds another event there is one where a `resolve` dropped that shuffle: shuffling again is
+    safe, a shuffle being bound to its input (crypto/shuffle.py), and it is what the protocol
+    needs (exit 3)."""
+    from .keyring import shuffles_made
+
+    sealing = loaded.game.sealing
+    assert sealing is not None
+    for seq, _ in shuffles_made(sealing.root.hex()):
+        if loaded.game.seq < seq:
+            raise IllegalMoveError(
+                f"{seat} shuffled this game's decks as event #{seq}, and this copy ends at #{loaded.game.seq}:"
+                " it is behind; `splendor sync` or `apply` first (shuffling here would fork the game)",
+                rule="sealed",
+            )
+
+
+def note_written(loaded: Loaded, after: Loaded, secret: SecretKey | None) -> None:
+    """What this user must remember of the events `after` adds to `loaded` (signed by `secret`'s
+    seat): a shuffle of theirs, by the decks it started from (`_check_shuffle_once`); keys of
+    theirs published, the game noted as one whose keys are out (`replayed`)."""
+    from ..events import DeckShuffled, KeysPublished
 
     if secret is None or after.game.sealing is None:
         return
     seat = seat_of(after.game, secret)
-    added = after.record.events[loaded.game.seq :]
-    if seat is not None and any(isinstance(e, KeysPublished) and e.player == seat for e in added):
-        from .keyring import remember_published
+    if seat is None:
+        return
+    root = after.game.sealing.root.hex()
+    for seq in range(loaded.game.seq + 1, after.game.seq + 1):
+        event = after.record.events[seq - 1]
+        if isinstance(event, DeckShuffled) and event.player == seat:
+            from .keyring import note_shuffled
 
-        remember_published(after.game.sealing.root.hex())
+            note_shuffled(root, seq, after.record.digests[seq - 1])
+        if isinstance(event, KeysPublished) and event.player == seat:
+            from .keyring import remember_published
+
+            remember_published(root)
+
+
+def dropped_lines(fork: Fork, dropped: str) -> list[str]:
+    """What a `resolve` that drops the side `dropped` of a sealed game's `fork` does to the
+    protocol: one line a shuffle dropped, saying that its player shuffles again."""
+    from ..events import DeckShuffled
+
+    return [
+        f"{event.player}'s shuffle (#{event.seq}) is dropped: {event.player} shuffles again from the decks kept"
+        " (`splendor seal` or `sync`); bound to its new input, it shares nothing with the dropped one"
+        for event in fork.branch(dropped).events
+        if isinstance(event, DeckShuffled)
+    ]
 
 
 def private(game: Game, seat: str, secret: SecretKey) -> dict[str, str]:
