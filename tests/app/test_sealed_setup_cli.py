@@ -1,4 +1,5 @@
-"""A forked setup of a sealed game: two players shuffle from the same copy at the same moment.
+"""The setup of a sealed game at the command line: a stacked deck refused at once; a forked
+setup (two players shuffle from the same copy at the same moment).
 
 `resolve` keeps one side and says what happens to the other's shuffle (its player shuffles again
 from the decks kept: bound to its new input, the new shuffle shares nothing with the dropped one,
@@ -12,6 +13,7 @@ import json
 import shutil
 from pathlib import Path
 
+import attrs
 from app.test_sealed_cli import machines
 
 from splendor_cli.sharing.gitmerge import merge
@@ -58,3 +60,26 @@ def test_a_copy_behind_your_own_shuffle_is_not_shuffled_again(tmp_path: Path) ->
     assert done.code == 3, done
     assert older.read_bytes() == before
     assert "bob shuffled this game's decks as event #4, and this copy ends at #3: it is behind" in done.err
+
+
+def test_a_stacked_deck_written_with_the_python_api_is_exit_4_at_once(tmp_path: Path) -> None:
+    """The issue's first cheat, as a player would make it: bob, shuffling last, writes fresh
+    encryptions under the joint key of an order he chose (the proofs of his honest shuffle
+    copied), signs the event with his own key, and appends it. Every command refuses the file at
+    once (`show`, `verify`), exit 4 naming bob, before any card is dealt."""
+    from projection.test_sealing import _stacked
+    from sealed_helpers import Table
+
+    from splendor_cli.events.codec import format_record
+
+    table = Table.new("base", 2, 51)
+    table.join()
+    table.add(table.duties("ann")[0], "ann")
+    stacked = table.signed(_stacked(table, "bob"), "bob")
+    path = tmp_path / "stacked.toml"
+    path.write_text(format_record(attrs.evolve(table.record, events=(*table.record.events, stacked))), encoding="utf-8")
+    (viewer,) = machines(tmp_path, "eve")
+    for command in (("show",), ("verify",), ("state", "--json")):
+        done = viewer(*command, "-g", path)
+        assert done.code == 4, (command, done)
+        assert f"event #{stacked.seq}: bob's shuffle of deck 1 fails its proof" in done.err, done.err
