@@ -12,7 +12,18 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConflictError, GameFileError, SplendorError, UsageError, safe
-from .commands import _board, _json_text, _load, _locks, _out, _picture, _seen, _use_color
+from .commands import (
+    _board,
+    _json_text,
+    _keys_owed,
+    _keys_owed_line,
+    _load,
+    _locks,
+    _out,
+    _picture,
+    _seen,
+    _use_color,
+)
 from .params import COLOR, GAME, JSON, NOTIFY, Param, command
 
 if TYPE_CHECKING:
@@ -393,12 +404,7 @@ class _GameReport:
         self.new = [e for e in log_entries(game) if e.seq > (mine[-1] if mine else seen)]
         now = game.table if dealt else None
         self.my_turn = bool(me) and now is not None and not now.finished and now.player.name == me
-        sealing = game.sealing
-        self.keys_owed = (
-            [name for name in sealing.players if name not in sealing.published]
-            if sealing is not None and now is not None and now.finished
-            else []
-        )
+        self.keys_owed = _keys_owed(game)
         """A finished sealed game: the players whose keys the audit still waits for."""
         self.json = {
             "path": loaded.path,
@@ -411,7 +417,7 @@ class _GameReport:
             "finished": bool(now is not None and now.finished),
             "winners": list(now.winners()) if now is not None else [],
             "notified": notified,
-            **({"keys_owed": self.keys_owed} if sealing is not None else {}),
+            **({"keys_owed": list(self.keys_owed)} if game.sealing is not None else {}),
         }
 
     def text(self, color: str) -> list[str]:
@@ -428,8 +434,7 @@ class _GameReport:
         elif game.states:
             lines.append(game.variant.whose_turn(game.state))
             if self.keys_owed:
-                owed = ", ".join(safe(name) for name in self.keys_owed)
-                lines.append(f"the game is over: the audit waits for the keys of {owed} (`splendor seal`)")
+                lines.append(safe(_keys_owed_line(self.keys_owed)))
         else:
             lines.append(_not_dealt(game))
         return lines
