@@ -151,6 +151,9 @@ class TwoCards:
     def at_turn_start(self, state: Table) -> bool:
         return True
 
+    def card_places(self, state: Table) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+        return (), {}  # the pile is a deck: never sealed
+
     def parse_moves(self, text: str) -> list[Action]:
         word = text.strip().lower()
         if word == "take":

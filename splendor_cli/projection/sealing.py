@@ -54,7 +54,7 @@ from ..events import (
     actor,
     signature,
 )
-from .sealed import PLACEHOLDER, level_of, placeholder, position_of
+from .sealed import PLACEHOLDER, is_placeholder, level_of, placeholder, position_of
 
 if TYPE_CHECKING:
     from ..crypto.elgamal import Ciphertext, Deck
@@ -83,9 +83,21 @@ def canonical(event: Event) -> bytes:
     return json.dumps(raw, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
+_DIGESTS: dict[int, tuple[Event, bytes]] = {}
+"""The full digest of each event hashed before, by identity (the event held, so that its identity
+stays its own): a fold hashes each event as the one before the next, once."""
+
+
 def full_digest(event: Event) -> bytes:
     """SHA-256 of the whole event (the chain's `parent` keeps 16 hex digits of it)."""
-    return hashlib.sha256(canonical(event)).digest()
+    known = _DIGESTS.get(id(event))
+    if known is not None and known[0] is event:
+        return known[1]
+    if len(_DIGESTS) > 20_000:
+        _DIGESTS.clear()
+    digest = hashlib.sha256(canonical(event)).digest()
+    _DIGESTS[id(event)] = (event, digest)
+    return digest
 
 
 def _unsigned(event: Event) -> Event:
@@ -187,103 +199,137 @@ def _level_label(label: str) -> int | None:
     return None
 
 
-_SKIPPED = ("decks", "blind")
-_FIELDS: dict[type, tuple[str, ...]] = {}
+_PLACES: dict[type, Callable[[Any], tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]]]] = {}
+"""Each sealable game's `card_places`, by the type of its states (`_learn`, when a sealed game
+starts or deals): where a state keeps its cards, without walking it."""
 
 
-def _names(cls: type) -> tuple[str, ...]:
-    if cls not in _FIELDS:
-        _FIELDS[cls] = tuple(f.name for f in attrs.fields(cls) if f.name not in _SKIPPED)
-    return _FIELDS[cls]
+def _learn(variant: AnyVariant, state: Any) -> None:
+    """Note where states of `state`'s type (`variant`'s) keep their cards (`Variant.card_places`)."""
+    _PLACES.setdefault(type(state), variant.card_places)
 
 
-_SEEN: dict[tuple[int, str], tuple[Any, list[tuple[str, str]]]] = {}
-"""What `_walk` found in the parts of states walked before, by identity (and owner), with the
-part itself held so that its identity stays its own: successive states share most of their
-parts (a player's holdings, a row of cards), so a fold walks each part once."""
+_LAST: list[Any] = [None, ((), {})]
+"""The state `placeholders` read last, and what it found: a fold asks of one state several
+times (may it move, what is owed, what may be shown)."""
 
 
-def _walk(value: Any, found: Callable[[str, str], None], owner: str) -> None:
-    """Call `found(placeholder, owner)` for each placeholder in `value`, an attrs state: "" for a
-    face-up one; a player's name for one in that player's `reserved`; decks are skipped."""
-    if isinstance(value, tuple) or attrs.has(type(value)):
-        key = (id(value), owner)
-        seen = _SEEN.get(key)
-        if seen is None or seen[0] is not value:
-            if len(_SEEN) > 50_000:
-                _SEEN.clear()
-            inner: list[tuple[str, str]] = []
-            _walk_parts(value, lambda card, who: inner.append((card, who)), owner)
-            seen = _SEEN[key] = (value, inner)
-        for card, who in seen[1]:
-            found(card, who)
-        return
-    _walk_parts(value, found, owner)
-
-
-def _walk_parts(value: Any, found: Callable[[str, str], None], owner: str) -> None:
-    """`_walk`, one level: strings here, parts through `_walk`."""
-    if isinstance(value, str):
-        if len(value) == 4 and value[1] == "?":
-            found(value, owner)
-    elif isinstance(value, tuple | list):
-        if value and isinstance(value[0], int):
-            return  # token counts and the like: no card among them
-        for item in value:
-            if isinstance(item, str):
-                if len(item) == 4 and item[1] == "?":
-                    found(item, owner)
-            elif item is not None and not isinstance(item, int | float):
-                _walk(item, found, owner)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _walk(key, found, owner)
-            _walk(item, found, owner)
-    elif attrs.has(type(value)):
-        name = getattr(value, "name", None) if hasattr(value, "reserved") else None
-        for field in _names(type(value)):
-            item = getattr(value, field)
-            if item is None or isinstance(item, int | float):
-                continue
-            _walk(item, found, name if field == "reserved" and isinstance(name, str) else owner)
+def _placeholders(state: Any) -> tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]]:
+    if _LAST[0] is state:
+        found: tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]] = _LAST[1]
+        return found
+    places = _PLACES.get(type(state))
+    if places is None:
+        face, held = _walked(state)
+        found = tuple(face), {owner: tuple(cards) for owner, cards in held.items()}
+    else:
+        cards, reserves = places(state)
+        found = (
+            tuple(card for card in cards if is_placeholder(card)),
+            {
+                owner: mine
+                for owner, kept in reserves.items()
+                if (mine := tuple(card for card in kept if is_placeholder(card)))
+            },
+        )
+    _LAST[0], _LAST[1] = state, found
+    return found
 
 
 def placeholders(state: Any) -> tuple[list[str], dict[str, list[str]]]:
     """The placeholders of `state` outside its decks: face up (a market slot), and reserved blind
-    (by owner). A sealable game's state has `decks` and `players` with `name` and `reserved`."""
+    (by owner), as the game's `Variant.card_places` says where they are (a state of a game that
+    never dealt sealed here: found by walking it)."""
+    face_up, reserved = _placeholders(state)
+    return list(face_up), {owner: list(cards) for owner, cards in reserved.items()}
+
+
+def _walked(state: Any) -> tuple[list[str], dict[str, list[str]]]:
+    """The placeholders of an attrs state, found by walking it: "" for a face-up one; by owner
+    for one in the `reserved` of a part with a `name`; decks (and `blind`) skipped."""
     face_up: list[str] = []
     reserved: dict[str, list[str]] = {}
 
-    def found(card: str, owner: str) -> None:
-        if owner:
-            reserved.setdefault(owner, []).append(card)
-        else:
-            face_up.append(card)
+    def walk(value: Any, owner: str) -> None:
+        if isinstance(value, str):
+            if is_placeholder(value):
+                (reserved.setdefault(owner, []) if owner else face_up).append(value)
+        elif isinstance(value, tuple | list):
+            for item in value:
+                walk(item, owner)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(key, owner)
+                walk(item, owner)
+        elif attrs.has(type(value)):
+            name = getattr(value, "name", None) if hasattr(value, "reserved") else None
+            for field in attrs.fields(type(value)):
+                if field.name not in ("decks", "blind"):
+                    mine = field.name == "reserved" and isinstance(name, str)
+                    walk(getattr(value, field.name), str(name) if mine else owner)
 
-    _walk(state, found, "")
+    walk(state, "")
     return face_up, reserved
 
 
+_HOLDS: dict[int, tuple[Any, frozenset[str]]] = {}
+"""The placeholders anywhere in each part of a state (decks included) that `substitute` met, by
+identity, with the part itself held so that its identity stays its own: successive states share
+most of their parts (a player's holdings, the bank), so a part without a placeholder is skipped
+whole, and read once."""
+
+
+def _holds(value: Any) -> frozenset[str]:
+    if isinstance(value, str):
+        return frozenset((value,)) if is_placeholder(value) else frozenset()
+    if not isinstance(value, tuple | dict) and not attrs.has(type(value)):
+        return frozenset()
+    key = id(value)
+    known = _HOLDS.get(key)
+    if known is not None and known[0] is value:
+        return known[1]
+    if isinstance(value, tuple):
+        parts: Iterable[Any] = value
+    elif isinstance(value, dict):
+        parts = (*value.keys(), *value.values())
+    else:
+        parts = (getattr(value, field.name) for field in attrs.fields(type(value)))
+    found: set[str] = set()
+    for part in parts:
+        if isinstance(part, str):
+            if is_placeholder(part):
+                found.add(part)
+        elif part is not None and not isinstance(part, int | float):
+            found |= _holds(part)
+    if len(_HOLDS) > 50_000:
+        _HOLDS.clear()
+    held = frozenset(found)
+    _HOLDS[key] = (value, held)
+    return held
+
+
 def substitute(value: Any, cards: Mapping[str, str]) -> Any:
-    """`value` (a state) with every placeholder of `cards` replaced by its card."""
+    """`value` (a state) with every placeholder of `cards` replaced by its card: only the parts
+    that hold one are made anew, the others are kept as they are."""
     if not cards:
         return value
     if isinstance(value, str):
         return cards.get(value, value)
+    if not isinstance(value, tuple | dict) and not attrs.has(type(value)):
+        return value
+    if _holds(value).isdisjoint(cards):
+        return value
     if isinstance(value, tuple):
-        items = tuple(substitute(item, cards) for item in value)
-        return value if items == value else items
+        return tuple(substitute(item, cards) for item in value)
     if isinstance(value, dict):
         return {substitute(k, cards): substitute(v, cards) for k, v in value.items()}
-    if attrs.has(type(value)):
-        changes = {}
-        for field in attrs.fields(type(value)):
-            old = getattr(value, field.name)
-            new = substitute(old, cards)
-            if new is not old:
-                changes[field.name] = new
-        return attrs.evolve(value, **changes) if changes else value
-    return value
+    changes = {}
+    for field in attrs.fields(type(value)):
+        old = getattr(value, field.name)
+        new = substitute(old, cards)
+        if new is not old:
+            changes[field.name] = new
+    return attrs.evolve(value, **changes) if changes else value
 
 
 # -- the sealed table ------------------------------------------------------------------------
@@ -337,14 +383,17 @@ class Sealing:
     seen: Mapping[str, Mapping[str, int]] = attrs.Factory(dict)
     """When each player could first open each card, by placeholder then player: the seq of the
     event that brought in the last share but theirs (the undo policy reads it: `learned`)."""
+    _memo: dict[str, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
+    """What is worked out once per table (`partial`, `joint_key`): a new table starts without."""
 
     @classmethod
     def start(cls, variant: AnyVariant, event: SealedAsked) -> Sealing:
         """The sealed table of a game that `event` (the first of its log) asks for."""
         probe = _Probe()
-        variant.deal(event.players, probe)
+        setup = variant.deal(event.players, probe)
         if sorted(probe.cards) != list(LEVELS):
             raise _refuse(f"{variant.title} cannot be played sealed: its deal shuffles no three decks")
+        _learn(variant, variant.start(setup))
         return cls(players=event.players, root=full_digest(event), cards=probe.cards)
 
     # -- where it stands
@@ -367,12 +416,23 @@ class Sealing:
     def joint_key(self) -> Point:
         from ..crypto.elgamal import joint_key
 
-        return joint_key(self.keys[p].card for p in self.players)
+        if "joint" not in self._memo:
+            self._memo["joint"] = joint_key(self.keys[p].card for p in self.players)
+        key: Point = self._memo["joint"]
+        return key
 
     def ciphertext(self, card: str) -> Ciphertext:
         if self.shuffles:
             return self.shuffles[-1].card(level_of(card), position_of(card))
         return self.decks()[level_of(card) - 1][position_of(card) - 1]
+
+    def partial(self) -> frozenset[str]:
+        """The placeholders with some shares in but not every player's."""
+        if "partial" not in self._memo:
+            count = len(self.players)
+            self._memo["partial"] = frozenset(card for card, have in self.shares.items() if len(have) < count)
+        found: frozenset[str] = self._memo["partial"]
+        return found
 
     def missing(self, card: str, *, but: str = "") -> list[str]:
         """The players (in turn order) whose share of placeholder `card` is not in, but `but`."""
@@ -478,7 +538,7 @@ class Sealing:
             raise _refuse("cards_shown lists one share per card, and at least one")
         if len(set(event.cards)) != len(event.cards):
             raise _refuse("cards_shown names a card twice")
-        shares = {card: dict(have) for card, have in self.shares.items()}
+        shares = dict(self.shares)  # each card's shares copied only when this event adds to them
         seen: dict[str, dict[str, int]] = {}
         revealed: dict[str, str] = {}
         for card, text in zip(event.cards, event.shares, strict=True):
@@ -494,8 +554,7 @@ class Sealing:
             key = self.keys[event.player].card
             if verify and not verify_share(ciphertext, share, key, _context(self.root, "share", card)):
                 raise _refuse(f"{event.player}'s decryption share of {card} does not verify against their key")
-            have = shares.setdefault(card, {})
-            have[event.player] = share.point
+            have = shares[card] = {**shares.get(card, {}), event.player: share.point}
             opened = seen.setdefault(card, dict(self.seen.get(card, {})))
             for player in self.players:
                 if player not in opened and all(p in have for p in self.players if p != player):
@@ -507,7 +566,7 @@ class Sealing:
                 except ValueError:
                     raise _refuse(f"{card} opens to no card of deck {level}: a shuffle cheated") from None
         known = {**self.revealed, **revealed}
-        twice = _twice(known)
+        twice = _twice(known) if revealed else ""  # the cards revealed before were checked then
         if twice:
             raise _refuse(f"{twice} is revealed twice in the sealed decks: a shuffle cheated")
         return attrs.evolve(self, shares=shares, revealed=known, seen={**self.seen, **seen}), revealed
@@ -577,8 +636,10 @@ def face_up_cards(variant: AnyVariant, sealing: Sealing) -> tuple[str, ...]:
     """The placeholders that the game's setup deals face up (in the order the state holds them)."""
     probe = _Probe()
     setup = variant.deal(sealing.players, probe)
-    face_up, _ = placeholders(variant.start(setup))
-    return tuple(face_up)
+    state = variant.start(setup)
+    _learn(variant, state)
+    face_up, _ = _placeholders(state)
+    return face_up
 
 
 def deal(variant: AnyVariant, sealing: Sealing) -> Event:
@@ -611,12 +672,10 @@ def exposed(sealing: Sealing, state: Any) -> list[str]:
     """The cards back in a deck with some shares out (an undo took back the move that dealt or
     reserved them): whoever holds the others' shares could open them alone, so every player owes
     their share, and the card is revealed to all, as at the table a card seen stays seen."""
-    return [
-        card
-        for deck in state.decks
-        for card in deck
-        if isinstance(card, str) and card in sealing.shares and sealing.missing(card)
-    ]
+    partial = sealing.partial()
+    if not partial:
+        return []
+    return [card for deck in state.decks for card in deck if isinstance(card, str) and card in partial]
 
 
 def may_show(sealing: Sealing, state: Any | None, player: str) -> Callable[[str], str]:
@@ -627,7 +686,7 @@ def may_show(sealing: Sealing, state: Any | None, player: str) -> Callable[[str]
     if state is None:
         allowed = set(sealing.face_up)
         return lambda card: "" if card in allowed else "before the deal, only the setup's face-up cards are shown"
-    face_up, reserved = placeholders(state)
+    face_up, reserved = _placeholders(state)
     shown = set(face_up) | {card for cards in reserved.values() for card in cards} | set(exposed(sealing, state))
     return lambda card: "" if card in shown else "it is not face up or reserved (a deck's card stays sealed)"
 
@@ -640,7 +699,7 @@ def owed(sealing: Sealing, state: Any | None, player: str) -> list[str]:
         return []
     if state is None:
         return [card for card in sealing.face_up if player in sealing.missing(card)]
-    face_up, reserved = placeholders(state)
+    face_up, reserved = _placeholders(state)
     cards = [
         *face_up,
         *(card for owner, cards in reserved.items() if owner != player for card in cards),
@@ -653,7 +712,7 @@ def blocked(sealing: Sealing, state: Any, player: str) -> str:
     """Why `player` may not start a turn now ("" when they may): a face-up card not revealed to
     all, a card shown then put back in its deck not revealed to all, or a card of theirs
     reserved blind that misses another player's share."""
-    face_up, reserved = placeholders(state)
+    face_up, reserved = _placeholders(state)
     for card in face_up:
         late = sealing.missing(card)
         if late:
@@ -678,7 +737,7 @@ def waiting(sealing: Sealing, state: Any | None) -> list[tuple[str, list[str]]]:
     those, every player's but the owner's), for `show` to say."""
     if state is None:
         return [(card, sealing.missing(card)) for card in sealing.face_up if sealing.missing(card)]
-    face_up, reserved = placeholders(state)
+    face_up, reserved = _placeholders(state)
     out = [(card, sealing.missing(card)) for card in [*face_up, *exposed(sealing, state)] if sealing.missing(card)]
     for owner, cards in reserved.items():
         out += [(card, sealing.missing(card, but=owner)) for card in cards if sealing.missing(card, but=owner)]
@@ -694,7 +753,7 @@ def private_cards(sealing: Sealing, state: Any, seat: str, card_secret: Scalar) 
     that waits only for their share)."""
     from ..crypto.elgamal import combine, share_point
 
-    face_up, reserved = placeholders(state)
+    face_up, reserved = _placeholders(state)
     out: dict[str, str] = {}
     for card in (*face_up, *reserved.get(seat, ())):
         if card in out or sealing.missing(card, but=seat):
@@ -860,7 +919,7 @@ def audit(sealing: Sealing, state: Any | None) -> Audit:
             if deck_cards.get(card, got) != got:  # pragma: no cover - the shares' proofs rule it out
                 problems.append(f"{card} was revealed as {got}, but opens to {deck_cards[card]}")
         if state is not None:
-            _, reserved = placeholders(state)
+            _, reserved = _placeholders(state)
             reserves = {owner: tuple(deck_cards.get(c, c) for c in cards) for owner, cards in reserved.items()}
     return Audit(
         problems=tuple(problems),

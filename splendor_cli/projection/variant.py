@@ -22,7 +22,7 @@ when a game is dealt or simulated, the SHA-256 stream of seeding.py when the log
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..events import Event, PlayEvent
@@ -158,6 +158,14 @@ class Variant(Protocol[S, M]):
 
     def at_turn_start(self, state: S) -> bool:
         """Whether `state` is between two turns (always, unless `stepwise`)."""
+        ...
+
+    def card_places(self, state: S) -> tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]]:
+        """Where `state` keeps the cards a sealed game may hold unrevealed, outside its decks:
+        the cards face up on the table (a market, a pyramid: row by row, as the state holds
+        them, empty slots left out), and each player's reserved cards, by name (every player, in
+        seat order). A game that is never sealed answers `((), {})`. A sealed game reads it at
+        every turn and reveal (projection/sealing.py), instead of walking the whole state."""
         ...
 
     # -- notation and views ----------------------------------------------------------------

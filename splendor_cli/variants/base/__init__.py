@@ -77,6 +77,10 @@ class Splendor:
     def at_turn_start(self, state: GameState) -> bool:
         return True
 
+    def card_places(self, state: GameState) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+        face_up = tuple(card for row in state.board for card in row if card is not None)
+        return face_up, {player.name: player.reserved for player in state.players}
+
     def parse_moves(self, text: str) -> list[Move]:
         return [notation.parse_move(text)]
 

@@ -82,6 +82,10 @@ class Duel:
     def at_turn_start(self, state: DuelState) -> bool:
         return state.at_turn_start
 
+    def card_places(self, state: DuelState) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+        face_up = tuple(card for row in state.pyramid for card in row if card is not None)
+        return face_up, {player.name: player.reserved for player in state.players}
+
     def parse_moves(self, text: str) -> list[Step]:
         return notation.parse_steps(text)
 
