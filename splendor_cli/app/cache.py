@@ -100,6 +100,17 @@ def view_name(command: str, at: int | None = None) -> str:
     return command if at is None else f"{command}@{at}"
 
 
+def seat_view_name(command: str, seat: str, key: bytes) -> str:
+    """The cache key of one seat's own view of a sealed game (`moves` of the seat to move, their
+    blind reserves opened): the command, the seat asked for with `--as` ("" when none), and a
+    digest of the local secret key (`key`: its secret bytes; b"" when there is none), so that the
+    answer is only ever served to the same question asked with the same key. The cache is the
+    user's own (its entries authenticated with its private key, hmac.key): what a seat sees
+    there stays as private as the key itself."""
+    holder = hashlib.sha256(b"splendor-cli/cache/seat\0" + key).hexdigest()
+    return f"{command}\0as {seat}\0key {holder}"
+
+
 def _key(data: bytes, view: str) -> str:
     return hashlib.sha256(f"{fingerprint()}\0{view}\0".encode() + data).hexdigest()
 

@@ -637,6 +637,14 @@ def moves(*, game: str | None = None, json: bool = False, as_: str | None = None
     """
     from ..errors import excerpt
 
+    mine = _seat_moves_key(game, json, as_)
+    if mine is not None:
+        from . import cache
+
+        text = cache.get(*mine)
+        if text is not None and _still_known(game, mine[0]):
+            _out(text)
+            return
     loaded = _load(game)
     now = loaded.game
     table = now.table
@@ -653,15 +661,92 @@ def moves(*, game: str | None = None, json: bool = False, as_: str | None = None
         seen = view(now, seat, secret) if seat == table.player.name else now.state
         options = variant.legal_moves(seen)
         if json:
-            _out(_json_text([variant.move_json(seen, move) for move in options]))
+            text = _json_text([variant.move_json(seen, move) for move in options])
         else:
-            _out("\n".join(variant.format_move(move) for move in options))
+            text = "\n".join(variant.format_move(move) for move in options)
+        _out(text)
+        if mine is not None:
+            from . import cache
+
+            cache.put(loaded.data, mine[1], text)
     elif json:
         _out(_views(loaded, moves=True)[1])
     elif not table.finished:
         _out("\n".join(variant.format_move(move) for move in variant.legal_moves(now.state)))
     if table.finished:
         sys.stderr.write(f"splendor: {now.variant.whose_turn(now.state)}; no moves left\n")
+
+
+def _seat_moves_key(game: str | None, json: bool, as_: str | None) -> tuple[bytes, str] | None:
+    """Where the user's cache keeps `moves` of a sealed game as this machine's key sees them (the
+    seat to move lists their blind reserves opened): the file's bytes, and a view named by the
+    format, `--as` and the local key (cache.seat_view_name); None when there is no cache, or the
+    file is no sealed game (an open game's `moves --json` is entry.py's), or anything fails
+    (the command then says what, reading the game)."""
+    from . import cache
+
+    if not cache.enabled():
+        return None
+    from .. import store
+
+    try:
+        data = store.read_bytes(_path(game))
+        if b'"sealed_asked"' not in data:
+            return None  # not a sealed game: nothing of it is one seat's
+        key = _local_key_bytes()
+    except (OSError, SplendorError):
+        return None
+    if key is None:
+        return None
+    return data, cache.seat_view_name("moves --json" if json else "moves", as_ or "", key)
+
+
+def _local_key_bytes() -> bytes | None:
+    """The bytes of this user's key file (b"" when there is none), read as keyring.py reads it
+    (no link, a regular file of this user's that nobody else may read) but not parsed: what names
+    the key in the cache, without loading the cryptography. None when it is not safe to read (the
+    command then reads it properly, and says why)."""
+    import stat
+
+    from .keyring import KEY_FILE, MAX_BYTES, keys_folder
+
+    folder = keys_folder()
+    try:
+        where = os.lstat(folder)
+    except FileNotFoundError:
+        return b""
+    if not stat.S_ISDIR(where.st_mode) or where.st_uid != os.getuid() or where.st_mode & 0o077:
+        return None
+    try:
+        fd = os.open(os.path.join(folder, KEY_FILE), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return b""
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+            return None
+        data = os.read(fd, MAX_BYTES + 1)
+    finally:
+        os.close(fd)
+    return data if 0 < len(data) <= MAX_BYTES else None
+
+
+def _still_known(game: str | None, data: bytes) -> bool:
+    """Whether a cached answer for the game file `data` may be served: its events still extend
+    what this user saw of the game (memory.py; the cache holds only what a full read of these
+    bytes answered, but the memory may have grown since)."""
+    from . import memory
+
+    if memory._folder() is not None:  # the memory is on
+        from types import SimpleNamespace
+
+        from ..records import parse_text
+
+        try:
+            memory.check(SimpleNamespace(path=_path(game), record=parse_text(data.decode("utf-8"))))  # type: ignore[arg-type]
+        except (SplendorError, UnicodeDecodeError):
+            return False  # the command itself says why, reading the game
+    return True
 
 
 @command("log", GAME, JSON, COLOR, SIDE)
