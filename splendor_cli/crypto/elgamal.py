@@ -9,13 +9,19 @@ identity); only all the players together can open it: each publishes a decryptio
 `M = b - sum D_i` (`reveal` checks every share first). `Deck` maps a known deck's points back
 to card ids.
 
+Encodings: a ciphertext is 64 bytes (`a`, then `b`), a share 96 (the point, then its proof); a
+game file writes them in standard base64, padded, without newlines (`to_text`, `deck_text`: a
+whole deck in one string), and reads only that canonical form back (`parse_base64`).
+
 A card seen by one player alone: the others publish their shares, that player adds their own,
 computed privately (`share_point`), and no one else learns the card.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import base64
+import binascii
+from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
@@ -60,11 +66,29 @@ class Ciphertext:
 
     @classmethod
     def from_hex(cls, text: object, what: str = "ciphertext") -> Ciphertext:
-        data = parse_hex(text, 2 * SIZE, what)
+        return cls.from_bytes(parse_hex(text, 2 * SIZE, what), what)
+
+    def to_bytes(self) -> bytes:
+        """64 bytes: `a`, then `b`."""
+        return self.a.data + self.b.data
+
+    @classmethod
+    def from_bytes(cls, data: bytes, what: str = "ciphertext") -> Ciphertext:
+        """The ciphertext of 64 bytes (two points, each checked); MalformedError naming `what`."""
+        if len(data) != 2 * SIZE:
+            raise MalformedError(f"{what}: a ciphertext is {2 * SIZE} bytes")
         try:
             return cls(a=Point(data[:SIZE]), b=Point(data[SIZE:]))
         except MalformedError as exc:
             raise MalformedError(f"{what}: {exc}") from None
+
+    def to_text(self) -> str:
+        """88 base64 characters (`to_bytes`)."""
+        return base64.b64encode(self.to_bytes()).decode("ascii")
+
+    @classmethod
+    def from_text(cls, text: object, what: str = "ciphertext") -> Ciphertext:
+        return cls.from_bytes(parse_base64(text, 2 * SIZE, what), what)
 
 
 def encrypt(message: Point, key: Point, randomizer: Scalar) -> Ciphertext:
@@ -90,12 +114,64 @@ class Share:
 
     @classmethod
     def from_hex(cls, text: object, what: str = "decryption share") -> Share:
-        data = parse_hex(text, 3 * SIZE, what)
+        return cls.from_bytes(parse_hex(text, 3 * SIZE, what), what)
+
+    def to_text(self) -> str:
+        """128 base64 characters: the point, then the proof (96 bytes)."""
+        return base64.b64encode(self.point.data + self.proof.challenge.data + self.proof.response.data).decode("ascii")
+
+    @classmethod
+    def from_text(cls, text: object, what: str = "decryption share") -> Share:
+        return cls.from_bytes(parse_base64(text, 3 * SIZE, what), what)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, what: str = "decryption share") -> Share:
+        """The share of 96 bytes (a point, a challenge, a response: each checked)."""
+        if len(data) != 3 * SIZE:
+            raise MalformedError(f"{what}: a decryption share is {3 * SIZE} bytes")
         try:
             proof = Proof(challenge=Scalar(data[SIZE : 2 * SIZE]), response=Scalar(data[2 * SIZE :]))
             return cls(point=Point(data[:SIZE]), proof=proof)
         except MalformedError as exc:
             raise MalformedError(f"{what}: {exc}") from None
+
+
+def parse_base64(text: object, size: int, what: str) -> bytes:
+    """`size` bytes from their standard base64 (padded, no newline, nothing else: the one text
+    `b64encode` gives); MalformedError naming `what` otherwise."""
+    length = 4 * ((size + 2) // 3)
+    if not isinstance(text, str) or len(text) != length:
+        shown = repr(text) if len(repr(text)) <= 24 else repr(text)[:21] + "..."
+        raise MalformedError(f"{what}: expected {length} base64 characters ({size} bytes), got {shown}")
+    try:
+        data = base64.b64decode(text.encode("ascii"), validate=True)
+    except (binascii.Error, ValueError, UnicodeEncodeError):
+        raise MalformedError(f"{what}: not base64") from None
+    if len(data) != size or base64.b64encode(data).decode("ascii") != text:
+        raise MalformedError(f"{what}: not base64 in its canonical form")
+    return data
+
+
+def deck_text(deck: Sequence[Ciphertext]) -> str:
+    """A whole deck in one string: the base64 of its ciphertexts' bytes, from the top."""
+    return base64.b64encode(b"".join(c.to_bytes() for c in deck)).decode("ascii")
+
+
+def deck_bytes(text: object, size: int, what: str = "deck") -> bytes:
+    """The bytes of a deck of `size` ciphertexts written by `deck_text` (its points not checked:
+    `Ciphertext.from_bytes` checks each as it is read); MalformedError naming `what`."""
+    return parse_base64(text, 2 * SIZE * size, what)
+
+
+def deck_from_text(text: object, what: str = "deck") -> tuple[Ciphertext, ...]:
+    """The ciphertexts of a deck written by `deck_text`, every point checked; MalformedError."""
+    size = (len(text) * 3 // 4) // (2 * SIZE) if isinstance(text, str) else 0
+    data = deck_bytes(text, size, what)
+    step = 2 * SIZE
+    return tuple(
+        Ciphertext.from_bytes(data[at : at + step], f"{what}: card {at // step + 1}")
+        for at in range(0, len(data), step)
+    )
 
 
 def _share_context(ciphertext: Ciphertext, context: bytes) -> bytes:

@@ -139,17 +139,18 @@ class PlayerJoined:
 class DeckShuffled:
     """A player's shuffle of the sealed decks: each deck re-encrypted under the joint key and put
     in a new order, which only a seed they publish at the end can explain (`KeysPublished`).
-    `deck_N` lists the level-N ciphertexts from the top, 128 hex digits each; `proofs` holds one
-    zero-knowledge proof of shuffle per deck (base64: crypto/shuffle_proof.py), which every
+    `deck_N` is the whole level-N deck in one string: the standard base64 (padded, no newline) of
+    its ciphertexts from the top, 64 bytes each (crypto/elgamal.py `deck_text`); `proofs` holds
+    one zero-knowledge proof of shuffle per deck (base64: crypto/shuffle_proof.py), which every
     reader checks: the deck is a permutation and re-encryption of the deck before it."""
 
     TYPE: ClassVar[str] = "deck_shuffled"
     seq: int
     parent: str
     player: str
-    deck_1: tuple[str, ...]
-    deck_2: tuple[str, ...]
-    deck_3: tuple[str, ...]
+    deck_1: str
+    deck_2: str
+    deck_3: str
     proofs: tuple[str, ...] = ()
     sig: str = ""
 
@@ -157,8 +158,9 @@ class DeckShuffled:
 @attrs.frozen(kw_only=True)
 class CardsShown:
     """A player's decryption shares of sealed cards (`cards`: placeholders such as `2?07`), each
-    with its proof (`shares`, 192 hex digits each, in the same order). A card is revealed to all
-    when every player's share is in; a card reserved blind gets every share but its owner's."""
+    with its proof (`shares`, in the same order: each the standard base64 of its 96 bytes, 128
+    characters, crypto/elgamal.py `Share.to_text`). A card is revealed to all when every
+    player's share is in; a card reserved blind gets every share but its owner's."""
 
     TYPE: ClassVar[str] = "cards_shown"
     seq: int

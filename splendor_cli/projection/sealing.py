@@ -37,7 +37,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -63,7 +62,6 @@ if TYPE_CHECKING:
     from .variant import AnyVariant, Chance
 
 LEVELS = (1, 2, 3)
-_HEX_CIPHERTEXT = re.compile(r"[0-9a-f]{128}")
 """The sealed decks: `deck 1` to `deck 3`, as both games' deals name them."""
 RULE = "sealed"
 
@@ -337,28 +335,38 @@ def substitute(value: Any, cards: Mapping[str, str]) -> Any:
 
 @attrs.frozen(kw_only=True)
 class Shuffle:
-    """One player's shuffle: the decks it left (level 1 to 3), as the file writes their
-    ciphertexts (checked to be pairs of points); each is made a `Ciphertext` when first used."""
+    """One player's shuffle: the decks it left (level 1 to 3), as the bytes of their ciphertexts
+    (64 each, from the top: `DeckShuffled.deck_N` decoded); each card is made a `Ciphertext`, its
+    points checked, when first used."""
 
     player: str
-    texts: tuple[tuple[str, ...], ...]
+    data: tuple[bytes, ...]
     _made: dict[tuple[int, int], Ciphertext] = attrs.field(factory=dict, eq=False, repr=False, alias="made")
 
     def card(self, level: int, position: int) -> Ciphertext:
         """The ciphertext at `position` (1-based) of the deck of `level`."""
         key = (level, position)
-        if key not in self._made:
+        made = self._made.get(key)
+        if made is None:
             from ..crypto.elgamal import Ciphertext
 
-            self._made[key] = Ciphertext.from_hex(self.texts[level - 1][position - 1])
-        return self._made[key]
+            data = self.data[level - 1]
+            if not 1 <= position <= len(data) // _CIPHERTEXT:
+                raise IndexError(f"no card {position} in deck {level}")
+            at = (position - 1) * _CIPHERTEXT
+            made = self._made[key] = Ciphertext.from_bytes(data[at : at + _CIPHERTEXT], f"deck {level} card {position}")
+        return made
 
     @property
     def decks(self) -> tuple[tuple[Ciphertext, ...], ...]:
         return tuple(
-            tuple(self.card(level, k) for k in range(1, len(texts) + 1))
-            for level, texts in zip(LEVELS, self.texts, strict=True)
+            tuple(self.card(level, k) for k in range(1, len(data) // _CIPHERTEXT + 1))
+            for level, data in zip(LEVELS, self.data, strict=True)
         )
+
+
+_CIPHERTEXT = 64
+"""The bytes of a ciphertext (two points)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -488,26 +496,30 @@ class Sealing:
         """The table with `event`'s decks; `verify`: each deck's proof of shuffle checked (see
         `join`): a deck that is not a permutation and re-encryption of the deck before it (a
         stacked deck, a card dropped, doubled or replaced) is refused at once, naming its player."""
+        from ..crypto.elgamal import deck_bytes
         from ..crypto.errors import MalformedError
-        from ..crypto.shuffle_proof import ShuffleProof, verify_shuffle
 
         self._check_player(event.player)
         if not self.joined:
             raise _refuse(f"the decks are shuffled only once every player has joined: {self.stage()}")
         if any(s.player == event.player for s in self.shuffles):
             raise _refuse(f"{event.player} has shuffled the decks already")
-        decks = (event.deck_1, event.deck_2, event.deck_3)
-        for level, texts in zip(LEVELS, decks, strict=True):
+        decks: list[bytes] = []
+        for level, text in zip(LEVELS, (event.deck_1, event.deck_2, event.deck_3), strict=True):
             size = len(self.cards[level])
-            if len(texts) != size:
-                raise _refuse(f"deck_{level} holds {len(texts)} cards, not {size}")
-            for k, text in enumerate(texts, start=1):
-                if not _HEX_CIPHERTEXT.fullmatch(text):
-                    raise _refuse(f"deck_{level} card {k} is not a ciphertext (two points, 128 lowercase hex digits)")
+            try:
+                decks.append(deck_bytes(text, size, f"deck_{level}"))
+            except MalformedError:
+                raise _refuse(
+                    f"deck_{level} is not the {size} ciphertexts of the deck (base64 of {size} x 64 bytes,"
+                    " padded, on one line)"
+                ) from None
         if len(event.proofs) != len(LEVELS):
             raise _refuse(f"{event.player}'s shuffle carries no proof of shuffle for each deck: it cannot be trusted")
-        shuffled = Shuffle(player=event.player, texts=decks)
+        shuffled = Shuffle(player=event.player, data=tuple(decks))
         if verify:
+            from ..crypto.shuffle_proof import ShuffleProof, verify_shuffle
+
             joint = self.joint_key()
             for level, text, old, new in zip(LEVELS, event.proofs, self.decks(), shuffled.decks, strict=True):
                 try:
@@ -550,7 +562,7 @@ class Sealing:
             if why:
                 raise _refuse(f"{event.player} may not show {card}: {why}")
             ciphertext = self.ciphertext(card)
-            share = Share.from_hex(text, f"share of {card}")
+            share = Share.from_text(text, f"share of {card}")
             key = self.keys[event.player].card
             if verify and not verify_share(ciphertext, share, key, _context(self.root, "share", card)):
                 raise _refuse(f"{event.player}'s decryption share of {card} does not verify against their key")
@@ -777,7 +789,7 @@ def duties(
     """The events `player` (holding `secret`, their own secret key) owes the game now, unsigned
     and unsealed, in order: their join, their shuffle, the shares they owe, their keys once the
     game is over. [] when they owe nothing (or must wait for others)."""
-    from ..crypto.elgamal import decryption_share
+    from ..crypto.elgamal import deck_text, decryption_share
     from ..crypto.shuffle_proof import shuffle_and_prove
 
     if player not in sealing.players:
@@ -813,7 +825,7 @@ def duties(
             )
             for level, deck in zip(LEVELS, sealing.decks(), strict=True)
         ]
-        texts = [tuple(c.to_hex() for c in deck) for deck, _ in made]
+        texts = [deck_text(deck) for deck, _ in made]
         proofs = tuple(proof.to_text() for _, proof in made)
         return [
             DeckShuffled(
@@ -828,7 +840,7 @@ def duties(
         shares = tuple(
             decryption_share(
                 sealing.ciphertext(card), mine.card, _context(sealing.root, "share", card), source
-            ).to_hex()
+            ).to_text()
             for card in cards
         )
         events.append(CardsShown(seq=0, parent="", player=player, cards=tuple(cards), shares=shares))
@@ -847,7 +859,7 @@ def reveal_own(
     mine = game_key(secret, sealing.root)
     cards = tuple(cards)
     shares = tuple(
-        decryption_share(sealing.ciphertext(card), mine.card, _context(sealing.root, "share", card), source).to_hex()
+        decryption_share(sealing.ciphertext(card), mine.card, _context(sealing.root, "share", card), source).to_text()
         for card in cards
     )
     return CardsShown(seq=0, parent="", player=player, cards=cards, shares=shares)

@@ -217,9 +217,10 @@ def _blocks(text: str) -> list[str]:
 
 
 def flip(text: str, seq: int, field: str) -> str:
-    """`text` with one hex digit of event `seq`'s `field` (its first value, for a list) changed."""
+    """`text` with one digit of event `seq`'s `field` (hex or base64; its first value, for a list)
+    changed."""
     blocks = _blocks(text)
-    found = re.search(rf'(?m)^{field} = \[?"([0-9a-f]+)"', blocks[seq])
+    found = re.search(rf'(?m)^{field} = \[?"([0-9A-Za-z+/=]+)"', blocks[seq])
     assert found, (seq, field)
     at = found.start(1) + 7
     blocks[seq] = blocks[seq][:at] + ("0" if blocks[seq][at] != "0" else "1") + blocks[seq][at + 1 :]

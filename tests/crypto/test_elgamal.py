@@ -16,6 +16,9 @@ from splendor_cli.crypto.elgamal import (
     Share,
     card_point,
     combine,
+    deck_bytes,
+    deck_from_text,
+    deck_text,
     decryption_share,
     encrypt,
     joint_key,
@@ -127,6 +130,37 @@ def test_ciphertexts_and_shares_round_trip_through_hex() -> None:
             Ciphertext.from_hex(text)
     with pytest.raises(MalformedError, match="share"):
         Share.from_hex(share.point.to_hex() + Proof(challenge=Scalar.of(1), response=Scalar.of(2)).to_hex()[:-2] + "zz")
+
+
+def test_ciphertexts_shares_and_decks_round_trip_through_base64() -> None:
+    """What a game file writes: standard base64, padded, one line; only that canonical text is
+    read back (not another padding, not a newline, not the wrong length, not an invalid point)."""
+    import base64
+
+    secret, keys = table(1)
+    deck = [encrypt(card_point(f"1-{k:02d}"), keys["ann"], Scalar.random(os.urandom)) for k in range(1, 6)]
+    c = deck[0]
+    share = decryption_share(c, secret["ann"], b"", os.urandom)
+    assert Ciphertext.from_text(c.to_text()) == c and len(c.to_text()) == 88
+    assert Share.from_text(share.to_text()) == share and len(share.to_text()) == 128
+    text = deck_text(deck)
+    assert len(text) == 4 * ((5 * 64 + 2) // 3) and "\n" not in text
+    assert deck_from_text(text) == tuple(deck)
+    assert deck_bytes(text, 5) == b"".join(c.to_bytes() for c in deck)
+    assert text.endswith("=") and not text.endswith("==")  # 320 bytes: the last character before
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"  # the padding has 2 bits
+    odd = text[:-2] + alphabet[alphabet.index(text[-2]) ^ 1] + "="  # that the bytes drop: the same bytes
+    assert base64.b64decode(odd) == base64.b64decode(text)
+    invalid = base64.b64encode(b"\xff" * 64).decode()
+    for bad in (text[:-4], text + "AAAA", text[:50] + "\n" + text[50:], text.replace("+", "-"), odd):
+        if bad != text:
+            with pytest.raises(MalformedError, match="deck"):
+                deck_bytes(bad, 5)
+    for bad in (c.to_hex(), c.to_text()[:-1], invalid):
+        with pytest.raises(MalformedError, match="ciphertext"):
+            Ciphertext.from_text(bad)
+    with pytest.raises(MalformedError, match="share"):
+        Share.from_text(share.to_text()[:-4] + "////")
 
 
 def test_a_joint_key_needs_a_key() -> None:

@@ -176,7 +176,7 @@ def _one_of_each() -> list[Event]:
         DuelPassed(seq=23, parent="", player="bob"),
         SealedAsked(seq=24, parent="", variant="base", players=("ann", "bob")),
         PlayerJoined(seq=25, parent="", player="ann", signing="a" * 64, card="b" * 64, possession="c" * 256, sig="d"),
-        DeckShuffled(seq=26, parent="", player="ann", deck_1=("e" * 128,), deck_2=(), deck_3=(), sig="f"),
+        DeckShuffled(seq=26, parent="", player="ann", deck_1="e" * 88, deck_2="", deck_3="", sig="f"),
         CardsShown(seq=27, parent="", player="bob", cards=("1?05",), shares=("0" * 192,), sig="1"),
         KeysPublished(seq=28, parent="", player="bob", card="2" * 64, seeds=("3" * 64,) * 3, sig="4"),
         RewindAgreed(seq=29, parent="", player="bob", to=12, sig="5"),

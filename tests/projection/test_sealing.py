@@ -17,10 +17,11 @@ import pytest
 from sealed_helpers import Table, cards_in, strings, truth
 
 from splendor_cli.crypto.elgamal import (
-    Ciphertext,
     Deck,
     card_point,
     combine,
+    deck_from_text,
+    deck_text,
     encrypt,
     reencrypt,
     share_point,
@@ -465,9 +466,9 @@ def _cheat(table: Table, player: str, level: int, position: int, card: Any) -> D
     (honest,) = table.duties(player)
     assert isinstance(honest, DeckShuffled)
     name = f"deck_{level}"
-    texts = list(getattr(honest, name))
-    texts[position] = card([Ciphertext.from_hex(t) for t in texts], table.sealing.joint_key()).to_hex()
-    return attrs.evolve(honest, **{name: tuple(texts)})
+    deck = list(deck_from_text(getattr(honest, name)))
+    deck[position] = card(deck, table.sealing.joint_key())
+    return attrs.evolve(honest, **{name: deck_text(deck)})
 
 
 def _play_out(table: Table) -> CorruptLogError | None:
@@ -493,9 +494,11 @@ def _stacked(table: Table, player: str) -> DeckShuffled:
     assert isinstance(honest, DeckShuffled)
     joint = table.sealing.joint_key()
     decks = {
-        f"deck_{level}": tuple(
-            encrypt(card_point(card), joint, Scalar.reduce(bytes([level, k]) * 32)).to_hex()
-            for k, card in enumerate(sorted(table.sealing.cards[level]))
+        f"deck_{level}": deck_text(
+            [
+                encrypt(card_point(card), joint, Scalar.reduce(bytes([level, k]) * 32))
+                for k, card in enumerate(sorted(table.sealing.cards[level]))
+            ]
         )
         for level in sealing.LEVELS
     }
@@ -674,3 +677,42 @@ def test_an_undo_that_puts_a_shown_card_back_in_its_deck_reveals_it_to_all(case:
     revealed = table.sealing.revealed[card]
     assert revealed in table.state.decks[int(card[0]) - 1] and card not in table.state.decks[int(card[0]) - 1]
     assert sealing.blocked(table.sealing, table.state, table.state.player.name) == ""
+
+
+# -- the encodings -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("deck_2", lambda text: text[:-4], r"deck_2 is not the 30 ciphertexts of the deck \(base64 of 30 x 64 bytes"),
+        ("deck_1", lambda text: "-" + text[1:], r"deck_1 is not the 40 ciphertexts"),
+        ("deck_3", lambda text: "\n".join((text[:76], text[76:])), r"deck_3 is not the 20 ciphertexts"),
+        ("deck_1", lambda text: "AAAA" + text[4:], r"deck 1 card 1: not a ristretto255 point"),
+    ],
+    ids=["short", "not-base64", "newline", "not-a-point"],
+)
+def test_a_malformed_deck_is_refused_in_one_line_naming_the_event_and_field(field: str, value: Any, said: str) -> None:
+    """A deck is one base64 string of its ciphertexts: a wrong length, another alphabet, a line
+    break, or bytes that are no point are refused, naming the event (and the deck)."""
+    table = Table.new("base", 2, 42)
+    table.add(_join(table, "ann", "ann"), "ann")
+    table.add(_join(table, "bob", "bob"), "bob")
+    (honest,) = table.duties("ann")
+    assert isinstance(honest, DeckShuffled)
+    bad = attrs.evolve(honest, **{field: value(getattr(honest, field))})
+    error = refused(table, table.signed(bad, "ann"), said)
+    assert "\n" not in str(error)
+
+
+def test_a_malformed_share_is_refused_in_one_line_naming_the_card() -> None:
+    table = shuffled()
+    event = _shown(table, "ann")
+    for text, said in (
+        (event.shares[0][:-4], r"share of 1\?\d\d: expected 128 base64 characters"),
+        (event.shares[0].replace(event.shares[0][:4], "////", 1), r"share of 1\?\d\d: not a ristretto255 point"),
+        (bytes.fromhex("00" * 96).hex(), r"share of 1\?\d\d: expected 128 base64 characters"),
+    ):
+        bad = attrs.evolve(event, shares=(text, *event.shares[1:]))
+        error = refused(table, table.signed(bad, "ann"), said)
+        assert "\n" not in str(error)
