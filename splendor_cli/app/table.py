@@ -79,7 +79,9 @@ def sync(
     You are --as NAME, $SPLENDOR_PLAYER, or the player whose e-mail in the header is your git e-mail.
 
     Two turns played from one position (a fork) stop it: both sides are shown, with the
-    `splendor resolve --keep REF` that settles it; then run `splendor sync` again.
+    `splendor resolve --keep REF` that settles it; then run `splendor sync` again. In a sealed
+    game you may leave out only your own events: sync signs your consent into the merge, and
+    refuses a merge that leaves out another player's.
 
     Examples:
 

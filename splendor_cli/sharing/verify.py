@@ -830,7 +830,7 @@ def withdrawals(parents: Sequence[bytes], merged: bytes) -> list[Withdrawal]:
         GameFileError, ConflictError: `merged` does not read.
     """
     kept = [data for data in parents if merged.startswith(data)]
-    if not kept:
+    if not kept or len(kept) == len(parents):
         return []
     after = _read(merged)
     if after.game.sealing is None:
