@@ -336,9 +336,11 @@ def verified_prefix(record: Record) -> int:
     events = record.events
     if not events or not isinstance(events[0], SealedAsked):
         return 0
-    text = get(_game_key(record), _VERIFIED)
+    key = _game_key(record)
+    text = get(key, _VERIFIED)
     if text is None:
         return 0
+    _KNOWN[(_folder(), key)] = text
     count = 0
     for known, digest in zip(text.split(), record.digests):
         if known != digest:
@@ -347,9 +349,21 @@ def verified_prefix(record: Record) -> int:
     return count
 
 
+_KNOWN: dict[tuple[str | None, bytes], str] = {}
+"""The entry `verified_prefix` read (or `remember_verified` wrote) of each game, by cache folder,
+in this process: `remember_verified` writes none that would say the same again."""
+
+
 def remember_verified(loaded: Loaded) -> None:
     """Note that every event of `loaded`, a sealed game just read whole, was verified: the full
-    digest of each event, in order (what `verified_prefix` compares)."""
+    digest of each event, in order (what `verified_prefix` compares). Nothing is written when the
+    cache says so already (the same file read again)."""
     if loaded.game.sealing is None or not loaded.record.events:
         return
-    put(_game_key(loaded.record), _VERIFIED, " ".join(loaded.record.digests) + "\n")
+    key = _game_key(loaded.record)
+    text = " ".join(loaded.record.digests) + "\n"
+    where = (_folder(), key)
+    if _KNOWN.get(where) == text:
+        return
+    put(key, _VERIFIED, text)
+    _KNOWN[where] = text
