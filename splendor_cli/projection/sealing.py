@@ -77,7 +77,10 @@ def canonical(event: Event) -> bytes:
     """The event as the chain and the signatures read it: canonical JSON of its dict."""
     from ..events.codec import event_to_dict
 
-    raw = event_to_dict(event)
+    return _json(event_to_dict(event))
+
+
+def _json(raw: dict[str, Any]) -> bytes:
     return json.dumps(raw, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
@@ -91,11 +94,15 @@ def full_digest(event: Event) -> bytes:
     known = _DIGESTS.get(id(event))
     if known is not None and known[0] is event:
         return known[1]
+    digest = hashlib.sha256(canonical(event)).digest()
+    _remember_digest(event, digest)
+    return digest
+
+
+def _remember_digest(event: Event, digest: bytes) -> None:
     if len(_DIGESTS) > 20_000:
         _DIGESTS.clear()
-    digest = hashlib.sha256(canonical(event)).digest()
     _DIGESTS[id(event)] = (event, digest)
-    return digest
 
 
 def _unsigned(event: Event) -> Event:
@@ -106,9 +113,19 @@ def _unsigned(event: Event) -> Event:
 
 
 def _signed_message(event: Event, previous: Event) -> bytes:
+    """What a signature covers: the event without its `sig` (as `_unsigned` makes it: a field at
+    its default is not written), and the full digest of the event before it. The event's own full
+    digest is kept on the way (the next event's signature covers it)."""
     from ..crypto.group import framed
+    from ..events.codec import event_to_dict
 
-    return framed(b"splendor-cli/event/v1", canonical(_unsigned(event)), full_digest(previous))
+    raw = event_to_dict(event)
+    if "sig" in raw:
+        known = _DIGESTS.get(id(event))
+        if known is None or known[0] is not event:
+            _remember_digest(event, hashlib.sha256(_json(raw)).digest())
+        del raw["sig"]
+    return framed(b"splendor-cli/event/v1", _json(raw), full_digest(previous))
 
 
 def sign(event: Event, previous: Event, secret: SecretKey) -> Event:
@@ -270,64 +287,57 @@ def _walked(state: Any) -> tuple[list[str], dict[str, list[str]]]:
     return face_up, reserved
 
 
-_HOLDS: dict[int, tuple[Any, frozenset[str]]] = {}
-"""The placeholders anywhere in each part of a state (decks included) that `substitute` met, by
-identity, with the part itself held so that its identity stays its own: successive states share
-most of their parts (a player's holdings, the bank), so a part without a placeholder is skipped
-whole, and read once."""
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
-def _holds(value: Any) -> frozenset[str]:
-    if isinstance(value, str):
-        return frozenset((value,)) if is_placeholder(value) else frozenset()
-    if not isinstance(value, tuple | dict) and not attrs.has(type(value)):
-        return frozenset()
-    key = id(value)
-    known = _HOLDS.get(key)
-    if known is not None and known[0] is value:
-        return known[1]
-    if isinstance(value, tuple):
-        parts: Iterable[Any] = value
-    elif isinstance(value, dict):
-        parts = (*value.keys(), *value.values())
-    else:
-        parts = (getattr(value, field.name) for field in attrs.fields(type(value)))
-    found: set[str] = set()
-    for part in parts:
-        if isinstance(part, str):
-            if is_placeholder(part):
-                found.add(part)
-        elif part is not None and not isinstance(part, int | float):
-            found |= _holds(part)
-    if len(_HOLDS) > 50_000:
-        _HOLDS.clear()
-    held = frozenset(found)
-    _HOLDS[key] = (value, held)
-    return held
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(field.name for field in attrs.fields(cls))
+    return names
 
 
 def substitute(value: Any, cards: Mapping[str, str]) -> Any:
     """`value` (a state) with every placeholder of `cards` replaced by its card: only the parts
-    that hold one are made anew, the others are kept as they are."""
+    that hold one are made anew, the others are kept as they are (the very objects)."""
     if not cards:
         return value
-    if isinstance(value, str):
+    return _substituted(value, cards)
+
+
+def _substituted(value: Any, cards: Mapping[str, str]) -> Any:
+    kind = type(value)
+    if kind is str:
         return cards.get(value, value)
-    if not isinstance(value, tuple | dict) and not attrs.has(type(value)):
-        return value
-    if _holds(value).isdisjoint(cards):
-        return value
-    if isinstance(value, tuple):
-        return tuple(substitute(item, cards) for item in value)
-    if isinstance(value, dict):
-        return {substitute(k, cards): substitute(v, cards) for k, v in value.items()}
-    changes = {}
-    for field in attrs.fields(type(value)):
-        old = getattr(value, field.name)
-        new = substitute(old, cards)
-        if new is not old:
-            changes[field.name] = new
-    return attrs.evolve(value, **changes) if changes else value
+    if kind is tuple:
+        items: list[Any] = []
+        changed = False
+        new: Any
+        for item in value:
+            if type(item) is str:
+                new = cards.get(item, item)
+            elif item is None or isinstance(item, int | float):
+                new = item
+            else:
+                new = _substituted(item, cards)
+            changed = changed or new is not item
+            items.append(new)
+        return tuple(items) if changed else value
+    if kind is dict:
+        pairs = [(_substituted(k, cards), _substituted(v, cards)) for k, v in value.items()]
+        changed = any(k is not old_k or v is not old_v for (k, v), (old_k, old_v) in zip(pairs, value.items()))
+        return dict(pairs) if changed else value
+    if attrs.has(kind):
+        changes = {}
+        for name in _field_names(kind):
+            old = getattr(value, name)
+            if old is None or isinstance(old, int | float):
+                continue
+            new = _substituted(old, cards)
+            if new is not old:
+                changes[name] = new
+        return attrs.evolve(value, **changes) if changes else value
+    return value
 
 
 # -- the sealed table ------------------------------------------------------------------------
