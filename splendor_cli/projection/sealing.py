@@ -800,7 +800,6 @@ def duties(
     and unsealed, in order: their join, their shuffle, the shares they owe, their keys once the
     game is over. [] when they owe nothing (or must wait for others)."""
     from ..crypto.elgamal import deck_text, decryption_share
-    from ..crypto.shuffle_proof import shuffle_and_prove
 
     if player not in sealing.players:
         raise _refuse(f"{excerpt(player)} does not play in this game")
@@ -823,6 +822,8 @@ def duties(
     if not sealing.joined:
         return []
     if not any(s.player == player for s in sealing.shuffles):
+        from ..crypto.shuffle_proof import shuffle_and_prove
+
         joint = sealing.joint_key()
         made = [
             shuffle_and_prove(
