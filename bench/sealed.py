@@ -16,7 +16,8 @@ new`, their memory of the games they saw, their locks), so the user's own keys a
    which says who is to move next; the `seal` of every player first, when `play` exits 3 saying
    the move waits for decryption shares), to the end; then every player's `seal` publishes their
    keys. The players of a game share one answer cache meanwhile (as on one machine: the `play`
-   of an open game leaves the next `moves --json` there; a sealed game's moves are never cached).
+   of an open game leaves the next `moves --json` there; a sealed game's moves are cached by
+   `moves` itself, for its seat and key only).
    The same kind of game is played open (`new` without --sealed). Printed: turns (steps in
    a Duel), events, sizes, the bytes added per turn from the deal to the end, and the CPU of all
    the game's commands (`moves`, `play`, `seal`; informative: cached answers included). Up to --jobs
@@ -26,17 +27,21 @@ new`, their memory of the games they saw, their locks), so the user's own keys a
    of the file, written afresh before every run), run as the player to move (their folder, too,
    restored before every run as it was before the keys were published at the end), with
    SPLENDOR_NO_MEMORY=1, with the user's cache warm and then with none (SPLENDOR_NO_CACHE=1), at
-   mid-game and at the end of the sealed game
-   and of the open game (the same step number, else the nearest); median of --runs after one
-   warm-up round not counted, sealed and open interleaved. At the end, `moves --json` and `play`
-   run on the file just before the last move (the game over has no move left), as its player.
-   The target (the issue's): a sealed command within 50 ms of CPU of the same command in an
-   open game, on this machine.
-4. `verify` of the finished sealed game (it re-makes every shuffle and opens every card): its
-   median wall and CPU time, from the runs of 3.
+   mid-game and at the end of the sealed game and of the open game (the same step number, else
+   the nearest), for the base game and the Duel; median of --runs after one warm-up round not
+   counted, sealed and open interleaved. At the end, `moves --json` and `play` run on the file
+   just before the last move (the game over has no move left), as its player. One table per
+   game and moment, cache warm and no cache side by side, each with the difference and whether
+   it meets the issue's target on this machine: a sealed command within 50 ms of CPU of the same
+   command in an open game with the cache warm, within 120 ms without any cache.
+4. `verify` of the finished sealed game (it re-makes every shuffle and opens every card), no
+   cache: its median wall and CPU time, and how far over the target it stays (by design).
+5. Sizes: per player's shuffle, the characters of each deck and of each proof of shuffle; the
+   decryption shares and signatures of the whole game; the bytes a turn adds, sealed and open.
 
---quick: the 2-player base game only. --full-4p: also play the 4-player games to the
-end (long: not in the default run, which deals the 4-player game and stops).
+--quick: the 2-player games only (no 4-player setup), 3 runs (about 5 minutes on 2 CPUs).
+--full-4p: also play the 4-player games to the end (long: not in the default run, which deals
+the 4-player game and stops).
 The script exits 0 whatever the figures; 2 when it cannot run (no splendor script, a command of
 the protocol that fails: its command line, exit code and stderr are printed).
 """
@@ -62,6 +67,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 TARGET_MS = 50.0
+TARGET_COLD_MS = 120.0
 NAMES = ("ann", "bob", "cy", "dee")
 MAX_STEPS = 2000  # a random game longer than this is a bug (or a stall): stop
 DEALT = re.compile(r"^#\d+ deal: |^\S+ to move", re.MULTILINE)  # what `seal` prints once the cards are dealt
@@ -333,6 +339,14 @@ class Point:
     cpu: dict[str, list[float]] = field(default_factory=dict)
     wall: dict[str, list[float]] = field(default_factory=dict)
     failures: dict[str, list[str]] = field(default_factory=dict)
+    modes: dict[bool, tuple[dict[str, list[float]], dict[str, list[float]], dict[str, list[str]]]] = field(
+        default_factory=dict
+    )
+    """The figures of each mode (True: cache warm), kept once `measure` is done with it."""
+
+    def use(self, warm: bool) -> None:
+        """Read the figures of one mode (`cpu`, `wall`, `failures`)."""
+        self.cpu, self.wall, self.failures = self.modes.get(warm, ({}, {}, {}))
 
     @property
     def folder(self) -> Path:
@@ -397,6 +411,8 @@ def measure(cli: Cli, where: list[Point], runs: int, *, warm: bool) -> None:
                         done.stderr if done.stderr.strip() else done.stdout
                     )
                     point.failures.setdefault(command, []).append(line)
+    for point in where:
+        point.modes[warm] = (point.cpu, point.wall, point.failures)
 
 
 def median(values: list[float]) -> float | None:
@@ -445,44 +461,120 @@ def print_games(games: list[Game], jobs: int) -> None:
     print("  (waits: `play` exited 3, the move waiting for shares: every player's `seal`, then `play` again)")
 
 
-def print_commands(label: str, sealed: list[Point], opened: list[Point], runs: int) -> tuple[int, int]:
-    """The table of one game: sealed against open, at mid-game and at the end; (within, total)."""
-    within = total = 0
+LIMITS = {True: TARGET_MS, False: TARGET_COLD_MS}
+"""The issue's targets: sealed minus open, ms CPU, with the cache warm and without any cache."""
+
+
+def print_commands(label: str, sealed: list[Point], opened: list[Point], runs: int) -> dict[bool, tuple[int, int]]:
+    """The table of one game: sealed against open, cache warm and no cache side by side, at
+    mid-game and at the end; by mode, (within the target, total)."""
+    tally = {True: (0, 0), False: (0, 0)}
     for s, o in zip(sealed, opened):
         print(
-            f"\n  {label}, {s.moment}: sealed at turn {s.turn} (step {s.index + 1} of {len(s.game.steps)}),"
-            f" open at turn {o.turn} (step {o.index + 1} of {len(o.game.steps)})"
+            f"\n  {label}, {s.moment}: sealed at turn {s.turn} (step {s.index + 1} of {len(s.game.steps)}, event"
+            f" {s.game.events if s.moment == 'end' else '-'}), open at turn {o.turn} (step {o.index + 1} of"
+            f" {len(o.game.steps)})"
         )
         if s.moment == "end":
             print("  (moves --json and play: on the file just before the last move)")
-        print(f"  {'command':<14} {'sealed ms':>10} {'open ms':>9} {'diff ms':>9}  within {TARGET_MS:.0f} ms")
+        print(
+            f"  {'':<14} {'cache warm (target +' + str(int(TARGET_MS)) + ')':^33}   "
+            f"{'no cache (target +' + str(int(TARGET_COLD_MS)) + ')':^33}"
+        )
+        columns = f"{'sealed':>7} {'open':>7} {'diff':>8} {'ok':>6}"
+        print(f"  {'command':<14} {columns}    {columns}")
         for command in COMMANDS:
-            for point in (s, o):
-                for line in sorted(set(point.failures.get(command, []))):
-                    print(f"  WARNING ({point.game.kind}, {point.moment}): {line}")
-            ms, mo = median(s.cpu.get(command, [])), median(o.cpu.get(command, []))
-            total += 1
-            if ms is None or mo is None:
-                print(f"  {command:<14} {'-':>10} {'-':>9} {'-':>9}  FAILED (see the warning)")
-                continue
-            ok = ms - mo <= TARGET_MS and not s.failures.get(command) and not o.failures.get(command)
-            within += ok
-            print(f"  {command:<14} {ms:10.1f} {mo:9.1f} {ms - mo:+9.1f}  {'yes' if ok else 'NO'}")
+            cells = []
+            for warm in (True, False):
+                s.use(warm)
+                o.use(warm)
+                for point in (s, o):
+                    for line in sorted(set(point.failures.get(command, []))):
+                        print(
+                            f"  WARNING ({point.game.kind}, {point.moment}, {'warm' if warm else 'no cache'}): {line}"
+                        )
+                ms, mo = median(s.cpu.get(command, [])), median(o.cpu.get(command, []))
+                within, total = tally[warm]
+                total += 1
+                if ms is None or mo is None or s.failures.get(command) or o.failures.get(command):
+                    cells.append(f"{'-':>7} {'-':>7} {'-':>8} {'FAILED':>6}")
+                else:
+                    ok = ms - mo <= LIMITS[warm]
+                    within += ok
+                    cells.append(f"{ms:7.1f} {mo:7.1f} {ms - mo:+8.1f} {'yes' if ok else 'NO':>6}")
+                tally[warm] = (within, total)
+            print(f"  {command:<14} {cells[0]}    {cells[1]}")
         if s.moment == "end":
+            s.use(False)
+            o.use(False)
             ws, cs = median(s.wall.get("verify", [])), median(s.cpu.get("verify", []))
             wo, co = median(o.wall.get("verify", [])), median(o.cpu.get("verify", []))
             if ws is not None and cs is not None and wo is not None and co is not None:
                 print(
-                    f"  4. verify of the finished sealed {label} ({s.game.events} events): {ws:.0f} ms wall,"
-                    f" {cs:.0f} ms CPU (open game: {wo:.0f} ms wall, {co:.0f} ms CPU), median of {runs}"
+                    f"  4. verify of the finished sealed {label} ({s.game.events} events, no cache): {ws:.0f} ms wall,"
+                    f" {cs:.0f} ms CPU (open game: {wo:.0f} ms wall, {co:.0f} ms CPU), median of {runs};"
+                    f" over the target by {max(0.0, cs - co - TARGET_COLD_MS):.0f} ms (it checks everything, by design)"
                 )
-    return within, total
+    return tally
+
+
+def sizes(game: Game) -> dict[str, Any]:
+    """What a sealed game's file spends its bytes on: the shuffles (decks, proofs), the shares,
+    the signatures; from its final text."""
+    import tomllib
+
+    doc = tomllib.loads(game.final.decode("utf-8"))
+    events = doc.get("events", [])
+    shuffles = [e for e in events if e.get("type") == "deck_shuffled"]
+    shown = [e for e in events if e.get("type") == "cards_shown"]
+    return {
+        "shuffles": len(shuffles),
+        "deck_chars": [sum(len(e.get(f"deck_{n}", "")) for e in shuffles) // max(1, len(shuffles)) for n in (1, 2, 3)],
+        "proof_chars": [
+            sum(len(e["proofs"][n]) for e in shuffles if len(e.get("proofs", ())) > n) // max(1, len(shuffles))
+            for n in range(3)
+        ],
+        "shares": sum(len(e.get("shares", ())) for e in shown),
+        "share_chars": sum(len(x) for e in shown for x in e.get("shares", ())),
+        "sig_chars": sum(len(e.get("sig", "")) for e in events),
+        "signed": sum(1 for e in events if e.get("sig")),
+    }
+
+
+def print_sizes(games: list[Game]) -> None:
+    print("\n5. Sizes: a sealed game's file, and its bytes per turn against the open game's")
+    by_label: dict[str, dict[str, Game]] = {}
+    for g in games:
+        by_label.setdefault(g.label, {})[g.kind] = g
+    for label, pair in by_label.items():
+        sealed = pair.get("sealed")
+        if sealed is None or not sealed.final:
+            continue
+        got = sizes(sealed)
+        decks = ", ".join(f"deck {n + 1} {c}" for n, c in enumerate(got["deck_chars"]))
+        proofs = ", ".join(f"deck {n + 1} {c}" for n, c in enumerate(got["proof_chars"]))
+        total_proofs = sum(got["proof_chars"])
+        print(f"  {label}: {got['shuffles']} shuffles; per player's shuffle, characters of the decks: {decks}")
+        print(
+            f"  {'':<{len(label)}}  proofs of shuffle per player: {proofs} (= {total_proofs} characters,"
+            f" {kb(total_proofs)}; {kb(total_proofs * got['shuffles'])} in all)"
+        )
+        print(
+            f"  {'':<{len(label)}}  {got['shares']} decryption shares ({got['share_chars']} characters),"
+            f" {got['signed']} signatures ({got['sig_chars']} characters); final file {kb(sealed.final_size)}"
+        )
+        opened = pair.get("open")
+        if opened is not None and opened.turns and sealed.turns:
+            s, o = sealed.per_turn, opened.per_turn
+            print(f"  {'':<{len(label)}}  bytes per turn after the deal: sealed {s:.0f}, open {o:.0f} ({s - o:+.0f})")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--quick", action="store_true", help="the 2-player base game only, 3 runs")
-    parser.add_argument("--runs", type=int, default=None, help="timed runs of each command (default 3)")
+    parser.add_argument("--quick", action="store_true", help="the 2-player games only (no 4-player setup), 3 runs")
+    parser.add_argument(
+        "--runs", type=int, default=None, help="timed runs of each command (default 3; 5 unless --quick)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the random moves (default 1)")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="games played at once")
     parser.add_argument("--full-4p", action="store_true", help="also play the 4-player games to the end")
@@ -493,7 +585,7 @@ def main() -> None:
         help="the splendor script (default: the one next to this Python)",
     )
     args = parser.parse_args()
-    runs = args.runs if args.runs is not None else 3
+    runs = args.runs if args.runs is not None else (3 if args.quick else 5)
     if runs < 1 or args.jobs < 1:
         parser.error("--runs and --jobs must be at least 1")
     splendor = args.splendor.absolute()
@@ -507,7 +599,7 @@ def main() -> None:
         version = cli.must("nobody", ["--version"], root).stdout.strip()
         print(f"splendor-cli sealed games: {splendor} ({version}), {os.cpu_count()} CPUs, seed {args.seed}")
         print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        wanted = [("base 2p", "base", 2)] if args.quick else [("base 2p", "base", 2), ("duel", "duel", 2)]
+        wanted = [("base 2p", "base", 2), ("duel", "duel", 2)]
         setups = [set_up(cli, label, variant, n, sealed) for label, variant, n in wanted for sealed in (True, False)]
         four = [] if args.quick else [set_up(cli, "base 4p", "base", 4, True)]
         if args.full_4p:
@@ -522,28 +614,29 @@ def main() -> None:
         if four and not args.full_4p:
             print("  base 4p: setup only (--full-4p plays it to the end)")
 
-        for warm in (True, False):
-            how = (
-                "with the user's cache warm (what a player meets: a sealed game's signatures and proofs"
-                " verified before are not checked again; `verify` checks all)"
-                if warm
-                else "with no cache at all (SPLENDOR_NO_CACHE=1): every signature and proof checked"
-            )
-            print(
-                f"\n3. CPU per command, ms (user + system of the child), median of {runs} runs after a warm-up,"
-                f" SPLENDOR_NO_MEMORY=1, run as the player to move, {how}"
-            )
-            within = total = 0
-            for label, _, _ in wanted:
-                sealed = next(g for g in setups if g.label == label and g.sealed)
-                opened = next(g for g in setups if g.label == label and not g.sealed)
-                index = len(sealed.steps) // 2
-                where_s, where_o = points(sealed, index), points(opened, index)
+        print(
+            f"\n3. CPU per command, ms (user + system of the child), median of {runs} runs after a warm-up,"
+            " SPLENDOR_NO_MEMORY=1, run as the player to move; sealed against open, and the difference."
+            "\n   Cache warm: the user's cache filled by the warm-up run (the answers of `state --json` and of a"
+            " sealed seat's `moves`, the events of a sealed game verified before, whose signatures and proofs"
+            " are not checked again; `verify` checks all). No cache: SPLENDOR_NO_CACHE=1, every signature"
+            " and proof checked."
+        )
+        tally = {True: [0, 0], False: [0, 0]}
+        for label, _, _ in wanted:
+            sealed = next(g for g in setups if g.label == label and g.sealed)
+            opened = next(g for g in setups if g.label == label and not g.sealed)
+            index = len(sealed.steps) // 2
+            where_s, where_o = points(sealed, index), points(opened, index)
+            for warm in (True, False):
                 measure(cli, [*where_s, *where_o], runs, warm=warm)
-                w, t = print_commands(label, where_s, where_o, runs)
-                within, total = within + w, total + t
-            cached = "cache warm" if warm else "no cache"
-            print(f"\n{within} of {total} sealed commands within {TARGET_MS:.0f} ms CPU of the open game's ({cached})")
+            for warm, (w, t) in print_commands(label, where_s, where_o, runs).items():
+                tally[warm][0] += w
+                tally[warm][1] += t
+        for warm, (within, total) in tally.items():
+            how = f"within {LIMITS[warm]:.0f} ms CPU of the open game's ({'cache warm' if warm else 'no cache'})"
+            print(f"\n{within} of {total} sealed commands {how}")
+        print_sizes(setups)
         print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         print(f"total wall time: {time.perf_counter() - started:.0f} s")
     except Failed as failed:
