@@ -336,6 +336,7 @@ class Point:
     step: Step  # the file, player and move for moves and play
     index: int  # the step's number in the game (0: the first move)
     turn: int = 0  # the turn number of `reads` (from its state --json)
+    seq: int = 0  # the events of `reads` (likewise)
     cpu: dict[str, list[float]] = field(default_factory=dict)
     wall: dict[str, list[float]] = field(default_factory=dict)
     failures: dict[str, list[str]] = field(default_factory=dict)
@@ -401,7 +402,8 @@ def measure(cli: Cli, where: list[Point], runs: int, *, warm: bool) -> None:
                 done = cli.run(point.game.timing_home(who), args, point.folder, quiet)
                 if round_ < 0:
                     if command == "state --json" and done.code == 0:
-                        point.turn = int(json.loads(done.stdout)["turn"])
+                        shown = json.loads(done.stdout)
+                        point.turn, point.seq = int(shown["turn"]), int(shown["seq"])
                     continue
                 if done.code == 0:
                     point.cpu.setdefault(command, []).append(done.cpu_ms)
@@ -471,9 +473,8 @@ def print_commands(label: str, sealed: list[Point], opened: list[Point], runs: i
     tally = {True: (0, 0), False: (0, 0)}
     for s, o in zip(sealed, opened):
         print(
-            f"\n  {label}, {s.moment}: sealed at turn {s.turn} (step {s.index + 1} of {len(s.game.steps)}, event"
-            f" {s.game.events if s.moment == 'end' else '-'}), open at turn {o.turn} (step {o.index + 1} of"
-            f" {len(o.game.steps)})"
+            f"\n  {label}, {s.moment}: sealed at turn {s.turn} (step {s.index + 1} of {len(s.game.steps)}, {s.seq}"
+            f" events), open at turn {o.turn} (step {o.index + 1} of {len(o.game.steps)}, {o.seq} events)"
         )
         if s.moment == "end":
             print("  (moves --json and play: on the file just before the last move)")
@@ -634,7 +635,10 @@ def main() -> None:
                 tally[warm][0] += w
                 tally[warm][1] += t
         for warm, (within, total) in tally.items():
-            how = f"within {LIMITS[warm]:.0f} ms CPU of the open game's ({'cache warm' if warm else 'no cache'})"
+            how = (
+                f"within {LIMITS[warm]:.0f} ms CPU of the open game's ({'cache warm' if warm else 'no cache'};"
+                " verify, which checks everything by design, counted)"
+            )
             print(f"\n{within} of {total} sealed commands {how}")
         print_sizes(setups)
         print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -1,0 +1,99 @@
+"""Where a state keeps its cards (`Variant.card_places`), as the sealed fold reads it instead of
+walking the state: at every state of whole sealed games, base and Duel (blind reserves, reveals,
+undos), the placeholders it finds are the ones a walk of the whole state finds, in the same
+order; and `substitute` replaces exactly what a plain rebuild of the state replaces, keeping
+every part without a revealed card as the very same object."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+from sealed_helpers import Table, strings
+from toy_game import VARIANT as TOY
+
+from splendor_cli.projection import sealing
+from splendor_cli.projection.sealed import is_placeholder
+from splendor_cli.variants import find_variant
+
+
+def rebuilt(value: Any, cards: dict[str, str]) -> Any:
+    """`value` with the placeholders of `cards` replaced, every part made anew (the reference)."""
+    if isinstance(value, str):
+        return cards.get(value, value)
+    if isinstance(value, tuple):
+        return tuple(rebuilt(item, cards) for item in value)
+    if isinstance(value, dict):
+        return {rebuilt(k, cards): rebuilt(v, cards) for k, v in value.items()}
+    if attrs.has(type(value)):
+        return attrs.evolve(
+            value, **{f.name: rebuilt(getattr(value, f.name), cards) for f in attrs.fields(type(value))}
+        )
+    return value
+
+
+def _states(variant: str, seed: int) -> list[Any]:
+    table = Table.new(variant, 2, seed)
+    table.deal()
+    states = []
+    for turn in range(400):
+        if table.state.finished:
+            break
+        table.step(blind=0.3)
+        if turn % 17 == 5 and len(table.game.after) > 2:
+            table.undo()
+        states.append(table.state)
+    return [*table.game.states, *states]
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("base", 3), ("duel", 4)])
+def test_the_places_say_what_a_walk_of_the_state_finds(variant: str, seed: int) -> None:
+    states = _states(variant, seed)
+    blind = found = 0
+    for state in states:
+        face_up, reserved = sealing.placeholders(state)
+        walked_face_up, walked_reserved = sealing._walked(state)
+        assert (face_up, reserved) == (walked_face_up, walked_reserved)
+        blind += sum(map(len, reserved.values()))
+        found += len(face_up)
+        places_face_up, places_reserved = find_variant(variant).card_places(state)
+        assert [card for card in places_face_up if is_placeholder(card)] == face_up
+        assert None not in places_face_up
+        assert all(set(cards) <= set(places_reserved[owner]) for owner, cards in reserved.items())
+    assert blind and found  # the games met blind reserves and face-up cards being revealed
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("base", 5), ("duel", 6)])
+def test_substitute_replaces_what_a_rebuild_replaces_and_keeps_the_rest(variant: str, seed: int) -> None:
+    table = Table.new(variant, 2, seed)
+    table.deal()
+    table.play_to_end(blind=0.3)
+    truth = table.truth()
+    for state in table.game.states[:: max(1, len(table.game.states) // 25)]:
+        for cards in (truth, {k: v for k, v in truth.items() if k.startswith("1")}, {}):
+            done = sealing.substitute(state, cards)
+            assert done == rebuilt(state, cards)
+            if not any(card in cards for card in _strings(state)):
+                assert done is state
+            else:
+                assert done.players is state.players or any(
+                    card in cards for player in state.players for card in _strings(player)
+                )
+
+
+def _strings(value: Any) -> list[str]:
+    return list(strings(value))
+
+
+def test_a_game_that_is_never_sealed_has_no_places() -> None:
+    setup = TOY.deal(("ann", "bob"), _Listed())
+    assert TOY.card_places(TOY.start(setup)) == ((), {})
+
+
+class _Listed:
+    def shuffle(self, items: Any, label: str) -> tuple[str, ...]:
+        return tuple(items)
+
+    def sample(self, items: Any, count: int, label: str) -> tuple[str, ...]:
+        return tuple(items[:count])
