@@ -325,6 +325,7 @@ OPENERS = {
     "splendor_cli.app.keyring": "a player's key file, and the games whose keys they published",
     "splendor_cli.sharing.gitmerge": ".gitattributes, for `git install`",
     "splendor_cli.sharing.verify": "git's list of shallow commits",
+    "splendor_cli.sharing.gitsync": "git's prepared merge message (MERGE_MSG), to sign a sealed merge",
 }
 
 

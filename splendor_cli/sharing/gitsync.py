@@ -384,7 +384,8 @@ def conclude_merge(repo: Repo, games: Sequence[str], trailers: Sequence[str] = (
         return head(repo) or ""
     where = repo.top / git(repo.top, "rev-parse", "--git-path", "MERGE_MSG")
     try:
-        prepared = where.read_text(encoding="utf-8", errors="replace")
+        with open(where, "rb") as handle:  # git's own file in the repository's git folder
+            prepared = handle.read(64 << 10).decode("utf-8", "replace")
     except OSError:
         prepared = ""
     lines = [line for line in prepared.splitlines() if not line.startswith("#")]
