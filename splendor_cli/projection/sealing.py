@@ -364,7 +364,7 @@ class Shuffle:
             if not 1 <= position <= len(data) // _CIPHERTEXT:
                 raise IndexError(f"no card {position} in deck {level}")
             at = (position - 1) * _CIPHERTEXT
-            made = self._made[key] = Ciphertext.from_bytes(data[at : at + _CIPHERTEXT], f"deck {level} card {position}")
+            made = self._made[key] = Ciphertext.from_bytes(data[at : at + _CIPHERTEXT], f"deck_{level} card {position}")
         return made
 
     @property
