@@ -305,6 +305,17 @@ def substitute(value: Any, cards: Mapping[str, str]) -> Any:
     return _substituted(value, cards)
 
 
+_PARTS: dict[type, bool] = {}
+"""Whether values of a type may hold cards (a tuple, a dict, an attrs class), by type."""
+
+
+def _has_parts(kind: type) -> bool:
+    known = _PARTS.get(kind)
+    if known is None:
+        known = _PARTS[kind] = kind is tuple or kind is dict or attrs.has(kind)
+    return known
+
+
 def _substituted(value: Any, cards: Mapping[str, str]) -> Any:
     kind = type(value)
     if kind is str:
@@ -314,12 +325,13 @@ def _substituted(value: Any, cards: Mapping[str, str]) -> Any:
         changed = False
         new: Any
         for item in value:
-            if type(item) is str:
+            inner = type(item)
+            if inner is str:
                 new = cards.get(item, item)
-            elif item is None or isinstance(item, int | float):
-                new = item
-            else:
+            elif _has_parts(inner):
                 new = _substituted(item, cards)
+            else:
+                new = item  # None, a number, a gem: no card in it
             changed = changed or new is not item
             items.append(new)
         return tuple(items) if changed else value
@@ -327,13 +339,17 @@ def _substituted(value: Any, cards: Mapping[str, str]) -> Any:
         pairs = [(_substituted(k, cards), _substituted(v, cards)) for k, v in value.items()]
         changed = any(k is not old_k or v is not old_v for (k, v), (old_k, old_v) in zip(pairs, value.items()))
         return dict(pairs) if changed else value
-    if attrs.has(kind):
+    if _has_parts(kind):
         changes = {}
         for name in _field_names(kind):
             old = getattr(value, name)
-            if old is None or isinstance(old, int | float):
+            inner = type(old)
+            if inner is str:
+                new = cards.get(old, old)
+            elif _has_parts(inner):
+                new = _substituted(old, cards)
+            else:
                 continue
-            new = _substituted(old, cards)
             if new is not old:
                 changes[name] = new
         return attrs.evolve(value, **changes) if changes else value
