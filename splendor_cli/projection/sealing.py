@@ -938,12 +938,15 @@ def audit(sealing: Sealing, state: Any | None) -> Audit:
     reserves: dict[str, tuple[str, ...]] = {}
     if not unpublished and sealing.shuffled:
         secrets = [Scalar.from_hex(sealing.published[p].card) for p in sealing.players]
+        whole = secrets[0]
+        for secret in secrets[1:]:
+            whole = whole + secret  # the sum of the shares a x_i is a (sum x_i): one product a card
         deck_cards: dict[str, str] = {}
         for level, deck in zip(LEVELS, sealing.decks(), strict=True):
             known = _deck(sealing.cards[level])
             seen: list[str] = []
             for k, ciphertext in enumerate(deck, start=1):
-                point = combine(ciphertext, [share_point(ciphertext, x) for x in secrets])
+                point = combine(ciphertext, [share_point(ciphertext, whole)])
                 try:
                     card = known.card_of(point)
                 except ValueError:
