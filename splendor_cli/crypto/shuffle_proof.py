@@ -217,8 +217,9 @@ def _sum(points: Iterable[bytes]) -> bytes:
 
 
 def _combination(scalars: Iterable[int], points: Iterable[bytes]) -> bytes:
-    """`Σ scalar_k point_k`."""
-    return _sum(_times(k, p) for k, p in zip(scalars, points))
+    """`Σ scalar_k point_k` (the identity's terms skipped: the first shuffle's input is a deck
+    encrypted openly, whose `a` are all the identity)."""
+    return _sum(_times(k, p) for k, p in zip(scalars, points) if p != _ZERO)
 
 
 @functools.lru_cache(maxsize=32)
