@@ -1,4 +1,4 @@
-"""A player's keys: Ed25519 to sign (pynacl; verified through libsodium), a ristretto255 scalar to open cards (elgamal).
+"""A player's keys: Ed25519 to sign (libsodium through ctypes, sodium.py), a ristretto255 scalar to open cards.
 
 `SecretKey` holds both secrets (the 32-byte Ed25519 seed and the scalar); `PublicKey` their
 public halves. A signature covers a purpose and a message (`sign("move", data)` signs the
@@ -14,6 +14,7 @@ with a one-line `MalformedError`.
 
 from __future__ import annotations
 
+import functools
 import json
 import tomllib
 from typing import Any
@@ -86,7 +87,7 @@ class PublicKey:
         """Whether `signature` is this key's over `message`, signed for `purpose`."""
         if not isinstance(signature, bytes) or len(signature) != SIGNATURE_BYTES:
             return False
-        from . import sodium  # the same libsodium as pynacl's, without loading pynacl to read a game
+        from . import sodium
 
         return sodium.verify_signature(signature, _signed(purpose, message), self.signing)
 
@@ -188,18 +189,23 @@ class SecretKey:
         """A new key pair for `name`, from `source` (`os.urandom`)."""
         return cls(name=name, signing=source(SIZE), card=Scalar.random(source))
 
-    @property
-    def public(self) -> PublicKey:
-        import nacl.signing
+    @functools.cached_property
+    def _signing_pair(self) -> tuple[bytes, bytes]:
+        """The Ed25519 public key and libsodium's 64-byte secret key of the seed (made once)."""
+        from . import sodium
 
-        verify_key = nacl.signing.SigningKey(self.signing).verify_key
-        return PublicKey(name=self.name, signing=bytes(verify_key), card=Point.base_times(self.card))
+        return sodium.sign_keypair(self.signing)
+
+    @functools.cached_property
+    def public(self) -> PublicKey:
+        """Both public keys (computed once per key: a sealed game's reader asks for it often)."""
+        return PublicKey(name=self.name, signing=self._signing_pair[0], card=Point.base_times(self.card))
 
     def sign(self, purpose: str, message: bytes) -> bytes:
-        """The Ed25519 signature (64 bytes) of `message` for `purpose`."""
-        import nacl.signing
+        """The Ed25519 signature (64 bytes, deterministic: RFC 8032) of `message` for `purpose`."""
+        from . import sodium
 
-        return bytes(nacl.signing.SigningKey(self.signing).sign(_signed(purpose, message)).signature)
+        return sodium.sign_detached(_signed(purpose, message), self._signing_pair[1])
 
     def possession(self, where: bytes, source: Source) -> Possession:
         """A proof of possession of both secrets in context `where` (see `context`)."""

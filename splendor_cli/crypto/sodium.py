@@ -1,4 +1,4 @@
-"""libsodium's ristretto255 functions, called through ctypes: the few that group.py needs.
+"""libsodium's ristretto255 and Ed25519 functions, called through ctypes: the few group.py and keys.py need.
 
 The library is the system's libsodium when there is one (Debian's `libsodium23`, Homebrew's
 `libsodium`: loading it costs about a millisecond), else the copy the `rbcl` package bundles.
@@ -125,3 +125,25 @@ def verify_signature(signature: bytes, message: bytes, public: bytes) -> bool:
     if len(signature) != 64 or len(public) != 32:
         return False
     return bool(_LIB.crypto_sign_verify_detached(signature, message, ctypes.c_ulonglong(len(message)), public) == 0)
+
+
+def sign_keypair(seed: bytes) -> tuple[bytes, bytes]:
+    """The Ed25519 key pair of a 32-byte `seed`: the public key (32 bytes) and libsodium's secret
+    key (64 bytes: the seed, then the public key), as PyNaCl's `SigningKey(seed)` makes them."""
+    if len(seed) != 32:
+        raise ValueError("an Ed25519 seed is 32 bytes")
+    public, secret = ctypes.create_string_buffer(32), ctypes.create_string_buffer(64)
+    if _LIB.crypto_sign_seed_keypair(public, secret, seed) != 0:  # pragma: no cover - never fails
+        raise ValueError("crypto_sign_seed_keypair failed")
+    return public.raw, secret.raw
+
+
+def sign_detached(message: bytes, secret: bytes) -> bytes:
+    """The Ed25519 signature (64 bytes, deterministic: RFC 8032) of `message` by the 64-byte
+    `secret` of `sign_keypair`."""
+    if len(secret) != 64:
+        raise ValueError("an Ed25519 secret key is 64 bytes")
+    out = ctypes.create_string_buffer(64)
+    if _LIB.crypto_sign_detached(out, None, message, ctypes.c_ulonglong(len(message)), secret) != 0:
+        raise ValueError("crypto_sign_detached failed")  # pragma: no cover - never fails
+    return out.raw
