@@ -156,17 +156,32 @@ def seal(record: Record, event: Event) -> Event:
 # -- writing ---------------------------------------------------------------------------------
 
 
-def _value(value: Any) -> str:
-    """A TOML value on one line (arrays included, unlike tomli-w's multi-line arrays)."""
+LITERAL_FROM = 65
+"""The length from which a string of an event is written as a TOML literal string ('...') when
+it can be one (`_LITERAL`): tomllib reads a literal string some 8 times faster than a basic one
+("..."), which it reads character by character, and a sealed game's events hold long base64 and
+hex values (decks, proofs of shuffle, decryption shares, signatures). Longer than a SHA-256 in
+hex (a commit-then-reveal deal's commitment and secret, 64 digits): no string of an open game's
+events is so long, and their bytes stay as they were. The value read is the same either way, and
+so is its digest (the chain hashes the values, not the text)."""
+_LITERAL = re.compile(r"[A-Za-z0-9+/=]+")
+"""What a literal string is written for: the base64 and hex alphabets, which need no escape."""
+
+
+def _value(value: Any, *, literal: bool = False) -> str:
+    """A TOML value on one line (arrays included, unlike tomli-w's multi-line arrays); with
+    `literal`, a long base64 or hex string as a literal string (`LITERAL_FROM`)."""
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_value(v, literal=literal) for v in value) + "]"
+    if literal and type(value) is str and len(value) >= LITERAL_FROM and _LITERAL.fullmatch(value):
+        return f"'{value}'"
     import tomli_w  # only to write
 
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
     return tomli_w.dumps({"v": value})[len("v = ") : -1]
 
 
-def _lines(raw: dict[str, Any]) -> str:
-    return "".join(f"{key} = {_value(value)}\n" for key, value in raw.items())
+def _lines(raw: dict[str, Any], *, literal: bool = False) -> str:
+    return "".join(f"{key} = {_value(value, literal=literal)}\n" for key, value in raw.items())
 
 
 def format_header(header: Header) -> str:
@@ -178,7 +193,7 @@ def format_header(header: Header) -> str:
 
 def format_event(event: Event) -> str:
     """One event as the block to append to the file."""
-    return "\n[[events]]\n" + _lines(event_to_dict(event))
+    return "\n[[events]]\n" + _lines(event_to_dict(event), literal=True)
 
 
 def format_record(record: Record) -> str:
