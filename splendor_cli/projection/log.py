@@ -6,6 +6,7 @@ events (`Variant.event_notation`); the events every game shares are written here
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -93,10 +94,10 @@ def event_notation(variant: AnyVariant, event: Event, *, sealed: bool = False) -
 def log_entries(game: Game) -> list[LogEntry]:
     """Every event of the log, undone moves marked, with the turn number of each effective move."""
     variant = game.variant
+    sealed = game.sealing is not None
+    turn_of = _turns(game)
     entries = []
-    turn_of: dict[int, int] = {}
     effective: list[PlayEvent] = []
-    fold = Game(variant=variant)
     for event in game.events:
         revealed: tuple[str, ...] = ()
         if isinstance(event, TurnUndone):
@@ -104,16 +105,14 @@ def log_entries(game: Game) -> list[LogEntry]:
             effective = [e for e in effective if e.seq <= event.to]
             revealed = tuple(card for e in taken_back for card in variant.shown(e))
         elif isinstance(event, variant.play_types):
-            turn_of[event.seq] = fold.table.turn + 1  # a Duel turn's steps share its number
             effective.append(event)
-        fold = fold.apply(event, check=False)
         drawn = getattr(event, "drawn", "")
         entries.append(
             LogEntry(
                 seq=event.seq,
                 type=event.TYPE,
                 player=actor(event) or None,
-                notation=event_notation(variant, event, sealed=game.sealing is not None),
+                notation=event_notation(variant, event, sealed=sealed),
                 turn=turn_of.get(event.seq),
                 undone=event.seq in game.undone,
                 drawn=drawn if isinstance(drawn, str) else "",
@@ -121,3 +120,54 @@ def log_entries(game: Game) -> list[LogEntry]:
             )
         )
     return entries
+
+
+def _turns(game: Game) -> dict[int, int]:
+    """The turn number of each play event (undone ones too): one more than the turn of the table
+    it was played on (a Duel turn's steps share its number).
+
+    Taken from the folded `game`, not by folding its events again: the table a move was played on
+    is the one after the move before it in the effective history of the time (`stack`, as the fold
+    keeps `after`), and `game.states` holds the table after every move still effective (a reveal
+    since puts cards in it, which changes no turn). Only a move that was undone and then followed
+    by another has its table made again, from the one it was played on; in a sealed game, with
+    every card revealed by now put in both the table and the move (the table kept may hold some
+    that the move names by placeholder)."""
+    variant = game.variant
+    kept = {seq: state for seq, state in zip(game.after, game.states, strict=True)}
+    made: dict[int, Any] = {}  # the table after an undone move that another followed, made again
+    below: dict[int, int] = {}  # each undone move: the move it was played after
+    events = game.events
+    reveal = _revealing(game)
+
+    def after(seq: int) -> Any:
+        if seq in kept:
+            return kept[seq]
+        if seq not in made:
+            made[seq] = variant.evolve(reveal(after(below[seq])), reveal(events[seq - 1]))
+        return made[seq]
+
+    turn_of: dict[int, int] = {}
+    stack: list[int] = []
+    for event in events:
+        if isinstance(event, variant.play_types):
+            turn_of[event.seq] = after(stack[-1]).turn + 1
+            if event.seq not in kept:
+                below[event.seq] = stack[-1]
+            stack.append(event.seq)
+        elif isinstance(event, TurnUndone):
+            del stack[stack.index(event.to) + 1 :]
+        elif isinstance(event, variant.setup_type):
+            stack = [event.seq]
+    return turn_of
+
+
+def _revealing(game: Game) -> Callable[[Any], Any]:
+    """What puts every card a sealed game revealed by now in a table or a move (`substitute`);
+    in an open game, or before a card is revealed, nothing."""
+    revealed = game.sealing.revealed if game.sealing is not None else {}
+    if not revealed:
+        return lambda value: value
+    from .sealing import substitute
+
+    return lambda value: substitute(value, revealed)
