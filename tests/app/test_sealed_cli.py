@@ -220,7 +220,7 @@ def flip(text: str, seq: int, field: str) -> str:
     """`text` with one digit of event `seq`'s `field` (hex or base64; its first value, for a list)
     changed."""
     blocks = _blocks(text)
-    found = re.search(rf'(?m)^{field} = \[?"([0-9A-Za-z+/=]+)"', blocks[seq])
+    found = re.search(rf"""(?m)^{field} = \[?['"]([0-9A-Za-z+/=]+)['"]""", blocks[seq])
     assert found, (seq, field)
     at = found.start(1) + 7
     blocks[seq] = blocks[seq][:at] + ("0" if blocks[seq][at] != "0" else "1") + blocks[seq][at + 1 :]

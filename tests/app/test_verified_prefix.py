@@ -63,7 +63,7 @@ def test_a_forged_signature_is_refused_even_with_the_cache_warm(tmp_path: Path) 
     no event follows it): its digest is not one verified before, so it is checked, and refused."""
     path, text = _game(tmp_path)
     assert _run(tmp_path, "show", "-g", str(path)).returncode == 0
-    sigs = list(re.finditer(r'sig = "([0-9a-f]{128})"', text))
+    sigs = list(re.finditer(r"""sig = ['"]([0-9a-f]{128})['"]""", text))
     last = sigs[-1]
     flipped = ("0" if last.group(1)[0] != "0" else "1") + last.group(1)[1:]
     path.write_text(text[: last.start(1)] + flipped + text[last.end(1) :], encoding="utf-8")
