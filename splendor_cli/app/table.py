@@ -17,7 +17,6 @@ from .commands import (
     _json_text,
     _keys_owed,
     _keys_owed_line,
-    _load,
     _locks,
     _out,
     _picture,
@@ -91,7 +90,6 @@ def sync(
     """
     from .. import store
     from ..sharing import gitsync
-    from .cache import verified_prefix
 
     _use_color(color)
     repo = gitsync.locate(game) if game else gitsync.locate_folder(".")
@@ -109,9 +107,10 @@ def sync(
     shared: set[str] = set()  # the games whose turns this sync commits: their next player is notified
     seen: dict[str, int] = {}
     me: dict[str, str | None] = {}
+    read = _Reads()
     for path in _games(game, repo):
         with store.locked(path, _locks()):
-            before = store.read(path, verified_prefix)  # a clone behind is no news: what you saw is checked later
+            before = read(path)  # a clone behind is no news: what you saw is checked later
             me[before.record.header.game] = _me(before, as_, path)
             done = gitsync.commit_turns(gitsync.locate(path), before)
         made += done
@@ -129,15 +128,15 @@ def sync(
         return me[gid]
 
     if up is not None:
-        pushed = _exchange(repo, up, merged, game, drawn if picture else None, who)
+        pushed = _exchange(repo, up, merged, game, read, drawn if picture else None, who)
     else:
         pushed = False
-        _commit_sealed_parts(_games(game, repo), who)  # offline: a sealed game's part, committed here
+        _commit_sealed_parts(_games(game, repo), who, read)  # offline: a sealed game's part, committed here
         if picture:
             drawn += _draw(repo, _games(game, repo))
     reports = []
     for path in _games(game, repo):
-        after = _load(path)
+        after = read.seen(path)
         header = after.record.header
         notified: list[str] = []
         if notify and header.game in shared:
@@ -220,11 +219,12 @@ def _settle_merge(repo: Repo, paths: list[str]) -> None:
     from .. import store
     from ..errors import ForkError
     from ..sharing import gitsync
+    from .cache import verified_prefix
 
     consents: list[str] = []
     for path in paths:
         try:
-            store.read(path)
+            store.read(path, verified_prefix)
         except ForkError as exc:
             raise ForkError(f"{exc}; then `splendor sync` again", seq=exc.seq) from None
         consents += _withdrawn(repo, path)
@@ -244,11 +244,12 @@ def _withdrawn(repo: Repo, path: str) -> list[str]:
     from ..events.codec import event_digest
     from ..sharing import gitsync
     from ..sharing import verify as checks
+    from .cache import verified_prefix
     from .sealed import local_key
 
     rel = gitsync.locate(path).rel
     parents = [data for rev in ("HEAD", "MERGE_HEAD") if (data := gitsync.committed(repo, rev, rel=rel)) is not None]
-    found = checks.withdrawals(parents, store.read_bytes(path))
+    found = checks.withdrawals(parents, store.read_bytes(path), verified_prefix)
     if not found:
         return []
     secret = local_key(required=False)
@@ -296,10 +297,11 @@ def _draw(repo: Repo, paths: list[str]) -> list[str]:
     the pictures it committed."""
     from .. import store
     from ..sharing import gitsync
+    from .cache import verified_prefix
 
     done = []
     for path in paths:
-        loaded = store.read(path)
+        loaded = store.read(path, verified_prefix)
         if not loaded.game.states:
             continue
         game = loaded.game
@@ -321,6 +323,7 @@ def _exchange(
     up: Upstream,
     merged: list[Merged],
     game: str | None,
+    read: _Reads,
     drawn: list[str] | None = None,
     who: Callable[[Loaded, str], str | None] | None = None,
 ) -> bool:
@@ -350,12 +353,12 @@ def _exchange(
                     f" ({', '.join(gitsync.unmerged(repo)[:5])}): settle them (`git status`), then `splendor sync`"
                 )
         if who is not None:
-            _commit_sealed_parts(_games(game, repo), who)
+            _commit_sealed_parts(_games(game, repo), who, read)
         if drawn is not None:
             drawn += _draw(repo, _games(game, repo))
         if gitsync.ahead(repo, up) == 0:
             return False
-        _audit([str(p) for p in _games(game, repo)])
+        _audit([str(p) for p in _games(game, repo)], up, read)
         if gitsync.push(repo, up):
             return True
     raise ConflictError(
@@ -363,32 +366,106 @@ def _exchange(
     )
 
 
-def _commit_sealed_parts(paths: list[str], who: Callable[[Loaded, str], str | None]) -> None:
+def _commit_sealed_parts(paths: list[str], who: Callable[[Loaded, str], str | None], read: _Reads) -> None:
     """The local player's part of each sealed game (`seal.write_part`), committed."""
     from .. import store
     from ..sharing import gitsync
-    from .cache import verified_prefix
+    from .cache import remember_verified
     from .seal import write_part
 
     for path in paths:
         with store.locked(path, _locks()):
-            loaded = store.read(path, verified_prefix)
+            loaded = read(path)
             if loaded.game.sealing is None:
                 continue
+            remember_verified(loaded)  # what the audit before the push need not check again
             after = write_part(loaded, who(loaded, path))
             if after is not loaded:
+                read.wrote(after)
                 gitsync.commit_turns(gitsync.locate(path), after)
 
 
-def _audit(paths: list[str]) -> None:
-    """`verify --git` of each game file: a history that breaks the audit is not pushed."""
+class _Reads:
+    """The game files this sync read (or wrote), each as it was then: a file that still holds the
+    same bytes is not parsed and replayed again (nothing but its bytes is read), and the audit
+    before the push starts from the versions known here (`verify.audit`'s `known`)."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, Loaded] = {}
+        self.known: dict[str, list[Loaded]] = {}
+
+    def __call__(self, path: str) -> Loaded:
+        """The game at `path`, as `store.read` reads it (with the verified prefix)."""
+        from .. import store
+        from .cache import verified_prefix
+
+        last = self.last.get(path)
+        if last is not None:
+            try:
+                same = store.read_bytes(path) == last.data
+            except (OSError, GameFileError):
+                same = False
+            if same:
+                return last
+        loaded = store.read(path, verified_prefix)
+        self.wrote(loaded)
+        return loaded
+
+    def wrote(self, loaded: Loaded) -> None:
+        """`loaded` is what the file at its path holds now."""
+        self.last[loaded.path] = loaded
+        self.known.setdefault(loaded.path, []).append(loaded)
+
+    def seen(self, path: str) -> Loaded:
+        """`commands._load`: the game read, checked against what this user saw of it, remembered."""
+        from . import cache, memory
+
+        loaded = self(path)
+        memory.check(loaded)
+        memory.remember(loaded)
+        cache.remember_verified(loaded)
+        return loaded
+
+
+def _audit(paths: list[str], up: Upstream, read: _Reads | None = None) -> None:
+    """`verify --git` of each game file: a history that breaks the audit is not pushed.
+
+    Only what is new is audited (`verify.audit`): the user's cache remembers, for each game file
+    (by its real path) and upstream, the last commit whose history was audited and found good,
+    and the walk starts after it; a history rewritten under it (the commit no longer an ancestor
+    of HEAD) is audited whole. The mark moves only after a good audit. The cache is the user's own
+    (each entry authenticated with their private key): whoever can write the repository cannot
+    write it, and a commit's id fixes its whole history, so a good audit of it stays good. What
+    the user verified before of a sealed game (its signatures and proofs) is not checked again."""
     from ..sharing import verify as checks
+    from . import cache
 
     for path in paths:
-        report = checks.git_report(path)
+        slot = _audit_slot(path, up)
+        known = read.known.get(path, []) if read is not None else []
+        report = checks.audit(path, cache.get(slot, AUDITED), cache.verified_prefix, known)
         if not report["ok"]:
             sys.stderr.write(checks.git_report_text(report) + "\n")
             raise GameFileError(f"{path}: verify --git: {safe(report['bad']['reason'])}: nothing pushed")
+        if report["mark"] is not None:
+            cache.put(slot, AUDITED, report["mark"])
+
+
+AUDITED = "audited"
+"""The cache's view that holds the mark of a game file's last good audit (`verify.audit`'s `mark`)."""
+
+
+def _audit_slot(path: str, up: Upstream) -> bytes:
+    """What names a game file's audit mark in the cache: its real path (its repository's, and its
+    place in it) and the upstream that sync pushes to."""
+    return b"audit\0" + os.fsencode(os.path.realpath(path)) + f"\0{up.remote}/{up.branch}".encode()
+
+
+def forget_audited(path: str, up: Upstream) -> None:
+    """Forget the mark of the game file's last good audit: the next sync audits its whole history."""
+    from . import cache
+
+    cache.put(_audit_slot(path, up), AUDITED, "")
 
 
 class _GameReport:

@@ -229,20 +229,34 @@ class _Version:
     game: Game
 
 
-def _read(data: bytes) -> _Version:
-    """Read a whole version as `store.read` reads a file (without the path in messages)."""
+Trusted = Callable[[Record], int]
+"""How many of a sealed game's first events this reader verified before (`app.cache.verified_prefix`):
+a version's events within it are folded without checking them again (see `_extend`)."""
+
+
+def _read(data: bytes, trusted: Trusted | None = None) -> _Version:
+    """Read a whole version as `store.read` reads a file (without the path in messages); `trusted`:
+    as `store.read`'s, the signatures and proofs of the events this reader verified before are
+    not checked again."""
     record = parse_text(decode(data))
-    return _Version(record=record, game=replay_record(record))
+    return _Version(record=record, game=replay_record(record, trusted(record) if trusted is not None else 0))
 
 
-def _extend(before: _Version, old: bytes, data: bytes) -> _Version:
+def _extend(before: _Version, old: bytes, data: bytes, trusted: Trusted | None = None) -> _Version:
     """Read `data`, a version whose bytes extend `old` (read as `before`): only the new events are replayed.
 
     When the appended text is plain `[[events]]` blocks after a final newline, only it is parsed
     (so that walking a long history is not quadratic); anything else is parsed whole.
+
+    `trusted`: the new events within the prefix of events this reader verified before (compared by
+    their full digests: the same events after the same history) are folded without being judged
+    again (`apply(check=False)`): what `store.read` or `store.stage` found of them when this reader
+    remembered them (their signatures, proofs and rules) holds of the same events after the same
+    history. The events after it are judged whole, as always.
     """
     text = decode(data)
-    events = _appended(before.record, text[len(old) :]) if old.endswith(b"\n") else None
+    full: list[str] = []
+    events = _appended(before.record, text[len(old) :], full) if old.endswith(b"\n") else None
     if events is None:
         record = parse_text(text)
         if record.header != before.record.header:
@@ -254,16 +268,22 @@ def _extend(before: _Version, old: bytes, data: bytes) -> _Version:
         if len(record.events) < len(known):
             raise GameFileError(f"event #{len(record.events) + 1} and after are gone")
         events = record.events[len(known) :]
+        digests = record.digests
+    else:
+        digests = (*before.record.digests, *full)
+    every = (*before.record.events, *events)
+    record = Record(header=before.record.header, events=every, digested=(every, tuple(digests)))
+    verified = trusted(record) if trusted is not None and events else 0
     game = before.game
     for event in events:
-        game = game.apply(event, check=True)
-    record = Record(header=before.record.header, events=(*before.record.events, *events))
+        game = game.apply(event, check=event.seq > verified)
     return _Version(record=record, game=game)
 
 
-def _appended(before: Record, tail: str) -> tuple[Event, ...] | None:
+def _appended(before: Record, tail: str, full: list[str] | None = None) -> tuple[Event, ...] | None:
     """The events that `tail`, appended to the text of `before` (which ends with a newline), adds;
     None when `codec.parse` must judge the whole text (the tail does not read, or is not plain blocks).
+    `full`, when given, gets the full digest of each event read.
 
     This only ever accepts: whatever it cannot vouch for goes to the full parse, whose word is final.
     Read on its own, the tail means what it means after the old text exactly when the first line
@@ -285,8 +305,10 @@ def _appended(before: Record, tail: str) -> tuple[Event, ...] | None:
     if doc or not isinstance(raws, list):
         return None
     try:
-        return read_events(raws, [""] * len(before.events) + [before.head], event_types(before.header.variant))
+        return read_events(raws, [""] * len(before.events) + [before.head], event_types(before.header.variant), full)
     except (GameFileError, ConflictError):
+        if full is not None:
+            del full[:]
         return None
 
 
@@ -333,12 +355,11 @@ _OBJECT = re.compile(r"([0-9a-f]{40}(?:[0-9a-f]{24})?) ([a-z]+) [0-9]+")
 """A line of `git cat-file --batch-check` for an object that exists (SHA-1 or SHA-256 ids)."""
 
 
-def _git(args: list[str], cwd: Path, *, stdin: bytes | None = None) -> bytes:
-    """Run git; its failure is a UsageError naming what git said. Replacement refs (`git replace`)
-    are ignored: the walk judges the commits as they are."""
+def _run_git(args: list[str], cwd: Path, *, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    """Run git as `_git` does; its exit code is the caller's to judge."""
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
     try:
-        done = subprocess.run(
+        return subprocess.run(
             ["git", "--no-replace-objects", "-c", "log.showSignature=false", "--literal-pathspecs", *args],
             cwd=cwd,
             input=stdin,
@@ -348,6 +369,12 @@ def _git(args: list[str], cwd: Path, *, stdin: bytes | None = None) -> bytes:
         )
     except FileNotFoundError:
         raise UsageError("git is not installed (or not on PATH): `verify --git` needs it") from None
+
+
+def _git(args: list[str], cwd: Path, *, stdin: bytes | None = None) -> bytes:
+    """Run git; its failure is a UsageError naming what git said. Replacement refs (`git replace`)
+    are ignored: the walk judges the commits as they are."""
+    done = _run_git(args, cwd, stdin=stdin)
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
         raise UsageError(f"git {args[0]} failed: {message[0] if message else f'exit {done.returncode}'}")
@@ -595,11 +622,20 @@ class _Checker:
 
     read: dict[str, _Version] = attrs.Factory(dict)
     last: _Version | None = None
+    trusted: Trusted | None = None
+    """What this reader verified before of a sealed game (`_read`, `_extend`); None: everything is checked."""
+    known: dict[str, tuple[bytes, _Version]] = attrs.Factory(dict)
+    """Versions the caller read already (as `store.read` reads them), by blob id, with their bytes."""
 
     def version(self, blob: _Blob) -> _Version:
         if blob.oid not in self.read:
-            self.read[blob.oid] = _read(blob.data)
+            self.read[blob.oid] = self.seeded(blob) or _read(blob.data, self.trusted)
         return self.read[blob.oid]
+
+    def seeded(self, blob: _Blob) -> _Version | None:
+        """The version the caller read of exactly these bytes (`known`), if any."""
+        seed = self.known.get(blob.oid)
+        return seed[1] if seed is not None and seed[0] == blob.data else None
 
     def check(
         self,
@@ -649,8 +685,10 @@ class _Checker:
     def extended(self, before: _Version, base: _Blob, new: _Blob) -> _Version:
         """`new`, read as a file whose bytes extend `base` (read as `before`). Raise a SplendorError."""
         if new.oid not in self.read:
-            self.read[new.oid] = _extend(before, base.data, new.data)
-            return self.read[new.oid]
+            seed = self.seeded(new)
+            self.read[new.oid] = seed or _extend(before, base.data, new.data, self.trusted)
+            if seed is None:
+                return self.read[new.oid]
         version = self.read[new.oid]  # read before, maybe extending another file: it extends this one too
         if version.record.header != before.record.header:
             raise GameFileError("the header changed")
@@ -673,7 +711,7 @@ class _Checker:
         another parent's file is kept): in a game with e-mails, the merge's author (`email`); in a
         sealed game, the player whose signed consent the merge's `message` holds."""
         try:
-            before, after = self.version(old), _read(new.data)
+            before, after = self.version(old), _read(new.data, self.trusted)
         except (GameFileError, ConflictError):
             return _rewrite_reason(old.data, new.data, parent=name)
         ours, theirs = before.record.events, after.record.events
@@ -820,11 +858,12 @@ def _consent_fault(withdrawal: Withdrawal, message: str) -> str | None:
     )
 
 
-def withdrawals(parents: Sequence[bytes], merged: bytes) -> list[Withdrawal]:
+def withdrawals(parents: Sequence[bytes], merged: bytes, trusted: Trusted | None = None) -> list[Withdrawal]:
     """What a merge of the files `parents` into `merged` leaves out of a forked sealed game: each
     parent's branch after the fork (none for an open game, or when every parent is kept, or when
     no parent is, or for a parent that does not read: those are not settled forks, and
-    `git_report` says what is wrong with them).
+    `git_report` says what is wrong with them). `trusted`: what this reader verified before (the
+    signatures and proofs of those events are not checked again, as in `store.read`).
 
     Raises:
         GameFileError, ConflictError: `merged` does not read.
@@ -832,7 +871,7 @@ def withdrawals(parents: Sequence[bytes], merged: bytes) -> list[Withdrawal]:
     kept = [data for data in parents if merged.startswith(data)]
     if not kept or len(kept) == len(parents):
         return []
-    after = _read(merged)
+    after = _read(merged, trusted)
     if after.game.sealing is None:
         return []
     found = []
@@ -840,7 +879,7 @@ def withdrawals(parents: Sequence[bytes], merged: bytes) -> list[Withdrawal]:
         if merged.startswith(data):
             continue
         try:
-            before = _read(data)
+            before = _read(data, trusted)
         except (GameFileError, ConflictError):
             continue  # not a side of a fork: `git_report` names what is wrong with it
         if before.record.header != after.record.header or not _resolved_fork(before, after):
@@ -912,10 +951,100 @@ def git_report(path: StrPath, rev_range: str | None = None) -> dict[str, Any]:
             holds the file, or a shallow clone hides where the file's history begins.
     """
     repo = _locate(path)
-    commits = _commits(repo, rev_range)
-    steps, oids = _trace(repo, commits)
-    if rev_range is None and all(oids[f"{step.commit.hash}:{step.path}"] is None for step in steps):
+    steps, oids = _trace(repo, _commits(repo, rev_range))
+    if rev_range is None:
+        _touched_somewhere(repo, steps, oids)
+    checker = _Checker()
+    judged, bad = _judge(repo, steps, oids, checker)
+    return _report(repo, checker, judged, bad, rev_range=rev_range, staged=False)
+
+
+def audit(
+    path: StrPath, mark: str | None = None, trusted: Trusted | None = None, known: Sequence[Loaded] = ()
+) -> dict[str, Any]:
+    """`git_report` of HEAD's history as `splendor sync` asks it before a push: only what is new
+    since `mark` (a commit whose history an earlier audit of this file found good, as this
+    function's `mark` said it), every signature and proof that this reader verified before
+    (`trusted`, as `store.read`'s) not checked again, and the versions of the file that the
+    caller read already (`known`, each as `store.read` read it) not read again.
+
+    A commit's id fixes its whole history (its parents, their files, authors and messages), so
+    the history of the commit `mark` names is as good as it was found: the walk judges the
+    commits of `MARK..HEAD` alone, against their parents' files (a parent outside the range,
+    an ancestor of the mark, gives the version the commit must extend: read whole, but for what
+    `trusted` says). The whole history is walked instead when there is no mark, when it is
+    malformed or for another path of the file, when its commit is not an ancestor of HEAD (a
+    history rewritten under it: a force-push, a rebase; or a commit this repository lacks), and
+    when the walk of the range follows a rename (the mark vouches for the file's history under
+    its path alone).
+
+    The result is `git_report`'s, with `tip`, the commit audited (HEAD's id, resolved first),
+    `since`, the mark's commit the walk started after (None: the whole history), and `mark`, what
+    to give the next audit of this file once this one is good: None when it is bad, when the walk
+    followed a rename anywhere (the next audit walks the whole history again), or in a shallow
+    clone (whose history may yet grow under its cut).
+
+    Raises:
+        UsageError: as `git_report`, or HEAD names no commit.
+    """
+    repo = _locate(path)
+    tip = _text(_git(["rev-parse", "--verify", "--end-of-options", "HEAD^{commit}"], repo.root)).strip()
+    since = _mark_commit(repo, mark, tip)
+    while True:
+        rev_range = f"{since}..{tip}" if since is not None else tip
+        steps, oids = _trace(repo, _commits(repo, rev_range))
+        renamed = any(step.path != repo.rel or any(old != repo.rel for _, old in step.parents) for step in steps)
+        if since is None or not renamed:
+            break
+        since = None  # a boundary under another path: the mark does not vouch for its history
+    if since is None:
+        _touched_somewhere(repo, steps, oids)
+    checker = _Checker(trusted=trusted)
+    for loaded in known:
+        version = _Version(record=loaded.record, game=loaded.game)
+        checker.known[_blob_oid(loaded.data, sha256=len(tip) > 40)] = (loaded.data, version)
+    judged, bad = _judge(repo, steps, oids, checker)
+    report = _report(repo, checker, judged, bad, rev_range=None if since is None else rev_range, staged=False)
+    markable = bad is None and not renamed and not repo.shallow
+    report.update(tip=tip, since=since, mark=f"{tip}\n{repo.rel}" if markable else None)
+    return report
+
+
+def _blob_oid(data: bytes, *, sha256: bool) -> str:
+    """The id git gives a file that holds `data` (`git hash-object`)."""
+    import hashlib
+
+    return hashlib.new("sha256" if sha256 else "sha1", b"blob %d\0" % len(data) + data).hexdigest()
+
+
+_COMMIT_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+
+
+def _mark_commit(repo: _Repo, mark: str | None, tip: str) -> str | None:
+    """The commit of `mark` (`audit`'s) when it is one of this file, at this path, and an
+    ancestor of `tip` (or `tip` itself); else None."""
+    if mark is None:
+        return None
+    commit, newline, rel = mark.partition("\n")
+    if not newline or rel != repo.rel or not _COMMIT_ID.fullmatch(commit):
+        return None
+    if commit == tip:
+        return commit
+    done = _run_git(["merge-base", "--is-ancestor", commit, tip], repo.root)
+    return commit if done.returncode == 0 else None  # 1: not an ancestor; 128: no such commit here
+
+
+def _touched_somewhere(repo: _Repo, steps: list[_Step], oids: dict[str, str | None]) -> None:
+    """Raise UsageError when no commit of the walk holds the file."""
+    if all(oids[f"{step.commit.hash}:{step.path}"] is None for step in steps):
         raise UsageError(f"{repo.rel}: no commit has touched it yet (is it committed?)")
+
+
+def _judge(
+    repo: _Repo, steps: list[_Step], oids: dict[str, str | None], checker: _Checker
+) -> tuple[int, dict[str, Any] | None]:
+    """Judge, oldest first, every step of the walk that changes the file, and stop at the first
+    that breaks a rule: how many commits were judged, and what is wrong with the bad one (None)."""
     changes = []
     for step in steps:
         now = oids[f"{step.commit.hash}:{step.path}"]
@@ -935,7 +1064,6 @@ def git_report(path: StrPath, rev_range: str | None = None) -> dict[str, Any]:
         oid = oids[f"{rev}:{where}"]
         return None if oid is None else _Blob(oid=oid, data=contents[oid])
 
-    checker = _Checker()
     judged: dict[str, None] = {}
     for step in changes:
         commit = step.commit
@@ -962,8 +1090,8 @@ def git_report(path: StrPath, rev_range: str | None = None) -> dict[str, Any]:
                 "subject": commit.subject,
                 "reason": reason,
             }
-            return _report(repo, checker, len(judged), bad, rev_range=rev_range, staged=False)
-    return _report(repo, checker, len(judged), None, rev_range=rev_range, staged=False)
+            return len(judged), bad
+    return len(judged), None
 
 
 def staged_report(path: StrPath) -> dict[str, Any]:
