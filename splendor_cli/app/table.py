@@ -112,7 +112,7 @@ def sync(
         with store.locked(path, _locks()):
             before = read(path)  # a clone behind is no news: what you saw is checked later
             me[before.record.header.game] = _me(before, as_, path)
-            done = gitsync.commit_turns(gitsync.locate(path), before)
+            done = gitsync.commit_turns(read.repo(path), before)
         made += done
         if done:
             shared.add(before.record.header.game)
@@ -382,7 +382,7 @@ def _commit_sealed_parts(paths: list[str], who: Callable[[Loaded, str], str | No
             after = write_part(loaded, who(loaded, path))
             if after is not loaded:
                 read.wrote(after)
-                gitsync.commit_turns(gitsync.locate(path), after)
+                gitsync.commit_turns(read.repo(path), after)
 
 
 class _Reads:
@@ -393,6 +393,15 @@ class _Reads:
     def __init__(self) -> None:
         self.last: dict[str, Loaded] = {}
         self.known: dict[str, list[Loaded]] = {}
+        self.repos: dict[str, Repo] = {}
+
+    def repo(self, path: str) -> Repo:
+        """`gitsync.locate(path)`, asked of git once per sync."""
+        from ..sharing import gitsync
+
+        if path not in self.repos:
+            self.repos[path] = gitsync.locate(path)
+        return self.repos[path]
 
     def __call__(self, path: str) -> Loaded:
         """The game at `path`, as `store.read` reads it (with the verified prefix)."""
@@ -402,11 +411,22 @@ class _Reads:
         last = self.last.get(path)
         if last is not None:
             try:
-                same = store.read_bytes(path) == last.data
+                data = store.read_bytes(path)
             except (OSError, GameFileError):
-                same = False
-            if same:
+                data = None
+            if data == last.data:
                 return last
+            if data is not None and data.startswith(last.data):  # a fast-forward: the new events alone
+                from ..sharing.verify import extend_read
+
+                try:
+                    record, game = extend_read(last, data, verified_prefix)
+                except SplendorError:
+                    pass  # store.read says why, naming the file
+                else:
+                    loaded = store.Loaded(path=path, data=data, record=record, game=game)
+                    self.wrote(loaded)
+                    return loaded
         loaded = store.read(path, verified_prefix)
         self.wrote(loaded)
         return loaded

@@ -225,7 +225,7 @@ def commit_turns(repo: Repo, loaded: Loaded) -> list[Made]:
                 f"{repo.rel}: the file differs from its last commit other than by new events at its end"
                 " (edited by hand?): `git diff` shows how; `git checkout -- FILE` gives the committed game back"
             )
-        known = len(parse_text(decode(before)).events)  # the file on disk extends it: it reads
+        known = _events_in(before, ends, len(blocks.head.encode("utf-8")))
     new = loaded.record.events[known:]
     if not new:  # only text that is no event (a comment): one commit for it
         return [_commit(repo, data, f"{loaded.record.header.game}: notes", None, known, known)]
@@ -245,6 +245,17 @@ def commit_turns(repo: Repo, loaded: Loaded) -> list[Made]:
             )
         )
     return made
+
+
+def _events_in(before: bytes, ends: list[int], head: int) -> int:
+    """How many events the committed file `before` holds, a prefix of the file whose header ends
+    at byte `head` and whose event blocks end at the bytes `ends`: the blocks it holds whole when it
+    ends where one does (no second parse); else it is parsed (the file on disk extends it: it reads)."""
+    if len(before) == head:
+        return 0
+    if len(before) in ends:
+        return ends.index(len(before)) + 1
+    return len(parse_text(decode(before)).events)
 
 
 def _commit(repo: Repo, data: bytes, message: str, author: dict[str, str] | None, first: int, last: int) -> Made:
@@ -279,11 +290,20 @@ def commit_file(repo: Repo, rel: str, data: bytes, message: str, author: dict[st
     return commit
 
 
+_GIT_DIRS: dict[Path, Path] = {}
+
+
+def _git_dir(top: Path) -> Path:
+    """The git folder of the repository at `top` (asked of git once per process)."""
+    if top not in _GIT_DIRS:
+        _GIT_DIRS[top] = top / git(top, "rev-parse", "--git-dir")
+    return _GIT_DIRS[top]
+
+
 @contextlib.contextmanager
 def _private_index(repo: Repo) -> Iterator[dict[str, str]]:
     """A scratch index in the repository's own git folder (never a shared /tmp), removed after."""
-    where = git(repo.top, "rev-parse", "--git-path", f"splendor-index-{os.getpid()}")
-    path = repo.top / where
+    path = _git_dir(repo.top) / f"splendor-index-{os.getpid()}"
     try:
         yield {"GIT_INDEX_FILE": str(path)}
     finally:
@@ -397,9 +417,12 @@ def conclude_merge(repo: Repo, games: Sequence[str], trailers: Sequence[str] = (
 
 def ahead(repo: Repo, up: Upstream) -> int:
     """How many commits HEAD has that the upstream branch lacks (all of them, if it has none)."""
-    has = _run(repo.top, ["rev-parse", "--verify", "-q", up.ref]).returncode == 0
-    spec = f"{up.ref}..HEAD" if has else "HEAD"
-    return int(git(repo.top, "rev-list", "--count", spec) or "0")
+    done = _run(repo.top, ["rev-list", "--count", f"{up.ref}..HEAD", "--"])
+    if done.returncode == 0:
+        return int(done.stdout.decode().strip() or "0")
+    if _run(repo.top, ["rev-parse", "--verify", "-q", up.ref]).returncode == 0:
+        raise UsageError(f"git rev-list: {_last_line(done)}")
+    return int(git(repo.top, "rev-list", "--count", "HEAD") or "0")
 
 
 def push(repo: Repo, up: Upstream) -> bool:

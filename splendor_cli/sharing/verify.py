@@ -280,6 +280,21 @@ def _extend(before: _Version, old: bytes, data: bytes, trusted: Trusted | None =
     return _Version(record=record, game=game)
 
 
+def extend_read(before: Loaded, data: bytes, trusted: Trusted | None = None) -> tuple[Record, Game]:
+    """The record and game of `data`, a file whose bytes extend `before.data` (a game read as
+    `store.read` reads it), read as `store.read` would read it but parsing and replaying only
+    what was appended (`_extend`; `trusted` as there).
+
+    Raises:
+        SplendorError: `data` does not extend `before.data`, or does not read (`store.read` says
+            why, naming the file).
+    """
+    if not data.startswith(before.data):
+        raise GameFileError("the file does not extend the one read before")
+    version = _extend(_Version(record=before.record, game=before.game), before.data, data, trusted)
+    return version.record, version.game
+
+
 def _appended(before: Record, tail: str, full: list[str] | None = None) -> tuple[Event, ...] | None:
     """The events that `tail`, appended to the text of `before` (which ends with a newline), adds;
     None when `codec.parse` must judge the whole text (the tail does not read, or is not plain blocks).
@@ -349,17 +364,20 @@ class _Repo:
     """The file's path from the root of the repository, as `REV:PATH` wants it."""
     shallow: frozenset[str]
     """The commits whose parents a shallow clone left out."""
+    head: str | None = None
+    """The commit HEAD names, when it was asked for (`_locate(head=True)`)."""
 
 
 _OBJECT = re.compile(r"([0-9a-f]{40}(?:[0-9a-f]{24})?) ([a-z]+) [0-9]+")
 """A line of `git cat-file --batch-check` for an object that exists (SHA-1 or SHA-256 ids)."""
 
 
-def _run_git(args: list[str], cwd: Path, *, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    """Run git as `_git` does; its exit code is the caller's to judge."""
+def _git(args: list[str], cwd: Path, *, stdin: bytes | None = None) -> bytes:
+    """Run git; its failure is a UsageError naming what git said. Replacement refs (`git replace`)
+    are ignored: the walk judges the commits as they are."""
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
     try:
-        return subprocess.run(
+        done = subprocess.run(
             ["git", "--no-replace-objects", "-c", "log.showSignature=false", "--literal-pathspecs", *args],
             cwd=cwd,
             input=stdin,
@@ -369,12 +387,6 @@ def _run_git(args: list[str], cwd: Path, *, stdin: bytes | None = None) -> subpr
         )
     except FileNotFoundError:
         raise UsageError("git is not installed (or not on PATH): `verify --git` needs it") from None
-
-
-def _git(args: list[str], cwd: Path, *, stdin: bytes | None = None) -> bytes:
-    """Run git; its failure is a UsageError naming what git said. Replacement refs (`git replace`)
-    are ignored: the walk judges the commits as they are."""
-    done = _run_git(args, cwd, stdin=stdin)
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
         raise UsageError(f"git {args[0]} failed: {message[0] if message else f'exit {done.returncode}'}")
@@ -386,23 +398,25 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
-def _locate(where: StrPath) -> _Repo:
+def _locate(where: StrPath, *, head: bool = False) -> _Repo:
+    """The repository of the file at `where`; `head`: with the commit HEAD names (there must be one)."""
     path = Path(where)
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise UsageError(f"{path}: no such folder {str(folder)!r}")
+    asked = ["HEAD^{commit}"] if head else []
+    fields = ["--show-toplevel", "--show-prefix", "--is-shallow-repository", "--git-path", "shallow"]
     try:
-        out = _git(
-            ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository", "--git-path", "shallow"],
-            folder,
-        )
+        out = _git(["rev-parse", *asked, *fields], folder)
     except UsageError as exc:
         if "not a git repository" in str(exc):
             raise UsageError(
                 f"{path} is not in a git repository: `verify --git` walks the file's git history"
             ) from None
         raise
-    top, prefix, is_shallow, shallow_path = _text(out).split("\n")[:4]
+    lines = _text(out).split("\n")
+    tip = lines.pop(0) if head else None
+    top, prefix, is_shallow, shallow_path = lines[:4]
     rel = prefix + path.name
     if "\n" in rel:
         raise UsageError(f"{str(path)!r}: `verify --git` cannot look up a path with a line break in git")
@@ -410,7 +424,7 @@ def _locate(where: StrPath) -> _Repo:
     if is_shallow == "true":
         shallow_file = folder / shallow_path
         shallow = frozenset(shallow_file.read_text().split()) if shallow_file.exists() else frozenset()
-    return _Repo(root=Path(top), rel=rel, shallow=shallow)
+    return _Repo(root=Path(top), rel=rel, shallow=shallow, head=tip)
 
 
 def _commits(repo: _Repo, rev_range: str | None) -> list[_Commit]:
@@ -987,12 +1001,17 @@ def audit(
     Raises:
         UsageError: as `git_report`, or HEAD names no commit.
     """
-    repo = _locate(path)
-    tip = _text(_git(["rev-parse", "--verify", "--end-of-options", "HEAD^{commit}"], repo.root)).strip()
-    since = _mark_commit(repo, mark, tip)
+    repo = _locate(path, head=True)
+    tip = repo.head
+    assert tip is not None
+    since = _mark_commit(repo, mark)
     while True:
         rev_range = f"{since}..{tip}" if since is not None else tip
-        steps, oids = _trace(repo, _commits(repo, rev_range))
+        commits = _commits(repo, rev_range) if since is None else _commits_after(repo, since, tip)
+        if commits is None:
+            since = None  # not an ancestor of HEAD (a history rewritten under it), or no such commit here
+            continue
+        steps, oids = _trace(repo, commits)
         renamed = any(step.path != repo.rel or any(old != repo.rel for _, old in step.parents) for step in steps)
         if since is None or not renamed:
             break
@@ -1020,18 +1039,29 @@ def _blob_oid(data: bytes, *, sha256: bool) -> str:
 _COMMIT_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 
 
-def _mark_commit(repo: _Repo, mark: str | None, tip: str) -> str | None:
-    """The commit of `mark` (`audit`'s) when it is one of this file, at this path, and an
-    ancestor of `tip` (or `tip` itself); else None."""
+def _mark_commit(repo: _Repo, mark: str | None) -> str | None:
+    """The commit of `mark` (`audit`'s) when it is one of this file, at this path; else None."""
     if mark is None:
         return None
     commit, newline, rel = mark.partition("\n")
     if not newline or rel != repo.rel or not _COMMIT_ID.fullmatch(commit):
         return None
-    if commit == tip:
-        return commit
-    done = _run_git(["merge-base", "--is-ancestor", commit, tip], repo.root)
-    return commit if done.returncode == 0 else None  # 1: not an ancestor; 128: no such commit here
+    return commit
+
+
+def _commits_after(repo: _Repo, since: str, tip: str) -> list[_Commit] | None:
+    """The commits of `since..tip` (`_commits`), when `since` is `tip` or one of its ancestors;
+    None when it is not (or is no commit here). It is one exactly when a commit of the range has
+    it for a parent: the commit after it on a path from `tip` down to it is in the range (an
+    ancestor of `tip`, and not of `since`: its child), and every commit of the range is an
+    ancestor of `tip`."""
+    if since == tip:
+        return []
+    try:
+        commits = _commits(repo, f"{since}..{tip}")
+    except UsageError:  # git knows no such commit (a history rewritten and collected, another clone's)
+        return None
+    return commits if any(since in commit.parents for commit in commits) else None
 
 
 def _touched_somewhere(repo: _Repo, steps: list[_Step], oids: dict[str, str | None]) -> None:
