@@ -3,7 +3,7 @@
 The secret keys (crypto/keys.py) live in one file, `$XDG_DATA_HOME/splendor-cli/keys/secret.toml`,
 kept by keyring.py (a private folder, never a link).
 
-The cryptography (rbcl, nacl) is imported inside the bodies: no other command loads it.
+The cryptography (libsodium, through crypto/sodium.py) is imported inside the bodies: no other command loads it.
 """
 
 from __future__ import annotations
