@@ -26,9 +26,10 @@ from .commands import (
 from .params import COLOR, GAME, JSON, NOTIFY, Param, command
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from ..crypto.keys import SecretKey
+    from ..events.codec import Record
     from ..projection import Game
     from ..sharing.gitsync import Made, Merged, Repo, Upstream
     from ..sharing.verify import Withdrawal
@@ -224,32 +225,33 @@ def _settle_merge(repo: Repo, paths: list[str]) -> None:
     consents: list[str] = []
     for path in paths:
         try:
-            store.read(path, verified_prefix)
+            merged = store.read(path, verified_prefix)
         except ForkError as exc:
             raise ForkError(f"{exc}; then `splendor sync` again", seq=exc.seq) from None
-        consents += _withdrawn(repo, path)
+        consents += _withdrawn(repo, merged)
     gitsync.conclude_merge(repo, [gitsync.locate(path).rel for path in paths], consents)
 
 
-def _withdrawn(repo: Repo, path: str) -> list[str]:
+def _withdrawn(repo: Repo, merged: Loaded) -> list[str]:
     """The lines of the merge's message that consent, signed by the local key, to what the merge
-    leaves out of the sealed game at `path` (none for an open game, or when it leaves out nothing).
+    leaves out of the sealed game `merged` (the merge's file, just read: none for an open game, or
+    when it leaves out nothing). The parents' files are replayed trusting what this user verified
+    before and what the read of `merged` verified.
 
     Raises:
         GameFileError: the merge leaves out events that are not all the local player's: nothing
             is committed, and the message says which side to keep.
     """
-    from .. import store
     from ..events import actor
     from ..events.codec import event_digest
     from ..sharing import gitsync
     from ..sharing import verify as checks
-    from .cache import verified_prefix
     from .sealed import local_key
 
+    path = merged.path
     rel = gitsync.locate(path).rel
     parents = [data for rev in ("HEAD", "MERGE_HEAD") if (data := gitsync.committed(repo, rev, rel=rel)) is not None]
-    found = checks.withdrawals(parents, store.read_bytes(path), verified_prefix)
+    found = checks.withdrawals(parents, merged.data, _trusting([merged]))
     if not found:
         return []
     secret = local_key(required=False)
@@ -463,12 +465,38 @@ def _audit(paths: list[str], up: Upstream, read: _Reads | None = None) -> None:
     for path in paths:
         slot = _audit_slot(path, up)
         known = read.known.get(path, []) if read is not None else []
-        report = checks.audit(path, cache.get(slot, AUDITED), cache.verified_prefix, known)
+        report = checks.audit(path, cache.get(slot, AUDITED), _trusting(known), known)
         if not report["ok"]:
             sys.stderr.write(checks.git_report_text(report) + "\n")
             raise GameFileError(f"{path}: verify --git: {safe(report['bad']['reason'])}: nothing pushed")
         if report["mark"] is not None:
             cache.put(slot, AUDITED, report["mark"])
+
+
+def _trusting(read: Sequence[Loaded]) -> Callable[[Record], int]:
+    """How many of a sealed game's first events this user verified: before (`cache.verified_prefix`),
+    or in this process, reading the games `read` (each as `store.read` reads it); compared by the
+    events' full digests, from the first on. 0 for an open game, as `verified_prefix` says."""
+    from ..events import SealedAsked
+    from .cache import verified_prefix
+
+    def trusted(record: Record) -> int:
+        most = verified_prefix(record)
+        if not most and (not record.events or not isinstance(record.events[0], SealedAsked)):
+            return 0
+        digests = record.digests
+        for loaded in read:
+            if loaded.record.header != record.header:
+                continue
+            count = 0
+            for mine, theirs in zip(loaded.record.digests, digests):
+                if mine != theirs:
+                    break
+                count += 1
+            most = max(most, count)
+        return most
+
+    return trusted
 
 
 AUDITED = "audited"

@@ -59,6 +59,14 @@ A shallow clone whose cut hides where the file's history begins is refused rathe
 in HEAD, and in MERGE_HEAD during a merge, to the file in the index), for a pre-commit hook; a
 sealed game's consent is looked for in the message git prepared for the merge (MERGE_MSG).
 
+`audit` is the same walk as `splendor sync` runs it before a push: only the commits after the
+last one whose history an earlier audit of the file found good (the mark the caller kept: sync
+keeps it in the user's own authenticated cache), since a commit's id fixes its whole history;
+the whole history when there is no such mark, when it is no ancestor of HEAD (a history
+rewritten under it), or when the walk follows a rename. It does not check again the signatures
+and proofs that the reader verified before (its verified prefix, as `store.read`), nor read
+again the versions of the file the caller read. `verify --git` audits everything (`git_report`).
+
 Git runs as a few subprocesses whatever the length of the history: one `git log`, one `git
 cat-file --batch-check` (one more for each rename followed), one `git cat-file --batch` that
 reads each version of the file once, and a `git diff-tree` for each commit where the file

@@ -13,7 +13,7 @@ from helpers import deal, git
 from sealed_helpers import Table
 
 from splendor_cli import store
-from splendor_cli.app.table import _Reads
+from splendor_cli.app.table import _Reads, _trusting
 from splendor_cli.errors import GameFileError, SplendorError
 from splendor_cli.events.codec import Header, format_event, format_record
 from splendor_cli.sharing import gitsync
@@ -103,3 +103,20 @@ def test_commit_turns_counts_what_is_committed_without_parsing_it_again(tmp_path
     path.write_bytes(data)
     assert [(m.first, m.last) for m in gitsync.commit_turns(where, store.read(path))] == [(5, 5)]
     assert gitsync.committed(where) == data
+
+
+def test_the_events_a_sync_read_are_trusted_by_its_audit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the audit before the push and the withdrawals of a sealed merge need not check again:
+    the events this user verified before (the cache), and those of the files this sync read, as
+    far as a record's events are theirs (by full digests); nothing of an open game."""
+    monkeypatch.setenv("SPLENDOR_NO_CACHE", "1")
+    files = _sealed_bytes(4)
+    read = [store.from_bytes(tmp_path / "g.toml", files[2])]
+    trusted = _trusting(read)
+    for data in files:
+        record = store.from_bytes(tmp_path / "g.toml", data).record
+        assert trusted(record) == min(len(record.events), len(read[0].record.events))
+    other = Table.new("base", 2, 8).deal()  # another game: nothing in common
+    assert trusted(other.record) == 0
+    opened = _open_game(tmp_path / "o.toml", 3)
+    assert _trusting([opened])(opened.record) == 0
