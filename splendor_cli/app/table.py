@@ -109,6 +109,8 @@ def sync(
     seen: dict[str, int] = {}
     me: dict[str, str | None] = {}
     read = _Reads()
+    if game:
+        read.repos[game] = repo
     for path in _games(game, repo):
         with store.locked(path, _locks()):
             before = read(path)  # a clone behind is no news: what you saw is checked later

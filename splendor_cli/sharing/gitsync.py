@@ -30,6 +30,9 @@ from ..projection.variant import AnyVariant
 from ..records import parse_text
 from ..store import Loaded, StrPath
 
+_GIT_DIRS: dict[Path, Path] = {}
+"""The git folder of each repository this process located (by its top)."""
+
 PUSH_TRIES = 5
 """How many times `sync` fetches, merges and pushes again when someone else pushed first."""
 
@@ -84,7 +87,7 @@ def locate(path: StrPath) -> Repo:
     """
     file = Path(path)
     folder = file.parent if str(file.parent) else Path(".")
-    done = _run(folder, ["rev-parse", "--show-toplevel", "--show-prefix"])
+    done = _run(folder, ["rev-parse", "--show-toplevel", "--show-prefix", "--absolute-git-dir"])
     if done.returncode != 0:
         if b"not a git repository" in done.stderr:
             raise UsageError(
@@ -92,7 +95,8 @@ def locate(path: StrPath) -> Repo:
                 " (`git clone URL`, then `splendor git install`); by mail: `splendor export` and `apply`"
             )
         raise UsageError(f"git rev-parse: {_last_line(done)}")
-    top, prefix = done.stdout.decode("utf-8", "surrogateescape").split("\n")[:2]
+    top, prefix, git_dir = done.stdout.decode("utf-8", "surrogateescape").split("\n")[:3]
+    _GIT_DIRS.setdefault(Path(top), Path(git_dir))
     return Repo(top=Path(top), rel=prefix + file.name)
 
 
@@ -290,13 +294,10 @@ def commit_file(repo: Repo, rel: str, data: bytes, message: str, author: dict[st
     return commit
 
 
-_GIT_DIRS: dict[Path, Path] = {}
-
-
 def _git_dir(top: Path) -> Path:
-    """The git folder of the repository at `top` (asked of git once per process)."""
+    """The git folder of the repository at `top` (asked of git once per process: `locate` tells it)."""
     if top not in _GIT_DIRS:
-        _GIT_DIRS[top] = top / git(top, "rev-parse", "--git-dir")
+        _GIT_DIRS[top] = Path(git(top, "rev-parse", "--absolute-git-dir"))
     return _GIT_DIRS[top]
 
 
