@@ -92,6 +92,8 @@ class Sealed:
     def __init__(self, seed: int) -> None:
         self.table = Table.new("base", 4, seed, game="bench-sync").deal()
         self.moves = 0
+        self.text, self.written = format_header(self.table.record.header), 0
+        """The file's text as read last (`reload`), and how many events it holds."""
 
     @property
     def keys(self) -> dict[str, Any]:
@@ -102,7 +104,7 @@ class Sealed:
 
     def loaded(self, path: Path) -> store.Loaded:
         record = self.table.record
-        text = format_header(record.header) + "".join(format_event(e) for e in record.events)
+        text = self.text + "".join(format_event(e) for e in record.events[self.written :])
         return store.Loaded(path=str(path), data=text.encode("utf-8"), record=record, game=self.table.game)
 
     def duties(self) -> None:
@@ -127,8 +129,10 @@ class Sealed:
         raise SystemExit("sync.py: no move of 100 drew a card")
 
     def reload(self, data: bytes) -> None:
-        record = parse_text(data.decode("utf-8"))
+        self.text = data.decode("utf-8")
+        record = parse_text(self.text)
         self.table.record, self.table.game = record, replay_record(record)
+        self.written = len(record.events)
 
 
 class Open:
@@ -402,7 +406,7 @@ def main() -> int:
                         run.cpu.append(cpu)
             if not marked:
                 print(f"  ({kind}: this version keeps no audit mark: both modes audit the whole history)")
-    print(f"\nsplendor sync as new processes, median of {args.runs} (ms; wall / CPU incl. git)")
+    print(f"\n{args.splendor} sync as new processes, median of {args.runs} (ms; wall / CPU incl. git)")
     print(f"  {'case':<14} {'game':<7} {'full audit':>17} {'incremental':>17}")
     for case in CASES:
         for kind in kinds:
