@@ -18,6 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sealed_helpers import Table, cards_in, truth
 
+from splendor_cli.errors import IllegalMoveError
+from splendor_cli.events import RewindAgreed, actor
 from splendor_cli.events.codec import format_record, parse
 from splendor_cli.projection import sealing
 from splendor_cli.projection.game import replay
@@ -119,9 +121,11 @@ def test_an_undo_restores_the_state_before_the_move_with_revealed_cards_kept(
     table: tuple[str, int], seed: int, undos: list[tuple[int, bool]]
 ) -> None:
     """At a few points of a game, the player who just moved takes it back (their undo signed by
-    them), right away or after every player's duties: the state is the one before the move, with
-    every card revealed since (face up) revealed; none is hidden again. The game then goes on to
-    its end, replays from its text and audits clean."""
+    them), right away or after every player's duties: when a card was revealed to them since the
+    move, the undo is refused until every other player agrees (no look-then-choose), then it
+    goes; the state is the one before the move, with every card revealed since (face up)
+    revealed; none is hidden again. The game then goes on to its end, replays from its text and
+    audits clean."""
     game, done = Table.new(*table, seed=seed).deal(), 0
     for moves, duties_first in undos:
         for _ in range(moves):
@@ -133,6 +137,14 @@ def test_an_undo_restores_the_state_before_the_move_with_revealed_cards_kept(
         if duties_first:
             game.duty_round()
         before, revealed = game.game.states[-2], dict(game.sealing.revealed)
+        to = game.game.after[-2]
+        mover = actor(game.game.events[game.game.after[-1] - 1])
+        if sealing.learned(game.sealing, [mover], to):
+            with pytest.raises(IllegalMoveError, match=f"{mover} saw the card"):
+                game.game.decide_undo(by=mover)
+            for other in game.players:
+                if other != mover:
+                    game.add(RewindAgreed(seq=0, parent="", player=other, to=to), other)
         game.undo()
         assert dict(game.sealing.revealed) == revealed
         assert game.state == sealing.substitute(before, revealed)
