@@ -38,15 +38,6 @@ ANN, BOB = "ann@example.org", "bob@example.org"
 UP = Upstream(remote="origin", branch="main", tracking=True)
 
 
-@pytest.fixture(autouse=True)
-def quiet_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Git sees no user or system configuration."""
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for name in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_DIR"):
-        monkeypatch.delenv(name, raising=False)
-
-
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     path = tmp_path / "repo"

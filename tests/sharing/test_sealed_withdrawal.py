@@ -34,15 +34,6 @@ pytestmark = pytest.mark.skipif(
 GAME = Path("games") / "g.toml"
 
 
-@pytest.fixture(autouse=True)
-def quiet_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Git sees no user or system configuration."""
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for name in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_DIR"):
-        monkeypatch.delenv(name, raising=False)
-
-
 @attrs.frozen
 class Fork:
     """The files of the fork: bob's side (main), ann's side (stale); the tables, and the events

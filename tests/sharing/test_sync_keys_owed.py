@@ -27,10 +27,8 @@ OWED = (
 
 
 @pytest.fixture(autouse=True)
-def quiet_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Git sees no user or system configuration; commits are bob's."""
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+def bob_commits(quiet_git: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commits are bob's (git sees no user or system configuration: conftest.py)."""
     for role in ("AUTHOR", "COMMITTER"):
         monkeypatch.setenv(f"GIT_{role}_NAME", "bob")
         monkeypatch.setenv(f"GIT_{role}_EMAIL", "bob@example.org")

@@ -87,6 +87,8 @@ def test_commit_turns_counts_what_is_committed_without_parsing_it_again(tmp_path
     repo = tmp_path / "repo"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.name", "ann")  # the repository's own identity: none is configured (conftest)
+    git(repo, "config", "user.email", "ann@example.org")
     path = repo / "g.toml"
     loaded = _open_game(path, 2)
     where = gitsync.locate(path)

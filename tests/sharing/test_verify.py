@@ -21,15 +21,6 @@ SAMPLE = ROOT / "games" / "sample-3p.toml"
 ANN, BOB = "ann@example.org", "bob@example.org"
 
 
-@pytest.fixture(autouse=True)
-def quiet_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Git sees no user or system configuration: no signing, no hooks, no identity but the test's."""
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for name in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_DIR"):
-        monkeypatch.delenv(name, raising=False)
-
-
 def git(repo: Path, *args: str) -> str:
     done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True)
     return done.stdout.strip()

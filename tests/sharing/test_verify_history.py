@@ -34,15 +34,6 @@ PEOPLE = {"ann": ANN, "bob": BOB}
 GAME = Path("games") / "g.toml"
 
 
-@pytest.fixture(autouse=True)
-def quiet_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Git sees no user or system configuration: no signing, no hooks, no identity but the test's."""
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for name in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_DIR"):
-        monkeypatch.delenv(name, raising=False)
-
-
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     path = tmp_path / "repo"
