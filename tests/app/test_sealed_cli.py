@@ -30,7 +30,7 @@ from splendor_cli.events.codec import digest, format_record
 from splendor_cli.model import Gem
 from splendor_cli.variants.base.cards import CARDS
 
-_DROPPED = ("SPLENDOR_PLAYER", "SPLENDOR_GAME", "SPLENDOR_NO_CACHE", "SPLENDOR_DEBUG")
+_DROPPED = ("SPLENDOR_PLAYER", "SPLENDOR_GAME", "SPLENDOR_NO_CACHE", "SPLENDOR_DEBUG", "SPLENDOR_NO_MEMORY")
 
 
 @attrs.frozen
@@ -58,20 +58,27 @@ def _environment(values: dict[str, str]) -> Iterator[None]:
 
 @attrs.define
 class Machine:
-    """One player's computer: a data folder (their key, if they made one) and a cache."""
+    """One player's computer: a data folder (their key, if they made one), a cache, and a memory
+    of the games seen unless `forgetful`."""
 
     name: str
     root: Path
+    forgetful: bool = True
+    """Without the memory of seen games (the most tests rewrite a file on purpose)."""
+    cache: Path | None = None
+    """Another cache folder than the machine's own (`root/cache`)."""
 
     def env(self) -> dict[str, str]:
-        return {
+        env = {
             "HOME": str(self.root),
             "XDG_DATA_HOME": str(self.root / "data"),
-            "SPLENDOR_CACHE": str(self.root / "cache"),
+            "SPLENDOR_CACHE": str(self.cache or self.root / "cache"),
             "NO_COLOR": "1",
             "COLUMNS": "100",
-            "SPLENDOR_NO_MEMORY": "1",
         }
+        if self.forgetful:
+            env["SPLENDOR_NO_MEMORY"] = "1"
+        return env
 
     def __call__(self, *args: object) -> Done:
         """`splendor ARGS` on this machine, through the console entry point."""

@@ -5,80 +5,13 @@ the file still extending what the user saw of the game (memory.py)."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import os
-import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import attrs
 import pytest
+from app.test_sealed_cli import Machine
 
 from splendor_cli import store
-from splendor_cli.app import entry
-
-_DROPPED = ("SPLENDOR_PLAYER", "SPLENDOR_GAME", "SPLENDOR_NO_CACHE", "SPLENDOR_DEBUG", "SPLENDOR_NO_MEMORY")
-
-
-@contextlib.contextmanager
-def _environment(values: dict[str, str]) -> Iterator[None]:
-    saved = {name: os.environ.get(name) for name in (*values, *_DROPPED)}
-    for name in _DROPPED:
-        os.environ.pop(name, None)
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-
-
-@attrs.define
-class Machine:
-    """One player's computer: a data folder (their key), a cache, a memory unless `forgetful`."""
-
-    name: str
-    root: Path
-    forgetful: bool = True
-    cache: Path | None = None
-
-    def env(self) -> dict[str, str]:
-        env = {
-            "HOME": str(self.root),
-            "XDG_DATA_HOME": str(self.root / "data"),
-            "SPLENDOR_CACHE": str(self.cache or self.root / "cache"),
-            "NO_COLOR": "1",
-            "COLUMNS": "100",
-        }
-        if self.forgetful:
-            env["SPLENDOR_NO_MEMORY"] = "1"
-        return env
-
-    def __call__(self, *args: object) -> tuple[int, str, str]:
-        out, err = io.StringIO(), io.StringIO()
-        argv = sys.argv
-        sys.argv = ["splendor", *map(str, args)]
-        code: Any = 0
-        try:
-            with _environment(self.env()), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                try:
-                    entry.main()
-                except SystemExit as exc:
-                    code = exc.code
-        finally:
-            sys.argv = argv
-        return (code if isinstance(code, int) else (0 if code is None else 1)), out.getvalue(), err.getvalue()
-
-    def ok(self, *args: object) -> str:
-        code, out, err = self(*args)
-        assert code == 0, (self.name, args, out, err)
-        return out
 
 
 @pytest.fixture(scope="module")
@@ -132,15 +65,15 @@ def test_another_key_or_seat_never_meets_the_answer(
     path, ann, bob = reserved
     listed = ann.ok("moves", "-g", path, "--json")
     assert ann.ok("moves", "-g", path, "--json", "--as", "ann") == listed
-    code, _, err = bob("moves", "-g", path, "--as", "bob", "--json")
-    assert code == 3 and "it is ann's turn, not bob's" in err
+    done = bob("moves", "-g", path, "--as", "bob", "--json")
+    assert done.code == 3 and "it is ann's turn, not bob's" in done.err
     stranger = Machine("zed", tmp_path / "zed", cache=ann.root / "cache")
     stranger.ok("key", "new", "--name", "zed")
     _unread(monkeypatch)
-    code, out, err = stranger("moves", "-g", path, "--json")
-    assert code != 0 and "the answer did not come from the cache" in out + err
-    code, out, err = bob("moves", "-g", path, "--json")  # bob's cache never held it
-    assert code != 0 and "the answer did not come from the cache" in out + err
+    done = stranger("moves", "-g", path, "--json")
+    assert done.code != 0 and "the answer did not come from the cache" in done.out + done.err
+    done = bob("moves", "-g", path, "--json")  # bob's cache never held it
+    assert done.code != 0 and "the answer did not come from the cache" in done.out + done.err
     assert ann.ok("moves", "-g", path, "--json") == listed
 
 
@@ -156,5 +89,5 @@ def test_a_cached_answer_still_meets_the_memory(reserved: tuple[Path, Machine, M
     newer = tmp_path / "new.toml"
     newer.write_bytes(path.read_bytes())
     mindful.ok("play", "-g", newer, json.loads(listed)[0]["notation"])
-    code, _, err = mindful("moves", "-g", old, "--json")
-    assert code != 0 and "events were removed" in err, err
+    done = mindful("moves", "-g", old, "--json")
+    assert done.code != 0 and "events were removed" in done.err, done.err
