@@ -319,9 +319,14 @@ def test_bots_play_a_sealed_duel() -> None:
     from splendor_cli.bots import make_bot
 
     state = finish_turn(sealed_midgame(9), random.Random(9))
-    if not state.finished:
-        move = make_bot(DUEL, "greedy")(state, random.Random(1))
-        assert not is_placeholder(move.card)
+    assert not state.finished
+    assert any(is_placeholder(c) for row in state.pyramid for c in row)  # the bot faces sealed cards
+    legal = DUEL.legal_moves(state)
+    assert any(m.card for m in legal)  # buys or reserves are on offer, not takes alone
+    assert not any(is_placeholder(m.card) for m in legal)  # never a sealed card: no bot can pick one
+    bot = make_bot(DUEL, "greedy")
+    for seed in range(8):
+        assert bot(state, random.Random(seed)) in legal
 
 
 # -- random play -----------------------------------------------------------------------------------------
