@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from splendor_cli.errors import IllegalMoveError, InvalidMoveError
 from splendor_cli.model import EMPTY, Tokens
 from splendor_cli.projection.sealed import is_placeholder, level_of, placeholder
+from splendor_cli.projection.sealing import substitute
 from splendor_cli.variants.base import VARIANT as BASE
 from splendor_cli.variants.base import heuristics
 from splendor_cli.variants.base.cards import DECKS
@@ -66,18 +67,6 @@ def sealed_start(seed: int = 1, players: tuple[str, ...] = ("ann", "bob")) -> tu
     setup = BASE.deal(players, chance)
     assert isinstance(setup, GameStarted)
     return BASE.start(setup), chance
-
-
-def substitute(value: object, cards: dict[str, str]) -> object:
-    """`value` with each placeholder of `cards` replaced, as the core does when a card is revealed."""
-    if isinstance(value, str):
-        return cards.get(value, value)
-    if isinstance(value, tuple):
-        return tuple(substitute(item, cards) for item in value)
-    if attrs.has(type(value)):
-        fields = attrs.fields(type(value))
-        return attrs.evolve(value, **{f.name: substitute(getattr(value, f.name), cards) for f in fields})  # type: ignore[misc]
-    return value
 
 
 def reveal(state: GameState, cards: dict[str, str]) -> GameState:

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from splendor_cli.errors import IllegalMoveError, InvalidMoveError
 from splendor_cli.model import Gem, Tokens
 from splendor_cli.projection.sealed import is_placeholder, level_of, placeholder
+from splendor_cli.projection.sealing import substitute
 from splendor_cli.variants.duel import VARIANT as DUEL
 from splendor_cli.variants.duel import heuristics
 from splendor_cli.variants.duel.cards import CARDS, DECKS
@@ -65,20 +66,6 @@ def sealed_start(seed: int = 1) -> tuple[DuelState, SealedChance]:
     setup = DUEL.deal(("ann", "bob"), chance)
     assert isinstance(setup, DuelStarted)
     return DUEL.start(setup), chance
-
-
-def substitute(value: object, cards: dict[str, str]) -> object:
-    """`value` with each placeholder of `cards` replaced, as the core does when a card is revealed."""
-    if isinstance(value, Gem):
-        return value
-    if isinstance(value, str):
-        return cards.get(value, value)
-    if isinstance(value, tuple):
-        return tuple(substitute(item, cards) for item in value)
-    if attrs.has(type(value)):
-        fields = attrs.fields(type(value))
-        return attrs.evolve(value, **{f.name: substitute(getattr(value, f.name), cards) for f in fields})  # type: ignore[misc]
-    return value
 
 
 def reveal(state: DuelState, cards: dict[str, str]) -> DuelState:
