@@ -11,6 +11,7 @@ one block.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -226,110 +227,129 @@ def _event_at_line(text: str, line: int, where: str = "file") -> str:
 def structure(raw: dict[str, Any], cls: type[Any], where: str) -> Any:
     """Build `cls` from a raw TOML table, strictly: no missing, unknown or mistyped key (GameFileError).
 
-    Payloads are flat (STYLE.md), so each field is one of a few kinds: a string, an integer, a
-    boolean, a gem, or an array of strings or gems. A value must have exactly its field's TOML
-    type: nothing is coerced ("3" is not 3, 1 is not true, 8.0 is not 8).
+    cattrs builds it (`_converter`: its extra keys forbidden, every error of a table gathered),
+    through hooks that coerce nothing: payloads are flat (STYLE.md), so each field is a string,
+    an integer, a boolean, a gem, or an array of strings or gems, and a value must have exactly
+    its field's TOML type ("3" is not 3, 1 is not true, 8.0 is not 8). cattrs' errors become one
+    line naming the table (`where`): the missing keys, else the unknown ones, else the first
+    field that names no gem, else every field of the wrong type.
     """
-    kinds = _kinds(cls)
-    missing = [name for name, (_, required) in kinds.items() if required and name not in raw]
-    if missing:
-        raise GameFileError(f"{where}: missing {', '.join(repr(m) for m in missing)}")
-    extra = sorted(set(raw) - set(kinds) - {"type"})
-    if extra:
-        raise GameFileError(f"{where}: unknown {', '.join(excerpt(x) for x in extra[:5])}{', ...' * (len(extra) > 5)}")
-    values: dict[str, Any] = {}
-    wrong = []
-    for name, (kind, _) in kinds.items():
-        if name in raw:
-            value = _READERS[kind](raw[name])
-            if value is _WRONG:
-                wrong.append(name)
-            elif value is _NOT_A_GEM:
-                raise GameFileError(f"{where}: {name!r} holds {excerpt(raw[name])}, not only gem names")
-            else:
-                values[name] = value
-    if wrong:
-        raise GameFileError(f"{where}: wrong type for {', '.join(repr(k) for k in wrong)}")
-    return cls(**values)
+    from cattrs.errors import ClassValidationError
+
+    body = {key: value for key, value in raw.items() if key != "type"}
+    try:
+        return _converter().structure(body, _flat(cls))
+    except ClassValidationError as group:
+        raise GameFileError(f"{where}: {_problem(group, raw)}") from None
 
 
-def _plain(value: Any) -> dict[str, Any]:
-    """An attrs value (header or event) as a plain dict: arrays as lists, gems as strings."""
-    return {name: _PLAIN[kind](getattr(value, name)) for name, (kind, _) in _kinds(type(value)).items()}
+class _WrongType(Exception):
+    """A value that is not of its field's TOML type."""
 
 
-_WRONG, _NOT_A_GEM = object(), object()
+class _NotGems(Exception):
+    """A string (or array of strings) that is not only gem names."""
 
 
-def _read_str(value: Any) -> Any:
-    return value if type(value) is str else _WRONG
+def _exactly(kind: type) -> Any:
+    def read(value: Any, _: Any) -> Any:
+        if type(value) is not kind:
+            raise _WrongType
+        return value
+
+    return read
 
 
-def _read_int(value: Any) -> Any:
-    return value if type(value) is int else _WRONG
-
-
-def _read_bool(value: Any) -> Any:
-    return value if type(value) is bool else _WRONG
-
-
-def _read_gem(value: Any) -> Any:
-    if type(value) is not str:
-        return _WRONG
-    return _GEMS.get(value, _NOT_A_GEM)
-
-
-def _read_strs(value: Any) -> Any:
+def _read_strs(value: Any, _: Any) -> tuple[str, ...]:
     if type(value) is not list or any(type(v) is not str for v in value):
-        return _WRONG
+        raise _WrongType
     return tuple(value)
 
 
-def _read_gems(value: Any) -> Any:
-    if type(value) is not list or any(type(v) is not str for v in value):
-        return _WRONG
-    gems = tuple(_GEMS.get(v) for v in value)
-    return _NOT_A_GEM if None in gems else gems
+def _read_gem(value: Any, _: Any) -> Gem:
+    if type(value) is not str:
+        raise _WrongType
+    gem = _GEMS.get(value)
+    if gem is None:
+        raise _NotGems
+    return gem
 
 
-_READERS = {
-    "str": _read_str,
-    "int": _read_int,
-    "bool": _read_bool,
-    "gem": _read_gem,
-    "strs": _read_strs,
-    "gems": _read_gems,
-}
-_PLAIN: dict[str, Any] = {
-    "str": str,
-    "int": int,
-    "bool": bool,
-    "gem": str,
-    "strs": list,
-    "gems": lambda gems: [str(g) for g in gems],
-}
+def _read_gems(value: Any, _: Any) -> tuple[Gem, ...]:
+    return tuple(_read_gem(v, None) for v in _read_strs(value, None))
+
+
+@functools.cache
+def _converter() -> Any:
+    """The strict cattrs converter of headers and events (built, and cattrs imported, on the first
+    read or write: the command line's start-up never pays for it)."""
+    import cattrs
+
+    converter = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+    for kind in (str, int, bool):
+        converter.register_structure_hook(kind, _exactly(kind))
+    converter.register_structure_hook(Gem, _read_gem)
+    strs, gems = tuple[str, ...], tuple[Gem, ...]  # generic aliases: matched by a predicate
+    converter.register_structure_hook_func(lambda kind: kind == strs, _read_strs)
+    converter.register_structure_hook_func(lambda kind: kind == gems, _read_gems)
+    converter.register_unstructure_hook(Gem, str)
+    converter.register_unstructure_hook_func(lambda kind: kind == strs, list)
+    converter.register_unstructure_hook_func(lambda kind: kind == gems, lambda value: [str(g) for g in value])
+    return converter
+
+
+def _problem(group: BaseException, raw: dict[str, Any]) -> str:
+    """What cattrs found wrong with a table, in one line (see `structure`)."""
+    from cattrs.errors import AttributeValidationNote, ForbiddenExtraKeysError
+
+    missing: list[str] = []
+    extra: list[str] = []
+    not_gems: list[str] = []
+    wrong: list[str] = []
+    for error in getattr(group, "exceptions", ()):
+        if isinstance(error, ForbiddenExtraKeysError):
+            extra += sorted(error.extra_fields)
+            continue
+        names = [n.name for n in getattr(error, "__notes__", ()) if isinstance(n, AttributeValidationNote)]
+        name = names[0] if names else "?"
+        if isinstance(error, KeyError):
+            missing.append(name)
+        elif isinstance(error, _NotGems):
+            not_gems.append(name)
+        else:
+            wrong.append(name)
+    if missing:
+        return f"missing {', '.join(repr(m) for m in missing)}"
+    if extra:
+        return f"unknown {', '.join(excerpt(x) for x in extra[:5])}{', ...' * (len(extra) > 5)}"
+    if not_gems:
+        return f"{not_gems[0]!r} holds {excerpt(raw.get(not_gems[0]))}, not only gem names"
+    return f"wrong type for {', '.join(repr(k) for k in wrong)}"
+
+
+def _plain(value: Any) -> dict[str, Any]:
+    """An attrs value (header or event) as a plain dict, by cattrs: arrays as lists, gems as strings."""
+    plain: dict[str, Any] = _converter().unstructure(value, _flat(type(value)))
+    return plain
+
+
 _GEMS = {gem.value: gem for gem in Gem}
-_KIND_OF: dict[Any, str] = {
-    str: "str",
-    int: "int",
-    bool: "bool",
-    Gem: "gem",
-    tuple[str, ...]: "strs",
-    tuple[Gem, ...]: "gems",
-}
-_KINDS: dict[type, dict[str, tuple[str, bool]]] = {}
+_FLAT = (str, int, bool, Gem, tuple[str, ...], tuple[Gem, ...])
+"""The types a header's or an event's field may have: the converter's hooks read exactly these."""
 
 
-def _kinds(cls: type) -> dict[str, tuple[str, bool]]:
-    """Each field of a header or event class: its kind, and whether it is required."""
-    if cls not in _KINDS:
-        kinds = {}
+_CHECKED: set[type] = set()
+
+
+def _flat(cls: type[Any]) -> type[Any]:
+    """`cls`, once checked to have only flat fields (any other type would meet cattrs' lenient
+    default hooks instead of the strict ones)."""
+    if cls not in _CHECKED:
         for field in attrs.fields(attrs.resolve_types(cls)):
-            if field.type not in _KIND_OF:  # pragma: no cover - a payload that is not flat
+            if field.type not in _FLAT:  # pragma: no cover - a payload that is not flat
                 raise TypeError(f"{cls.__name__}.{field.name}: {field.type} is not a flat payload type")
-            kinds[field.name] = (_KIND_OF[field.type], field.default is attrs.NOTHING)
-        _KINDS[cls] = kinds
-    return _KINDS[cls]
+        _CHECKED.add(cls)
+    return cls
 
 
 def load_toml(text: str, where: str = "file") -> dict[str, Any]:
