@@ -196,7 +196,7 @@ class Table:
         view = sealing.substitute(self.state, private)
         event = self.variant.decide(view, self.variant.draw(view, move, self.game.chance()))
         used = set(strings(event))
-        _, reserved = sealing.placeholders(self.state)
+        _, reserved = sealing.placeholders(self.sealing, self.state)
         return [card for card in reserved.get(player, []) if private.get(card) in used]
 
     def reveal(self, cards: list[str]) -> Event:

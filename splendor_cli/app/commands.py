@@ -117,9 +117,16 @@ def _locks() -> str:
 def _load(game: str | None) -> Loaded:
     """The game a command means, read, and checked against what this user saw of it (memory.py)."""
     from .. import store
+    from . import cache
+
+    return _seen_now(store.read(_path(game), cache.verified_prefix))
+
+
+def _seen_now(loaded: Loaded) -> Loaded:
+    """`loaded`, checked against what this user saw of its game, then remembered as seen (and, a
+    sealed game, as verified): what every read of a command goes through (`_load`, sync's)."""
     from . import cache, memory
 
-    loaded = store.read(_path(game), cache.verified_prefix)
     memory.check(loaded)
     memory.remember(loaded)
     cache.remember_verified(loaded)
@@ -702,33 +709,17 @@ def _seat_moves_key(game: str | None, json: bool, as_: str | None) -> tuple[byte
 
 
 def _local_key_bytes() -> bytes | None:
-    """The bytes of this user's key file (b"" when there is none), read as keyring.py reads it
-    (no link, a regular file of this user's that nobody else may read) but not parsed: what names
-    the key in the cache, without loading the cryptography. None when it is not safe to read (the
-    command then reads it properly, and says why)."""
-    import stat
+    """The bytes of this user's key file (b"" when there is none), read as safely as the key
+    itself (keyring.key_bytes) but not parsed: what names the key in the cache, without loading
+    the cryptography. None when it is not safe to read (the command then says why, reading it)."""
+    from .keyring import key_bytes, keys_folder
 
-    from .keyring import KEY_FILE, MAX_BYTES, keys_folder
-
-    folder = keys_folder()
     try:
-        where = os.lstat(folder)
-    except FileNotFoundError:
+        return key_bytes(keys_folder())
+    except UsageError:
         return b""
-    if not stat.S_ISDIR(where.st_mode) or where.st_uid != os.getuid() or where.st_mode & 0o077:
+    except (SplendorError, OSError):
         return None
-    try:
-        fd = os.open(os.path.join(folder, KEY_FILE), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except FileNotFoundError:
-        return b""
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
-            return None
-        data = os.read(fd, MAX_BYTES + 1)
-    finally:
-        os.close(fd)
-    return data if 0 < len(data) <= MAX_BYTES else None
 
 
 def _still_known(game: str | None, data: bytes) -> bool:
@@ -737,13 +728,11 @@ def _still_known(game: str | None, data: bytes) -> bool:
     bytes answered, but the memory may have grown since)."""
     from . import memory
 
-    if memory._folder() is not None:  # the memory is on
-        from types import SimpleNamespace
-
+    if memory.enabled():
         from ..records import parse_text
 
         try:
-            memory.check(SimpleNamespace(path=_path(game), record=parse_text(data.decode("utf-8"))))  # type: ignore[arg-type]
+            memory.check_record(_path(game), parse_text(data.decode("utf-8")))
         except (SplendorError, UnicodeDecodeError):
             return False  # the command itself says why, reading the game
     return True

@@ -78,17 +78,14 @@ def _private(info: os.stat_result, path: str, what: str, mode: int) -> str:
     return ""
 
 
-def _read_key(folder: str) -> SecretKey:
-    """The secret key kept in `folder`, every check passed.
+def key_bytes(folder: str) -> bytes:
+    """The bytes of the secret key file kept in `folder`, every check of its safety passed, not
+    parsed (no cryptography loaded: what names the key in the user's cache).
 
     Raises:
         UsageError: there is no key.
-        GameFileError: the file is a link, not a regular file, open to others, or malformed.
+        GameFileError: the folder or file is a link, not a regular file, open to others, or too large.
     """
-    from ..crypto.errors import MalformedError
-    from ..crypto.keys import SecretKey
-    from ..projection.variant import name_problem
-
     path = os.path.join(folder, KEY_FILE)
     folder_fd = _open_folder(folder, create=False)
     try:
@@ -114,6 +111,22 @@ def _read_key(folder: str) -> SecretKey:
         os.close(folder_fd)
     if len(data) > MAX_BYTES:
         raise GameFileError(f"{path}: not a key file (larger than {MAX_BYTES} bytes)")
+    return data
+
+
+def _read_key(folder: str) -> SecretKey:
+    """The secret key kept in `folder`, every check passed.
+
+    Raises:
+        UsageError: there is no key.
+        GameFileError: the file is a link, not a regular file, open to others, or malformed.
+    """
+    from ..crypto.errors import MalformedError
+    from ..crypto.keys import SecretKey
+    from ..projection.variant import name_problem
+
+    path = os.path.join(folder, KEY_FILE)
+    data = key_bytes(folder)
     try:
         key = SecretKey.from_toml(data.decode("utf-8"))
     except UnicodeDecodeError:

@@ -29,6 +29,7 @@ from ..errors import GameFileError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..events.codec import Record
     from ..store import Loaded
 
 MAX_BYTES = 16 << 20
@@ -73,6 +74,11 @@ def _same(was: str, is_: str) -> bool:
     return was == (is_ if len(was) == FULL else is_[:SHORT])
 
 
+def enabled() -> bool:
+    """Whether the memory is on (not `SPLENDOR_NO_MEMORY`)."""
+    return _folder() is not None
+
+
 def check(loaded: Loaded) -> None:
     """Refuse a copy of a game whose log does not extend the events this user saw of it.
 
@@ -80,22 +86,27 @@ def check(loaded: Loaded) -> None:
         GameFileError: an event this user saw is not the file's event of that number, or the
             file has fewer events than were seen (events were removed).
     """
+    check_record(loaded.path, loaded.record)
+
+
+def check_record(path: str, record: Record) -> None:
+    """`check`, for the parsed file `record` at `path` (nothing folded)."""
     folder = _folder()
     if folder is None:
         return
-    seen = _seen(_file(folder, loaded.record.header.game))
-    now = _digests(loaded)
+    seen = _seen(_file(folder, record.header.game))
+    now = record.digests
     for seq, (was, is_) in enumerate(zip(seen, now), start=1):
         if not _same(was, is_):
             raise GameFileError(
-                f"{loaded.path}: event #{seq} is not the event #{seq} you saw of game"
-                f" {loaded.record.header.game!r}: an earlier turn was rewritten (if all the players"
+                f"{path}: event #{seq} is not the event #{seq} you saw of game"
+                f" {record.header.game!r}: an earlier turn was rewritten (if all the players"
                 " agree to this copy, `splendor forget -g FILE` accepts it)"
             )
     if len(now) < len(seen):
         raise GameFileError(
-            f"{loaded.path}: the file ends at event #{len(now)}, but you saw game"
-            f" {loaded.record.header.game!r} up to event #{len(seen)}: events were removed"
+            f"{path}: the file ends at event #{len(now)}, but you saw game"
+            f" {record.header.game!r} up to event #{len(seen)}: events were removed"
         )
 
 

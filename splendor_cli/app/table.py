@@ -21,6 +21,7 @@ from .commands import (
     _out,
     _picture,
     _seen,
+    _seen_now,
     _use_color,
 )
 from .params import COLOR, GAME, JSON, NOTIFY, Param, command
@@ -442,13 +443,7 @@ class _Reads:
 
     def seen(self, path: str) -> Loaded:
         """`commands._load`: the game read, checked against what this user saw of it, remembered."""
-        from . import cache, memory
-
-        loaded = self(path)
-        memory.check(loaded)
-        memory.remember(loaded)
-        cache.remember_verified(loaded)
-        return loaded
+        return _seen_now(self(path))
 
 
 def _audit(paths: list[str], up: Upstream, read: _Reads | None = None) -> None:

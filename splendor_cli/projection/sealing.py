@@ -214,77 +214,33 @@ def _level_label(label: str) -> int | None:
     return None
 
 
-_PLACES: dict[type, Callable[[Any], tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]]]] = {}
-"""Each sealable game's `card_places`, by the type of its states (`_learn`, when a sealed game
-starts or deals): where a state keeps its cards, without walking it."""
-
-
-def _learn(variant: AnyVariant, state: Any) -> None:
-    """Note where states of `state`'s type (`variant`'s) keep their cards (`Variant.card_places`)."""
-    _PLACES.setdefault(type(state), variant.card_places)
-
-
 _LAST: list[Any] = [None, ((), {})]
 """The state `placeholders` read last, and what it found: a fold asks of one state several
 times (may it move, what is owed, what may be shown)."""
 
 
-def _placeholders(state: Any) -> tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]]:
+def _placeholders(sealing: Sealing, state: Any) -> tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]]:
     if _LAST[0] is state:
         found: tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]] = _LAST[1]
         return found
-    places = _PLACES.get(type(state))
-    if places is None:
-        face, held = _walked(state)
-        found = tuple(face), {owner: tuple(cards) for owner, cards in held.items()}
-    else:
-        cards, reserves = places(state)
-        found = (
-            tuple(card for card in cards if is_placeholder(card)),
-            {
-                owner: mine
-                for owner, kept in reserves.items()
-                if (mine := tuple(card for card in kept if is_placeholder(card)))
-            },
-        )
+    cards, reserves = sealing.places(state)
+    found = (
+        tuple(card for card in cards if is_placeholder(card)),
+        {
+            owner: mine
+            for owner, kept in reserves.items()
+            if (mine := tuple(card for card in kept if is_placeholder(card)))
+        },
+    )
     _LAST[0], _LAST[1] = state, found
     return found
 
 
-def placeholders(state: Any) -> tuple[list[str], dict[str, list[str]]]:
+def placeholders(sealing: Sealing, state: Any) -> tuple[list[str], dict[str, list[str]]]:
     """The placeholders of `state` outside its decks: face up (a market slot), and reserved blind
-    (by owner), as the game's `Variant.card_places` says where they are (a state of a game that
-    never dealt sealed here: found by walking it)."""
-    face_up, reserved = _placeholders(state)
+    (by owner), where the game's `Variant.card_places` says its states keep cards."""
+    face_up, reserved = _placeholders(sealing, state)
     return list(face_up), {owner: list(cards) for owner, cards in reserved.items()}
-
-
-def _walked(state: Any) -> tuple[list[str], dict[str, list[str]]]:
-    """The placeholders of an attrs state, found by walking it: "" for a face-up one; by owner
-    for one in the `reserved` of a part with a `name`; decks (and `blind`) skipped."""
-    face_up: list[str] = []
-    reserved: dict[str, list[str]] = {}
-
-    def walk(value: Any, owner: str) -> None:
-        if isinstance(value, str):
-            if is_placeholder(value):
-                (reserved.setdefault(owner, []) if owner else face_up).append(value)
-        elif isinstance(value, tuple | list):
-            for item in value:
-                walk(item, owner)
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                walk(key, owner)
-                walk(item, owner)
-        elif attrs.has(type(value)):
-            name = getattr(value, "name", None) if hasattr(value, "reserved") else None
-            for field in attrs.fields(type(value)):
-                if field.name not in ("decks", "blind"):
-                    mine = field.name == "reserved" and isinstance(name, str)
-                    walk(getattr(value, field.name), str(name) if mine else owner)
-
-    walk(state, "")
-    return face_up, reserved
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -417,6 +373,8 @@ class Sealing:
     seen: Mapping[str, Mapping[str, int]] = attrs.Factory(dict)
     """When each player could first open each card, by placeholder then player: the seq of the
     event that brought in the last share but theirs (the undo policy reads it: `learned`)."""
+    places: Callable[[Any], tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]]] = attrs.field(eq=False, repr=False)
+    """Where the game's states keep their cards (`Variant.card_places`), for `placeholders`."""
     _memo: dict[str, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
     """What is worked out once per table (`partial`, `joint_key`): a new table starts without."""
 
@@ -424,11 +382,10 @@ class Sealing:
     def start(cls, variant: AnyVariant, event: SealedAsked) -> Sealing:
         """The sealed table of a game that `event` (the first of its log) asks for."""
         probe = _Probe()
-        setup = variant.deal(event.players, probe)
+        variant.deal(event.players, probe)
         if sorted(probe.cards) != list(LEVELS):
             raise _refuse(f"{variant.title} cannot be played sealed: its deal shuffles no three decks")
-        _learn(variant, variant.start(setup))
-        return cls(players=event.players, root=full_digest(event), cards=probe.cards)
+        return cls(players=event.players, root=full_digest(event), cards=probe.cards, places=variant.card_places)
 
     # -- where it stands
 
@@ -674,9 +631,7 @@ def face_up_cards(variant: AnyVariant, sealing: Sealing) -> tuple[str, ...]:
     """The placeholders that the game's setup deals face up (in the order the state holds them)."""
     probe = _Probe()
     setup = variant.deal(sealing.players, probe)
-    state = variant.start(setup)
-    _learn(variant, state)
-    face_up, _ = _placeholders(state)
+    face_up, _ = _placeholders(sealing, variant.start(setup))
     return face_up
 
 
@@ -724,7 +679,7 @@ def may_show(sealing: Sealing, state: Any | None, player: str) -> Callable[[str]
     if state is None:
         allowed = set(sealing.face_up)
         return lambda card: "" if card in allowed else "before the deal, only the setup's face-up cards are shown"
-    face_up, reserved = _placeholders(state)
+    face_up, reserved = _placeholders(sealing, state)
     shown = set(face_up) | {card for cards in reserved.values() for card in cards} | set(exposed(sealing, state))
     return lambda card: "" if card in shown else "it is not face up or reserved (a deck's card stays sealed)"
 
@@ -737,7 +692,7 @@ def owed(sealing: Sealing, state: Any | None, player: str) -> list[str]:
         return []
     if state is None:
         return [card for card in sealing.face_up if player in sealing.missing(card)]
-    face_up, reserved = _placeholders(state)
+    face_up, reserved = _placeholders(sealing, state)
     cards = [
         *face_up,
         *(card for owner, cards in reserved.items() if owner != player for card in cards),
@@ -750,7 +705,7 @@ def blocked(sealing: Sealing, state: Any, player: str) -> str:
     """Why `player` may not start a turn now ("" when they may): a face-up card not revealed to
     all, a card shown then put back in its deck not revealed to all, or a card of theirs
     reserved blind that misses another player's share."""
-    face_up, reserved = _placeholders(state)
+    face_up, reserved = _placeholders(sealing, state)
     for card in face_up:
         late = sealing.missing(card)
         if late:
@@ -775,7 +730,7 @@ def waiting(sealing: Sealing, state: Any | None) -> list[tuple[str, list[str]]]:
     those, every player's but the owner's), for `show` to say."""
     if state is None:
         return [(card, sealing.missing(card)) for card in sealing.face_up if sealing.missing(card)]
-    face_up, reserved = _placeholders(state)
+    face_up, reserved = _placeholders(sealing, state)
     out = [(card, sealing.missing(card)) for card in [*face_up, *exposed(sealing, state)] if sealing.missing(card)]
     for owner, cards in reserved.items():
         out += [(card, sealing.missing(card, but=owner)) for card in cards if sealing.missing(card, but=owner)]
@@ -791,7 +746,7 @@ def private_cards(sealing: Sealing, state: Any, seat: str, card_secret: Scalar) 
     that waits only for their share)."""
     from ..crypto.elgamal import combine, share_point
 
-    face_up, reserved = _placeholders(state)
+    face_up, reserved = _placeholders(sealing, state)
     out: dict[str, str] = {}
     for card in (*face_up, *reserved.get(seat, ())):
         if card in out or sealing.missing(card, but=seat):
@@ -961,7 +916,7 @@ def audit(sealing: Sealing, state: Any | None) -> Audit:
             if deck_cards.get(card, got) != got:  # pragma: no cover - the shares' proofs rule it out
                 problems.append(f"{card} was revealed as {got}, but opens to {deck_cards[card]}")
         if state is not None:
-            _, reserved = _placeholders(state)
+            _, reserved = _placeholders(sealing, state)
             reserves = {owner: tuple(deck_cards.get(c, c) for c in cards) for owner, cards in reserved.items()}
     return Audit(
         problems=tuple(problems),

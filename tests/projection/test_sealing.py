@@ -167,7 +167,7 @@ def test_a_blind_reserve_is_seen_by_its_owner_alone_until_it_is_bought() -> None
     table = dealt(seed=32)
     play(table, "reserve deck 2")
     table.duty_round()
-    _, reserved = sealing.placeholders(table.state)
+    _, reserved = sealing.placeholders(table.sealing, table.state)
     (hidden,) = reserved["ann"]
     assert set(table.sealing.shares[hidden]) == {"bob"}
     ciphertext = table.sealing.ciphertext(hidden)
@@ -206,7 +206,7 @@ def test_the_owner_never_shows_their_share_of_their_blind_reserve_unasked() -> N
     """ann's duties never show her own blind reserve: she owes nothing for it, bob owes his share."""
     table = dealt(seed=33)
     play(table, "reserve deck 1")
-    (hidden,) = sealing.placeholders(table.state)[1]["ann"]
+    (hidden,) = sealing.placeholders(table.sealing, table.state)[1]["ann"]
     assert sealing.owed(table.sealing, table.state, "ann") == []
     assert sealing.owed(table.sealing, table.state, "bob") == [hidden]
     assert sealing.blocked(table.sealing, table.state, "bob") == ""
@@ -391,7 +391,7 @@ def test_a_turn_started_while_a_face_up_card_waits_for_a_share_is_refused() -> N
     table = dealt(seed=44)
     card = market_card(table, 1)
     play(table, f"reserve {card}")
-    (slot,) = sealing.placeholders(table.state)[0]
+    (slot,) = sealing.placeholders(table.sealing, table.state)[0]
     assert sealing.blocked(table.sealing, table.state, "bob").startswith(f"the face-up card {slot} is not revealed")
     early = table.signed(table.game.decide(table.variant.legal_moves(table.state)[0]), "bob")
     refused(table, early, f"played too soon: the face-up card {re.escape(slot)} is not revealed yet")
@@ -408,7 +408,7 @@ def test_a_turn_of_a_player_whose_blind_reserve_waits_for_a_share_is_refused() -
     play(table, "reserve deck 3")
     table.add(table.game.decide(table.variant.legal_moves(table.view("bob"))[0]), "bob")  # bob owes, not blocked
     early = table.signed(table.game.decide(table.variant.legal_moves(table.view("ann"))[0]), "ann")
-    (hidden,) = sealing.placeholders(table.state)[1]["ann"]
+    (hidden,) = sealing.placeholders(table.sealing, table.state)[1]["ann"]
     refused(table, early, f"ann's blind reserve {re.escape(hidden)} waits for bob's decryption share")
 
 
@@ -659,7 +659,10 @@ def test_an_undo_that_puts_a_shown_card_back_in_its_deck_reveals_it_to_all(case:
     else:
         play(table, f"reserve {market_card(table, 1)}")
         table.add(_shown(table, "ann"), "ann")
-    (card,) = [*sealing.placeholders(table.state)[0], *sealing.placeholders(table.state)[1].get("ann", [])]
+    (card,) = [
+        *sealing.placeholders(table.sealing, table.state)[0],
+        *sealing.placeholders(table.sealing, table.state)[1].get("ann", []),
+    ]
     if case == "blind reserve":
         table.add(RewindAgreed(seq=0, parent="", player="bob", to=table.game.after[-2]), "bob")
     table.add(table.game.decide_undo(by="ann"), "ann")

@@ -61,7 +61,7 @@ def test_every_card_is_in_every_state_exactly_once(table: tuple[str, int], seed:
         assert sorted(opened) == every, f"state #{index}"
     report = sealing.audit(game.sealing, game.state)
     assert report.problems == () and report.cards_opened == len(every)
-    _, reserved = sealing.placeholders(game.state)
+    _, reserved = sealing.placeholders(game.sealing, game.state)
     assert report.reserves == {owner: tuple(cards[c] for c in held) for owner, held in reserved.items()}
     assert all(cards[p] == card for p, card in game.sealing.revealed.items())
 
@@ -148,7 +148,7 @@ def test_an_undo_restores_the_state_before_the_move_with_revealed_cards_kept(
         game.undo()
         assert dict(game.sealing.revealed) == revealed
         assert game.state == sealing.substitute(before, revealed)
-        assert not set(revealed) & set(sealing.placeholders(game.state)[0])
+        assert not set(revealed) & set(sealing.placeholders(game.sealing, game.state)[0])
         done += 1
     game.play_to_end(blind=0.1)
     assert len(game.game.undone) >= done
