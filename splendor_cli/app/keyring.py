@@ -193,8 +193,7 @@ def remember_published(root: str) -> None:
 
 
 SHUFFLED_FILE = "shuffled"
-"""The shuffles this user wrote, one a line: the game's root (hex), the shuffle's seq, and its
-full digest (hex)."""
+"""The shuffles this user wrote, one a line: the game's root (hex) and the shuffle's seq."""
 
 
 def _lines(name: str) -> list[list[str]]:
@@ -229,14 +228,14 @@ def _note(name: str, line: str) -> None:
         os.close(folder_fd)
 
 
-def shuffles_made(root: str) -> list[tuple[int, str]]:
-    """The shuffles this user wrote in the game of first-event digest `root` (hex): (seq, digest)."""
-    return [(int(w[1]), w[2]) for w in _lines(SHUFFLED_FILE) if len(w) == 3 and w[0] == root and w[1].isdigit()]
+def shuffles_made(root: str) -> list[int]:
+    """The seqs of the shuffles this user wrote in the game of first-event digest `root` (hex)."""
+    return [int(w[1]) for w in _lines(SHUFFLED_FILE) if len(w) == 2 and w[0] == root and w[1].isdigit()]
 
 
-def note_shuffled(root: str, seq: int, digest: str) -> None:
-    """Note that this user wrote the shuffle of full digest `digest` as event #`seq` of game `root`."""
-    _note(SHUFFLED_FILE, f"{root} {seq} {digest}")
+def note_shuffled(root: str, seq: int) -> None:
+    """Note that this user wrote a shuffle as event #`seq` of the game `root`."""
+    _note(SHUFFLED_FILE, f"{root} {seq}")
 
 
 def _exists(path: str) -> UsageError:

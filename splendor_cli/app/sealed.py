@@ -152,7 +152,7 @@ def _check_shuffle_once(loaded: Loaded, seat: str) -> None:
 
     sealing = loaded.game.sealing
     assert sealing is not None
-    for seq, _ in shuffles_made(sealing.root.hex()):
+    for seq in shuffles_made(sealing.root.hex()):
         if loaded.game.seq < seq:
             raise IllegalMoveError(
                 f"{seat} shuffled this game's decks as event #{seq}, and this copy ends at #{loaded.game.seq}:"
@@ -178,7 +178,7 @@ def note_written(loaded: Loaded, after: Loaded, secret: SecretKey | None) -> Non
         if isinstance(event, DeckShuffled) and event.player == seat:
             from .keyring import note_shuffled
 
-            note_shuffled(root, seq, after.record.digests[seq - 1])
+            note_shuffled(root, seq)
         if isinstance(event, KeysPublished) and event.player == seat:
             from .keyring import remember_published
 

@@ -522,7 +522,8 @@ def _merge_msg(repo: _Repo) -> str:
     """The message git prepared for the merge under way (MERGE_MSG), "" when there is none."""
     where = _text(_git(["rev-parse", "--git-path", "MERGE_MSG"], repo.root)).strip()
     try:
-        return (repo.root / where).read_text(encoding="utf-8", errors="replace")
+        with open(repo.root / where, "rb") as handle:  # bounded, as gitsync.conclude_merge reads it
+            return handle.read(64 << 10).decode("utf-8", "replace")
     except OSError:
         return ""
 
