@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping
 
 import attrs
 
@@ -232,11 +232,16 @@ def piece(
     """A piece of the table at (x, y): a group of class `kind` (and `changed`, then outlined),
     drawn in its own coordinates (0, 0)-(width, height), scaled by `scale` (`pad`: how far out
     the outline of a change goes)."""
-    where = f"translate({_value(x)},{_value(y)})" + (f" scale({_value(scale)})" if scale != 1 else "")
+    where = translate(x, y, scale)
     drawn = [c for c in children if c is not None]
     if changed:
         drawn.append(outline(width, height, radius, pad=pad))
     return el("g", *drawn, id=id, class_=f"{kind} changed" if changed else kind, transform=where)
+
+
+def translate(x: float, y: float, scale: float = 1) -> str:
+    """A `transform` that moves a group to (x, y) (and scales it by `scale`)."""
+    return f"translate({_value(x)},{_value(y)})" + (f" scale({_value(scale)})" if scale != 1 else "")
 
 
 def token(gem: Gem, cx: float, cy: float, r: float) -> Element:
@@ -506,40 +511,6 @@ def empty_slot(x: float, y: float, note: str, *, scale: float = 1, kind: str = "
     )
 
 
-def reserved_row(
-    reserved: Sequence[str],
-    blind: Collection[str],
-    owner: str,
-    seat: str | None,
-    cards: Mapping[str, Card],
-    marks: frozenset[str],
-    *,
-    places: int,
-    id: str,
-    x: float,
-    y: float,
-    scale: float,
-) -> Element:
-    """A player's reserved cards, small: face up, but a blind one face down (its level only, and
-    an id that does not name it) unless this is its owner's view (`seat`); an empty place for each
-    card still allowed (`places` in all). A sealed game's placeholder (a blind reserve not opened
-    in this view) is face down in every view."""
-    parts: list[Element] = []
-    for k in range(places):
-        left = k * (CARD_W * scale + 7)
-        if k >= len(reserved):
-            parts.append(empty_slot(left, 0, "", scale=scale, kind="slot reserve"))
-            continue
-        card = reserved[k]
-        key = f"card-{card}"
-        if (card in blind and seat != owner) or is_placeholder(card):
-            hidden = f"hidden-{owner}-{k + 1}"
-            parts.append(card_back(level_of(card), left, 0, id=hidden, changed=key in marks, scale=scale))
-        else:
-            parts.append(card_face(cards[card], left, 0, id=key, changed=key in marks, scale=scale))
-    return el("g", *parts, id=id, class_="reserved", transform=f"translate({x},{y})")
-
-
 # -- tiles -----------------------------------------------------------------------------------------
 
 TILE = 76
@@ -654,4 +625,5 @@ __all__ = [
     "text_width",
     "token",
     "token_parts",
+    "translate",
 ]

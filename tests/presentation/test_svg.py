@@ -189,12 +189,17 @@ def test_a_picture_is_loaded_only_when_asked_for() -> None:
         "v = find_variant('base')\n"
         "game = Game(variant=v).apply(v.deal(('ann', 'bob'), RandomChance(random.Random(1))))\n"
         "game = game.apply(attrs.evolve(game.decide(v.parse_moves('take w u g')[0]), seq=2))\n"
-        "before = sorted(m for m in sys.modules if m.endswith('svg'))\n"
+        "pictures = lambda: sorted(m for m in sys.modules if 'svg' in m.rpartition('.')[2])\n"
+        "before = pictures()\n"
         "game.variant.board_svg(game)\n"
-        "after = sorted(m for m in sys.modules if m.endswith('svg'))\n"
+        "after = pictures()\n"
         "print(json.dumps([before, after]))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     before, after = json.loads(result.stdout.splitlines()[-1])
     assert before == []
-    assert after == ["splendor_cli.presentation.svg", "splendor_cli.variants.base.svg"]
+    assert after == [
+        "splendor_cli.presentation.svg",
+        "splendor_cli.presentation.svgtable",
+        "splendor_cli.variants.base.svg",
+    ]

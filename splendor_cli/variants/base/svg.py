@@ -20,19 +20,12 @@ from __future__ import annotations
 from ...events import Event
 from ...model import COLOURS, GEMS, Gem
 from ...presentation.svg import (
-    CARD_H,
-    CARD_W,
     FELT,
-    INK,
     MAT,
-    MAT_EDGE,
     MUTED,
     TILE,
-    TO_MOVE,
     Element,
-    badge,
     centred,
-    chip,
     deck,
     document,
     el,
@@ -40,32 +33,38 @@ from ...presentation.svg import (
     face_up_card,
     legend,
     noble_tile,
-    piece,
     pile,
-    reserved_row,
-    strip,
     text,
-    text_width,
 )
-from ...projection.sealed import level_of
+from ...presentation.svgtable import (
+    COLUMN,
+    MARGIN,
+    ROW,
+    TOP,
+    bonus,
+    card_moved,
+    headline,
+    holdings_labels,
+    player_area,
+    points,
+    reserved_left,
+    reserved_row,
+    stack,
+    status,
+    token_piles,
+    won_row,
+)
 from ...projection.variant import Moment
 from .cards import CARDS, NOBLES
 from .events import CardPurchased, CardReserved, TokensTaken, TurnPassed
 from .state import MAX_RESERVED, MAX_TOKENS, WINNING_POINTS, GameState, PlayerState
 
-MARGIN = 16
-TOP = 56
-"""Below the headline."""
-COLUMN = CARD_W + 10
-ROW = CARD_H + 12
 MARKET_Y = TOP + TILE + 14
 LEGEND_Y = MARKET_Y + 3 * ROW + 8
 """The middle of the line of the key to the letters, under the market."""
 BANK_X = MARGIN + 5 * COLUMN + 8
 LEFT_WIDTH = BANK_X + 84
 PANEL_W, PANEL_H, PANEL_GAP = 590, 176, 10
-SCALE = 0.72
-"""Reserved cards, against the market's."""
 
 
 def board_svg(game: Moment, *, seat: str | None = None, event: Event | None = None) -> str:
@@ -79,8 +78,7 @@ def board_svg(game: Moment, *, seat: str | None = None, event: Event | None = No
     width = LEFT_WIDTH + PANEL_W + MARGIN
     parts = [
         el("rect", x=8, y=TOP - 8, width=LEFT_WIDTH - 4, height=height - TOP, rx=12, fill=MAT, class_="centre"),
-        _headline(state),
-        text(width - MARGIN, 32, f"event #{game.seq}", size=12, bold=False, fill=MUTED, anchor="end"),
+        *_headline(state, game.seq, width),
         *_nobles(state, marks),
         *_market(state, marks),
         *_bank(state, marks),
@@ -90,7 +88,8 @@ def board_svg(game: Moment, *, seat: str | None = None, event: Event | None = No
             for i in range(len(state.players))
         ),
     ]
-    return document(width, height, f"Splendor, {_status(state)}", parts, background=FELT)
+    label = status(state, _result(state) if state.finished else "")
+    return document(width, height, f"Splendor, {label}", parts, background=FELT)
 
 
 # -- what changed ----------------------------------------------------------------------------------
@@ -110,19 +109,13 @@ def changed(state: GameState, event: Event | None) -> frozenset[str]:
             moved = (*event.gems, *event.returned)
         case CardReserved():
             moved = ((Gem.GOLD,) if event.gold else ()) + event.returned
-            ids.add(f"card-{event.card}")
-            if event.blind or event.drawn:
-                ids.add(f"deck-{level_of(event.card)}")  # a sealed game's placeholder has a level too
-            if event.drawn:
-                ids.add(f"card-{event.drawn}")
+            ids |= card_moved(event.card, drawn=event.drawn, blind=event.blind)
         case CardPurchased():
             card = CARDS[event.card]
             moved = event.payment
-            ids |= {f"card-{event.card}", f"{me}-bonus-{card.bonus}"}
+            ids |= card_moved(event.card, drawn=event.drawn) | {f"{me}-bonus-{card.bonus}"}
             if card.points:
                 ids.add(f"{me}-points")
-            if event.drawn:  # bought from the market, and its deck dealt another
-                ids |= {f"card-{event.drawn}", f"deck-{card.level}"}
     for gem in moved:
         ids |= {f"bank-{gem}", f"{me}-tokens-{gem}"}
     if event.noble:
@@ -131,13 +124,6 @@ def changed(state: GameState, event: Event | None) -> frozenset[str]:
 
 
 # -- the headline ----------------------------------------------------------------------------------
-
-
-def _status(state: GameState) -> str:
-    """`turn 5: bob to move`, or `game over: ann won with 16 points`."""
-    if not state.finished:
-        return f"turn {state.turn + 1}: {state.player.name} to move"
-    return f"game over: {_result(state)}"
 
 
 def _result(state: GameState) -> str:
@@ -152,34 +138,22 @@ def _result(state: GameState) -> str:
     return text
 
 
-def _headline(state: GameState) -> Element:
+def _headline(state: GameState, seq: int, width: int) -> list[Element]:
     """Whose turn (turn and round) and the last round's warning; or the result."""
-    parts = [text(MARGIN, 32, "Splendor", size=22, bold=True)]
-    x: float = MARGIN + 116
-    if state.finished:
-        parts += [
-            badge(x, 25, "game over"),
-            text(x + 92, 32, _result(state), size=18, bold=True),
-            text(
-                x + 92 + text_width(_result(state), 18, bold=True) + 12,
-                32,
-                f"after {state.turn} turns",
-                size=14,
-                fill=MUTED,
-            ),
-        ]
-    else:
-        turn = f"turn {state.turn + 1}, round {state.turn // len(state.players) + 1}"
-        parts.append(text(x, 32, turn, size=16, fill=MUTED))
-        x += text_width(turn, 16) + 12
-        parts.append(text(x, 32, state.player.name, size=18, bold=True))
-        x += text_width(state.player.name, 18, bold=True) + 8
-        parts.append(badge(x, 25, "to move"))
-        if state.last_round:
-            leaders = " and ".join(p.name for p in state.players if p.points >= WINNING_POINTS)
-            note = f"last round: {leaders} reached {WINNING_POINTS} points"
-            parts.append(text(x + 80, 32, note, size=14, bold=True, fill=TO_MOVE))
-    return el("g", *parts, id="turn")
+    note = ""
+    if state.last_round:
+        leaders = " and ".join(p.name for p in state.players if p.points >= WINNING_POINTS)
+        note = f"last round: {leaders} reached {WINNING_POINTS} points"
+    return headline(
+        state,
+        "Splendor",
+        MARGIN + 116,
+        turn=f"turn {state.turn + 1}, round {state.turn // len(state.players) + 1}",
+        note=note,
+        result=_result(state) if state.finished else "",
+        seq=seq,
+        width=width,
+    )
 
 
 # -- the centre ------------------------------------------------------------------------------------
@@ -228,144 +202,43 @@ def _player(state: GameState, i: int, x: int, y: int, seat: str | None, marks: f
     the cards bought stacked under their bonus; reserved cards; nobles won."""
     player = state.players[i]
     me = f"player-{player.name}"
-    if state.finished:
-        note = "winner" if player.name in state.winners() else ""
-    else:
-        note = "to move" if i == state.to_move else ""
-    parts: list[Element | None] = [
-        el(
-            "rect",
-            width=PANEL_W,
-            height=PANEL_H,
-            rx=10,
-            fill=MAT,
-            stroke=TO_MOVE if note else MAT_EDGE,
-            stroke_width=3 if note else 1.5,
-        ),
-        text(14, 26, player.name, size=18, bold=True),
-        badge(14 + text_width(player.name, 18, bold=True) + 10, 20, note) if note else None,
-        _points(player, me, marks),
+    parts = [
+        points(player.points, PANEL_W - 14, me, marks),
         *_holdings(player, me, marks),
-        _reserved(player, me, seat, marks),
+        reserved_row(player, seat, CARDS, marks, places=MAX_RESERVED, x=_RESERVED_X, y=40),
         _nobles_won(player, me, marks),
     ]
-    return piece(x, y, PANEL_W, PANEL_H, parts, kind="player", id=me, radius=10)
-
-
-def _points(player: PlayerState, me: str, marks: frozenset[str]) -> Element:
-    key = f"{me}-points"
-    number = str(player.points)
-    width = text_width(number, 26, bold=True)
-    return piece(
-        PANEL_W - 14 - width - 50,
-        6,
-        width + 50,
-        28,
-        [
-            text(width + 50, 25, number, size=26, bold=True, anchor="end"),
-            text(0, 25, "points", size=12, fill=MUTED),
-        ],
-        kind="points",
-        id=key,
-        changed=key in marks,
-    )
+    return player_area(state, i, x, y, width=PANEL_W, height=PANEL_H, children=parts)
 
 
 def _holdings(player: PlayerState, me: str, marks: frozenset[str]) -> list[Element]:
     """Tokens (gold last) above bonuses, a column a colour, each bonus with its cards under it."""
-    parts = [
-        text(14, 54, "tokens", size=12, fill=MUTED),
-        text(14, 69, f"{player.tokens.total()} of {MAX_TOKENS}", size=11, fill=MUTED),
-        text(14, 96, "bonuses", size=12, fill=MUTED),
-        text(14, 111, f"{len(player.cards)} cards", size=11, fill=MUTED),
-    ]
-    for col, gem in enumerate(GEMS):
-        key = f"{me}-tokens-{gem}"
-        parts.append(
-            pile(gem, player.tokens[gem], _COLS_X + col * _COL, 43, r=13, id=key, changed=key in marks, hollow=True)
-        )
+    parts = holdings_labels(player.tokens, MAX_TOKENS, len(player.cards))
+    parts += token_piles(GEMS, player.tokens, me, marks, x=_COLS_X, step=_COL)
     for col, gem in enumerate(COLOURS):
-        key = f"{me}-bonus-{gem}"
-        count = player.bonuses[gem]
-        parts.append(
-            piece(
-                _COLS_X + col * _COL,
-                84,
-                40,
-                26,
-                [
-                    chip(gem, 3, 0, width=20, height=26),
-                    text(28, 19, str(count), size=15, bold=True, fill=INK if count else MUTED),
-                ],
-                kind=f"bonus {gem}",
-                id=key,
-                changed=key in marks,
-                radius=3,
-            )
-        )
-        owned = [c for c in player.cards if CARDS[c].bonus is gem]
-        step = min(6.5, 50 / max(len(owned), 1))
-        for k, card in enumerate(owned):
-            points = CARDS[card].points
-            title = f"{card}, {gem}" + (f", {points} points" if points else "")
-            parts.append(
-                strip(
-                    gem,
-                    _COLS_X + col * _COL + 1,
-                    round(116 + k * step, 1),
-                    36,
-                    id=f"card-{card}",
-                    changed=f"card-{card}" in marks,
-                    title=title,
-                )
-            )
+        x = _COLS_X + col * _COL
+        parts.append(bonus(gem, player.bonuses[gem], x, me, marks))
+        parts += stack([CARDS[c] for c in player.cards if CARDS[c].bonus is gem], gem, x + 1, 116, 50, marks)
     return parts
 
 
-_RESERVED_X = PANEL_W - 14 - MAX_RESERVED * round(CARD_W * SCALE + 7)
-
-
-def _reserved(player: PlayerState, me: str, seat: str | None, marks: frozenset[str]) -> Element:
-    """The reserved cards (`reserved_row`): a blind one face down unless this is its owner's view."""
-    return reserved_row(
-        player.reserved,
-        player.blind,
-        player.name,
-        seat,
-        CARDS,
-        marks,
-        places=MAX_RESERVED,
-        id=f"{me}-reserved",
-        x=_RESERVED_X,
-        y=40,
-        scale=SCALE,
-    )
+_RESERVED_X = reserved_left(PANEL_W - 14, MAX_RESERVED)
 
 
 def _nobles_won(player: PlayerState, me: str, marks: frozenset[str]) -> Element:
     """The nobles won, small tiles with their id and points."""
-    parts: list[Element] = []
-    for k, noble in enumerate(player.nobles):
-        key = f"noble-{noble}"
-        parts.append(
-            piece(
-                k * 60,
-                0,
-                54,
-                30,
-                [
-                    el("rect", width=54, height=30, rx=4, fill="#efe3c6", stroke="#9a8558"),
-                    text(6, 21, str(NOBLES[noble].points), size=16, bold=True, fill="#2a2a2a"),
-                    centred(36, 15, noble, size=11, fill="#7d7566"),
-                ],
-                kind="noble",
-                id=key,
-                changed=key in marks,
-                radius=4,
-            )
+    tiles: list[tuple[str, list[Element | None]]] = [
+        (
+            f"noble-{noble}",
+            [
+                el("rect", width=54, height=30, rx=4, fill="#efe3c6", stroke="#9a8558"),
+                text(6, 21, str(NOBLES[noble].points), size=16, bold=True, fill="#2a2a2a"),
+                centred(36, 15, noble, size=11, fill="#7d7566"),
+            ],
         )
-    label = text(0, 21, "nobles: none", size=12, fill=MUTED) if not player.nobles else None
-    return el("g", label, *parts, id=f"{me}-nobles", class_="nobles", transform=f"translate({_RESERVED_X},{40 + 94})")
+        for noble in player.nobles
+    ]
+    return won_row(tiles, me, marks, kind="noble", width=54, none="nobles: none", baseline=21, x=_RESERVED_X, y=134)
 
 
 __all__ = ["board_svg", "changed"]

@@ -23,8 +23,6 @@ from __future__ import annotations
 from ...events import Event
 from ...model import COLOURS, DUEL_GEMS, Gem
 from ...presentation.svg import (
-    CARD_H,
-    CARD_W,
     FELT,
     INK,
     MAT,
@@ -34,9 +32,7 @@ from ...presentation.svg import (
     TILE,
     TO_MOVE,
     Element,
-    badge,
     centred,
-    chip,
     crowns,
     deck,
     document,
@@ -46,13 +42,29 @@ from ...presentation.svg import (
     legend,
     piece,
     pile,
-    reserved_row,
-    strip,
     text,
     text_width,
     token,
 )
-from ...projection.sealed import level_of
+from ...presentation.svgtable import (
+    COLUMN,
+    MARGIN,
+    ROW,
+    TOP,
+    bonus,
+    card_moved,
+    headline,
+    holdings_labels,
+    player_area,
+    points,
+    points_width,
+    reserved_left,
+    reserved_row,
+    stack,
+    status,
+    token_piles,
+    won_row,
+)
 from ...projection.variant import Moment
 from .cards import CARDS, ROYALS
 from .events import (
@@ -79,13 +91,8 @@ from .state import (
     DuelState,
 )
 
-MARGIN = 16
-TOP = 56
-"""Below the headline."""
 CELL = 52
 BOARD_X, BOARD_Y = MARGIN + 22, TOP + 22
-COLUMN = CARD_W + 10
-ROW = CARD_H + 12
 PYRAMID_X = MARGIN + 290 + 40
 ROYALS_X = PYRAMID_X + 6 * COLUMN + 40
 PANEL_W, PANEL_H, PANEL_GAP = 598, 214, 12
@@ -94,8 +101,6 @@ LEGEND_Y = TOP + 3 * ROW + 14
 PANELS_Y = LEGEND_Y + 30
 WIDTH = 2 * PANEL_W + PANEL_GAP + 2 * MARGIN
 HEIGHT = PANELS_Y + PANEL_H + MARGIN
-SCALE = 0.72
-"""Reserved cards, against the pyramid's."""
 ROYAL_FILL, ROYAL_EDGE = "#e6dcf0", "#7b5e91"
 SCROLL_FILL, SCROLL_EDGE, SEAL = "#efe3c6", "#9a8558", "#b3261e"
 
@@ -108,8 +113,7 @@ def board_svg(game: Moment, *, seat: str | None = None, event: Event | None = No
     marks = changed(state, event)
     parts = [
         el("rect", x=8, y=TOP - 8, width=WIDTH - 16, height=PANELS_Y - TOP - 4, rx=12, fill=MAT, class_="centre"),
-        _headline(state),
-        text(WIDTH - MARGIN, 32, f"event #{game.seq}", size=12, bold=False, fill=MUTED, anchor="end"),
+        *_headline(state, game.seq),
         _board(state, marks),
         _bag(state, marks),
         _supply(state, marks),
@@ -119,7 +123,8 @@ def board_svg(game: Moment, *, seat: str | None = None, event: Event | None = No
         legend(DUEL_GEMS, PYRAMID_X, LEGEND_Y),
         *(_player(state, i, MARGIN + i * (PANEL_W + PANEL_GAP), PANELS_Y, seat, marks) for i in range(2)),
     ]
-    return document(WIDTH, HEIGHT, f"Splendor Duel, {_status(state)}", parts, background=FELT)
+    label = status(state, _result(state) if state.finished else "")
+    return document(WIDTH, HEIGHT, f"Splendor Duel, {label}", parts, background=FELT)
 
 
 # -- what changed ----------------------------------------------------------------------------------
@@ -149,19 +154,13 @@ def changed(state: DuelState, event: Event | None) -> frozenset[str]:
             if (len(event.gems) == 3 and len(set(event.gems)) == 1) or event.gems.count(Gem.PEARL) == 2:
                 gained = other  # rule 14
         case GoldReserved():
-            ids |= {f"cell-{event.gold}", f"{me}-tokens-gold", f"card-{event.card}"}
-            if event.blind or event.drawn:
-                ids.add(f"deck-{level_of(event.card)}")  # a sealed game's placeholder has a level too
-            if event.drawn:
-                ids.add(f"card-{event.drawn}")
+            ids |= {f"cell-{event.gold}", f"{me}-tokens-gold"}
+            ids |= card_moved(event.card, drawn=event.drawn, blind=event.blind)
         case DuelCardBought():
             card = CARDS[event.card]
-            ids.add(f"card-{event.card}")
-            ids |= {f"{me}-tokens-{gem}" for gem in event.payment}
+            ids |= card_moved(event.card, drawn=event.drawn) | {f"{me}-tokens-{gem}" for gem in event.payment}
             if event.payment:
                 ids.add("bag")
-            if event.drawn:
-                ids |= {f"card-{event.drawn}", f"deck-{card.level}"}
             colour = event.wild or card.bonus
             if colour:
                 ids.add(f"{me}-bonus-{colour}")
@@ -187,13 +186,6 @@ def changed(state: DuelState, event: Event | None) -> frozenset[str]:
 
 
 # -- the headline ----------------------------------------------------------------------------------
-
-
-def _status(state: DuelState) -> str:
-    """`turn 5: bob to move`, or `game over: ann won with 21 points`."""
-    if not state.finished:
-        return f"turn {state.turn + 1}: {state.player.name} to move"
-    return f"game over: {_result(state)}"
 
 
 def _result(state: DuelState) -> str:
@@ -238,27 +230,18 @@ def _todo(state: DuelState) -> str:
     return "; ".join(notes)
 
 
-def _headline(state: DuelState) -> Element:
-    parts = [text(MARGIN, 32, "Splendor Duel", size=22, bold=True)]
-    x: float = MARGIN + 170
-    if state.finished:
-        result = _result(state)
-        parts += [
-            badge(x, 25, "game over"),
-            text(x + 92, 32, result, size=18, bold=True),
-            text(x + 104 + text_width(result, 18, bold=True), 32, f"after {state.turn} turns", size=14, fill=MUTED),
-        ]
-    else:
-        turn = f"turn {state.turn + 1}"
-        parts.append(text(x, 32, turn, size=16, fill=MUTED))
-        x += text_width(turn, 16) + 12
-        parts.append(text(x, 32, state.player.name, size=18, bold=True))
-        x += text_width(state.player.name, 18, bold=True) + 8
-        parts.append(badge(x, 25, "to move"))
-        todo = _todo(state)
-        if todo:
-            parts.append(text(x + 80, 32, todo, size=14, bold=True, fill=TO_MOVE))
-    return el("g", *parts, id="turn")
+def _headline(state: DuelState, seq: int) -> list[Element]:
+    """Whose turn and what it still owes; or the result."""
+    return headline(
+        state,
+        "Splendor Duel",
+        MARGIN + 170,
+        turn=f"turn {state.turn + 1}",
+        note="" if state.finished else _todo(state),
+        result=_result(state) if state.finished else "",
+        seq=seq,
+        width=WIDTH,
+    )
 
 
 # -- the centre: board, bag, privileges, pyramid, royal cards --------------------------------------
@@ -415,45 +398,19 @@ def _player(state: DuelState, i: int, x: int, y: int, seat: str | None, marks: f
     cards and royal cards won; the three victory conditions as far as reached."""
     player = state.players[i]
     me = f"player-{player.name}"
-    if state.finished:
-        note = "winner" if player.name == state.winner else ""
-    else:
-        note = "to move" if i == state.to_move else ""
-    parts: list[Element | None] = [
-        el(
-            "rect",
-            width=PANEL_W,
-            height=PANEL_H,
-            rx=10,
-            fill=MAT,
-            stroke=TO_MOVE if note else MAT_EDGE,
-            stroke_width=3 if note else 1.5,
-        ),
-        text(14, 26, player.name, size=18, bold=True),
-        badge(14 + text_width(player.name, 18, bold=True) + 10, 20, note) if note else None,
+    parts = [
         *_counters(player, me, marks),
         *_holdings(player, me, marks),
         _progress(player),
-        _reserved(player, me, seat, marks),
+        reserved_row(player, seat, CARDS, marks, places=MAX_RESERVED, x=_RESERVED_X, y=42),
         _royals_won(player, me, marks),
     ]
-    return piece(x, y, PANEL_W, PANEL_H, parts, kind="player", id=me, radius=10)
+    return player_area(state, i, x, y, width=PANEL_W, height=PANEL_H, children=parts)
 
 
 def _counters(player: DuelPlayer, me: str, marks: frozenset[str]) -> list[Element]:
     """Points (right), crowns, and the privileges held, along the top of the area."""
-    number = str(player.points)
-    width = text_width(number, 26, bold=True) + 50
-    points = piece(
-        PANEL_W - 14 - width,
-        6,
-        width,
-        28,
-        [text(width, 25, number, size=26, bold=True, anchor="end"), text(0, 25, "points", size=12, fill=MUTED)],
-        kind="points",
-        id=f"{me}-points",
-        changed=f"{me}-points" in marks,
-    )
+    width = points_width(player.points)
     crowned = piece(
         PANEL_W - 14 - width - 60,
         6,
@@ -476,75 +433,22 @@ def _counters(player: DuelPlayer, me: str, marks: frozenset[str]) -> list[Elemen
         changed=f"{me}-privileges" in marks,
         radius=4,
     )
-    return [privileges, crowned, points]
+    return [privileges, crowned, points(player.points, PANEL_W - 14, me, marks)]
 
 
 def _holdings(player: DuelPlayer, me: str, marks: frozenset[str]) -> list[Element]:
     """Tokens (pearls and gold last) above bonuses, a column a colour; under each bonus the
     points of its colour and its cards; the cards without a bonus in the pearls' column."""
-    parts = [
-        text(14, 54, "tokens", size=12, fill=MUTED),
-        text(14, 69, f"{player.tokens.total()} of {MAX_TOKENS}", size=11, fill=MUTED),
-        text(14, 96, "bonuses", size=12, fill=MUTED),
-        text(14, 111, f"{len(player.cards)} cards", size=11, fill=MUTED),
-        text(14, 127, "points", size=11, fill=MUTED),
-    ]
-    for col, gem in enumerate(DUEL_GEMS):
-        key = f"{me}-tokens-{gem}"
-        parts.append(
-            pile(gem, player.tokens[gem], _COLS_X + col * _COL, 43, r=13, id=key, changed=key in marks, hollow=True)
-        )
-    for col, gem in enumerate(COLOURS):
-        key = f"{me}-bonus-{gem}"
-        count = player.bonuses[gem]
-        points = player.colour_points[col]
-        parts.append(
-            piece(
-                _COLS_X + col * _COL,
-                84,
-                40,
-                26,
-                [
-                    chip(gem, 3, 0, width=20, height=26),
-                    text(28, 19, str(count), size=15, bold=True, fill=INK if count else MUTED),
-                ],
-                kind=f"bonus {gem}",
-                id=key,
-                changed=key in marks,
-                radius=3,
-            )
-        )
-        if points:
-            parts.append(text(_COLS_X + col * _COL + 4, 127, f"{points} pt", size=11, bold=True, fill=INK))
-        parts += _stack(player, [c for c in player.cards if player.colour_of(c) is gem], gem, col, marks)
-    parts += _stack(player, [c for c in player.cards if player.colour_of(c) is None], None, len(COLOURS), marks)
-    return parts
-
-
-def _stack(player: DuelPlayer, cards: list[str], gem: Gem | None, col: int, marks: frozenset[str]) -> list[Element]:
-    """The cards of one colour group, edge-on, one under the other."""
-    step = min(6.5, 44 / max(len(cards), 1))
-    parts = []
-    for k, card_id in enumerate(cards):
-        card = CARDS[card_id]
-        about = [card_id, str(gem) if gem else "no bonus"]
-        if card.wild:
-            about.append("wild")
-        if card.points:
-            about.append(f"{card.points} points")
-        if card.crowns:
-            about.append(f"{card.crowns} crowns")
-        parts.append(
-            strip(
-                gem,
-                _COLS_X + col * _COL + 1,
-                round(136 + k * step, 1),
-                36,
-                id=f"card-{card_id}",
-                changed=f"card-{card_id}" in marks,
-                title=", ".join(about),
-            )
-        )
+    parts = holdings_labels(player.tokens, MAX_TOKENS, len(player.cards))
+    parts.append(text(14, 127, "points", size=11, fill=MUTED))
+    parts += token_piles(DUEL_GEMS, player.tokens, me, marks, x=_COLS_X, step=_COL)
+    for col, gem in enumerate((*COLOURS, None)):
+        x = _COLS_X + col * _COL
+        if gem:
+            parts.append(bonus(gem, player.bonuses[gem], x, me, marks))
+            if player.colour_points[col]:
+                parts.append(text(x + 4, 127, f"{player.colour_points[col]} pt", size=11, bold=True, fill=INK))
+        parts += stack([CARDS[c] for c in player.cards if player.colour_of(c) is gem], gem, x + 1, 136, 44, marks)
     return parts
 
 
@@ -564,52 +468,23 @@ def _progress(player: DuelPlayer) -> Element:
     return el("g", *parts, class_="progress", transform=f"translate(0,{PANEL_H - 12})")
 
 
-_RESERVED_X = PANEL_W - 14 - MAX_RESERVED * round(CARD_W * SCALE + 7)
-
-
-def _reserved(player: DuelPlayer, me: str, seat: str | None, marks: frozenset[str]) -> Element:
-    """The reserved cards (`reserved_row`): a blind one face down unless this is its owner's view."""
-    return reserved_row(
-        player.reserved,
-        player.blind,
-        player.name,
-        seat,
-        CARDS,
-        marks,
-        places=MAX_RESERVED,
-        id=f"{me}-reserved",
-        x=_RESERVED_X,
-        y=42,
-        scale=SCALE,
-    )
+_RESERVED_X = reserved_left(PANEL_W - 14, MAX_RESERVED)
 
 
 def _royals_won(player: DuelPlayer, me: str, marks: frozenset[str]) -> Element:
     """The royal cards won, small, with their points and ability."""
-    parts: list[Element] = []
-    for k, royal_id in enumerate(player.royals):
+    tiles: list[tuple[str, list[Element | None]]] = []
+    for royal_id in player.royals:
         royal = ROYALS[royal_id]
-        key = f"royal-{royal_id}"
-        parts.append(
-            piece(
-                k * 62,
-                0,
-                56,
-                30,
-                [
-                    el("rect", width=56, height=30, rx=4, fill=ROYAL_FILL, stroke=ROYAL_EDGE),
-                    text(5, 20, str(royal.points), size=15, bold=True, fill="#2a2a2a"),
-                    text(51, 13, royal.id, size=10, bold=True, fill="#5d4a6b", anchor="end"),
-                    text(51, 25, royal.ability, size=9, fill="#2a2a2a", anchor="end") if royal.ability else None,
-                ],
-                kind="royal",
-                id=key,
-                changed=key in marks,
-                radius=4,
-            )
-        )
-    label = text(0, 20, "royal cards: none", size=12, fill=MUTED) if not player.royals else None
-    return el("g", label, *parts, id=f"{me}-royals", class_="royals", transform=f"translate({_RESERVED_X},136)")
+        drawn = [
+            el("rect", width=56, height=30, rx=4, fill=ROYAL_FILL, stroke=ROYAL_EDGE),
+            text(5, 20, str(royal.points), size=15, bold=True, fill="#2a2a2a"),
+            text(51, 13, royal.id, size=10, bold=True, fill="#5d4a6b", anchor="end"),
+            text(51, 25, royal.ability, size=9, fill="#2a2a2a", anchor="end") if royal.ability else None,
+        ]
+        tiles.append((f"royal-{royal_id}", drawn))
+    none = "royal cards: none"
+    return won_row(tiles, me, marks, kind="royal", width=56, none=none, baseline=20, x=_RESERVED_X, y=136)
 
 
 __all__ = ["board_svg", "changed", "royal_tile", "scroll"]
