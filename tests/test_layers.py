@@ -12,6 +12,7 @@ it in a fresh interpreter and looking at `sys.modules`, and by scanning its sour
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import subprocess
 import sys
@@ -36,6 +37,8 @@ def module_name(path: Path) -> str:
 
 
 MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+TREES = {module: ast.parse(path.read_text(encoding="utf-8"), filename=str(path)) for module, path in MODULES.items()}
+"""Every module's AST, parsed once for all the tests of this file."""
 
 
 def floor(module: str) -> int:
@@ -65,9 +68,10 @@ def runtime_nodes(tree: ast.Module) -> list[ast.AST]:
     return [node for node in ast.walk(tree) if id(node) not in skipped]
 
 
+@functools.cache
 def imports(path: Path) -> list[tuple[str, bool, int]]:
     """(module imported, at module level, line) for each import of splendor_cli in a file."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = TREES[module_name(path)]
     package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
     top = {id(node) for node in tree.body}
     found = []
@@ -150,12 +154,82 @@ def test_no_code_outside_a_game_names_the_game() -> None:
             found += [
                 f"{module} line {line} imports {name}" for name, _, line in imports(path) if name.startswith(home)
             ]
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            for node in ast.walk(tree):
+            for node in ast.walk(TREES[module]):
                 if isinstance(node, ast.Compare) and any(
                     isinstance(c, ast.Constant) and c.value == game for c in [node.left, *node.comparators]
                 ):
                     found.append(f"{module} line {node.lineno} compares with {game!r}")
+    assert found == []
+
+
+def private_names(module: str, tree: ast.Module) -> list[str]:
+    """Where `module` reaches a name private to another module of splendor_cli: `from .x import _y`,
+    or `x._y` where `x` is a module of splendor_cli imported by name (`from . import x`, `import
+    splendor_cli.x as x`). Dunder names (`__version__`) are no private names."""
+    package = module if MODULES.get(module, Path()).name == "__init__.py" else module.rpartition(".")[0]
+
+    def private(name: str) -> bool:
+        return name.startswith("_") and not name.startswith("__")
+
+    found, modules = [], {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            if base.split(".")[0] != "splendor_cli":
+                continue
+            for alias in node.names:
+                if private(alias.name):
+                    found.append(f"{module} line {node.lineno}: from {base} import {alias.name}")
+                elif f"{base}.{alias.name}" in MODULES:
+                    modules[alias.asname or alias.name] = f"{base}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "splendor_cli" and alias.asname:
+                    modules[alias.asname] = alias.name
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules
+            and private(node.attr)
+        ):
+            found.append(f"{module} line {node.lineno}: {modules[node.value.id]}.{node.attr}")
+    return sorted(found, key=lambda line: int(line.split(" line ")[1].partition(":")[0]))
+
+
+def test_the_private_name_scanner_sees_what_it_looks_for() -> None:
+    """The scan below flags a private name imported from a module of splendor_cli, or read off one
+    imported by name; not a dunder, a private name of another package, nor one of a class."""
+    sample = (
+        "from .commands import _out, run\n"
+        "from . import cache\n"
+        "from .. import errors as e, __version__\n"
+        "from ..model import Tokens\n"
+        "from typer._completion_classes import completion_init\n"
+        "import splendor_cli.store as store\n"
+        "cache._seal(1)\n"
+        "e._private\n"
+        "store._lock()\n"
+        "Tokens._trusted()\n"
+        "cache.get()\n"
+    )
+    assert private_names("splendor_cli.app.sample", ast.parse(sample)) == [
+        "splendor_cli.app.sample line 1: from splendor_cli.app.commands import _out",
+        "splendor_cli.app.sample line 7: splendor_cli.app.cache._seal",
+        "splendor_cli.app.sample line 8: splendor_cli.errors._private",
+        "splendor_cli.app.sample line 9: splendor_cli.store._lock",
+    ]
+
+
+def test_no_module_reaches_another_modules_private_names() -> None:
+    """A `_name` is private to its module (STYLE.md 1a): no module of splendor_cli imports one from
+    another module, nor reads one off a module it imported. What modules share is public: named
+    without the underscore, with a docstring."""
+    found = [line for module, tree in TREES.items() for line in private_names(module, tree)]
     assert found == []
 
 
@@ -295,7 +369,7 @@ def test_the_core_source_imports_no_io(path: Path) -> None:
     """No module of the core imports os, pathlib, io, random, time, subprocess, tempfile, shutil,
     typer or rich, nor calls `open(` (a game's tables are package data, read with pkgutil; the
     registry imports a game by name with importlib), but the native binding's `os` (NATIVE)."""
-    found = forbidden(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
+    found = forbidden(TREES[module_name(path)])
     assert found == NATIVE.get(str(path.relative_to(PACKAGE)), [])
 
 
@@ -320,10 +394,12 @@ OPENERS = {
     "splendor_cli.store": "game files, mails, the versions git hands the merge driver",
     "splendor_cli.app.cache": "its own entries",
     "splendor_cli.app.memory": "the digests of the games seen",
-    "splendor_cli.app.commands": "a player's commit-then-reveal secret",
+    "splendor_cli.app.start": "a player's commit-then-reveal secret",
+    "splendor_cli.app.exits": "os.devnull, once the reader of standard output has left",
     "splendor_cli.app.keys": "a player's exported keys",
     "splendor_cli.app.keyring": "a player's key file, and the games whose keys they published",
     "splendor_cli.sharing.gitmerge": ".gitattributes, for `git install`",
+    "splendor_cli.sharing.git": "git's own files of a repository (MERGE_MSG, shallow), read bounded",
     "splendor_cli.sharing.verify": "git's list of shallow commits",
     "splendor_cli.sharing.gitsync": "git's prepared merge message (MERGE_MSG), to sign a sealed merge",
 }
@@ -333,10 +409,10 @@ def test_only_the_store_opens_game_files() -> None:
     """`store` is the only module that opens game files: any other call of `open(`,
     `read_bytes()` or `read_text()` is one of the few named here, for files that are no game."""
     found = []
-    for module, path in MODULES.items():
+    for module in MODULES:
         if module in OPENERS:
             continue
-        for node in runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in runtime_nodes(TREES[module]):
             if isinstance(node, ast.Call):
                 func = node.func
                 called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""

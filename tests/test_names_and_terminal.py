@@ -19,10 +19,10 @@ import attrs
 import pytest
 from helpers import cli, deal, deal_duel
 
-from splendor_cli.app.commands import run
+from splendor_cli.app.exits import run
 from splendor_cli.errors import GameFileError
 from splendor_cli.events import Event, SeedsAsked
-from splendor_cli.events.codec import GAME_ID, GAME_ID_RULE, Header, Record, format_event, format_header, seal
+from splendor_cli.events.codec import GAME_ID, GAME_ID_RULE, Header, Record, chained, format_event, format_header
 from splendor_cli.presentation.log import log_text
 from splendor_cli.presentation.text import UNSAFE, safe
 from splendor_cli.projection import Game
@@ -71,7 +71,7 @@ def one_clean_line(err: str) -> None:
 
 def write_game(path: Path, header: Header, first: Event) -> Path:
     """A game file written by hand (no check): the header and its first event, sealed."""
-    sealed = seal(Record(header=header, events=()), first)
+    sealed = chained(Record(header=header, events=()), first)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(format_header(header) + format_event(sealed), encoding="utf-8")
     return path

@@ -225,13 +225,13 @@ def _mac(secret: bytes, key: str, text: bytes) -> bytes:
     return hmac.digest(secret, key.encode("ascii") + b"\0" + text, "sha256").hex().encode("ascii")
 
 
-def _seal(secret: bytes, key: str, text: bytes) -> bytes:
+def _authenticate(secret: bytes, key: str, text: bytes) -> bytes:
     """An entry file's content: the MAC of its key and text, a newline, the text."""
     return _mac(secret, key, text) + b"\n" + text
 
 
-def _unseal(secret: bytes, key: str, entry: bytes) -> bytes | None:
-    """The text of a sealed entry, if its MAC is right for this key."""
+def _authentic(secret: bytes, key: str, entry: bytes) -> bytes | None:
+    """The text of an entry (`_authenticate`), if its MAC is right for this key."""
     mac, newline, text = entry[:_MAC_HEX], entry[_MAC_HEX : _MAC_HEX + 1], entry[_MAC_HEX + 1 :]
     return text if newline == b"\n" and hmac.compare_digest(mac, _mac(secret, key, text)) else None
 
@@ -256,7 +256,7 @@ def get(data: bytes, view: str) -> str | None:
         found = _read(folder, key, MAX_BYTES)
         if found is None:
             return None
-        text = _unseal(secret, key, found[1])
+        text = _authentic(secret, key, found[1])
         if text is None:
             _remove(folder, key)  # forged, or made with another key: it can never be served
             return None
@@ -283,7 +283,7 @@ def put(data: bytes, view: str, text: str) -> None:
             body = text.encode("utf-8")
             if secret is None or _MAC_HEX + 1 + len(body) > MAX_BYTES:  # too large to be read back
                 return
-            _publish(folder, key, _seal(secret, key, body), replace=True)
+            _publish(folder, key, _authenticate(secret, key, body), replace=True)
             _prune(folder)
         finally:
             os.close(folder)

@@ -2,7 +2,7 @@
 
 entry.py runs a plain command line itself; everything else comes here: `--help`, usage errors,
 and anything the fast path does not take. Each typer command is made from a registered body
-(commands.py): its parameters and their help come from the same `Param` declarations the fast
+(registry.py): its parameters and their help come from the same `Param` declarations the fast
 path reads, its defaults from the body's own, and it calls the body directly.
 """
 

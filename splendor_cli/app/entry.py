@@ -8,6 +8,7 @@ cache (cache.py) with nothing but the standard library loaded.
 
 Anything else (`--help`, a usage error, an option typer alone knows) goes to the full typer app
 (cli.py), built from the same declarations, which gives the same results (a test checks it).
+Only the module of the command's body is imported (routes.py names it), not every command's.
 """
 
 from __future__ import annotations
@@ -24,17 +25,20 @@ if TYPE_CHECKING:
 
 def parse(argv: list[str]) -> tuple[Command, dict[str, Any]] | None:
     """The command and its keyword arguments, when `argv` is plain enough to skip typer; else None."""
-    from .commands import COMMANDS
+    from .routes import ROUTES
 
     if not argv:
         return None
     name = argv[0]
-    if name not in COMMANDS and (len(argv) < 2 or f"{name} {argv[1]}" not in COMMANDS):
-        from . import registry  # noqa: F401  - the commands of the other modules (sync, notify...), registered
-    if name not in COMMANDS and len(argv) > 1 and f"{name} {argv[1]}" in COMMANDS:
+    if name not in ROUTES and len(argv) > 1 and f"{name} {argv[1]}" in ROUTES:
         name, argv = f"{name} {argv[1]}", argv[1:]
+    if name not in ROUTES:
+        return None
+    __import__(f"{__package__}.{ROUTES[name]}")  # the one module of bodies this command needs, registered
+    from .params import COMMANDS
+
     spec = COMMANDS.get(name)
-    if spec is None:
+    if spec is None:  # pragma: no cover - a test checks that routes.py names each command's module
         return None
     flags = {flag: param for param in spec.params for flag in param.flags}
     positional = [param for param in spec.params if param.positional]
@@ -127,7 +131,7 @@ def main() -> None:
         if text is not None:
             sys.stdout.write(text)
             return
-        from .commands import run
+        from .exits import run
 
         sys.exit(run(spec.body, kwargs))
     from .cli import main as full

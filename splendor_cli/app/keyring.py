@@ -23,7 +23,8 @@ KEY_FILE = "secret.toml"
 MAX_BYTES = 16 << 10
 """The largest key file read (a key file is about 400 bytes)."""
 _READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+"""How a new private file is opened: created, never over a file there, never through a link."""
 
 
 def keys_folder() -> str:
@@ -114,7 +115,7 @@ def key_bytes(folder: str) -> bytes:
     return data
 
 
-def _read_key(folder: str) -> SecretKey:
+def read_key(folder: str) -> SecretKey:
     """The secret key kept in `folder`, every check passed.
 
     Raises:
@@ -139,7 +140,7 @@ def _read_key(folder: str) -> SecretKey:
     return key
 
 
-def _write_key(folder: str, key: SecretKey, *, force: bool) -> str:
+def write_key(folder: str, key: SecretKey, *, force: bool) -> str:
     """Keep `key` in `folder` (made private if missing): written whole to a new file (0600), then
     linked into place, or renamed over the old key with `force`. Returns the file's path.
 
@@ -150,7 +151,7 @@ def _write_key(folder: str, key: SecretKey, *, force: bool) -> str:
     folder_fd = _open_folder(folder, create=True)
     try:
         tmp = f".{KEY_FILE}.{os.urandom(6).hex()}.tmp"
-        fd = os.open(tmp, _CREATE, 0o600, dir_fd=folder_fd)
+        fd = os.open(tmp, CREATE, 0o600, dir_fd=folder_fd)
         try:
             try:
                 os.fchmod(fd, 0o600)  # whatever the umask
@@ -166,7 +167,7 @@ def _write_key(folder: str, key: SecretKey, *, force: bool) -> str:
                 try:
                     os.link(tmp, KEY_FILE, src_dir_fd=folder_fd, dst_dir_fd=folder_fd, follow_symlinks=False)
                 except FileExistsError:
-                    raise _exists(path) from None
+                    raise key_exists(path) from None
             os.fsync(folder_fd)
         finally:
             with contextlib.suppress(FileNotFoundError):  # renamed into place, or never linked
@@ -238,7 +239,8 @@ def note_shuffled(root: str, seq: int) -> None:
     _note(SHUFFLED_FILE, f"{root} {seq}")
 
 
-def _exists(path: str) -> UsageError:
+def key_exists(path: str) -> UsageError:
+    """The error of `key new` when a key is there already (`--force` replaces it)."""
     return UsageError(
         f"a key exists already ({path}): `--force` replaces it, and the games it joined can no longer"
         " be played with the new one (back it up first: `splendor key export --secret -o FILE`)"

@@ -12,8 +12,8 @@ import os
 import sys
 
 from ..errors import UsageError
-from .commands import _json_text, _out
-from .keyring import _CREATE, KEY_FILE, _exists, _read_key, _write_key, keys_folder
+from .keyring import CREATE, KEY_FILE, key_exists, keys_folder, read_key, write_key
+from .output import json_text, out
 from .params import JSON, Param, command
 
 
@@ -63,10 +63,10 @@ def key_new(*, name: str | None = None, force: bool = False) -> None:
     folder = keys_folder()
     path = os.path.join(folder, KEY_FILE)
     if not force and os.path.lexists(path):
-        raise _exists(path)
+        raise key_exists(path)
     key = SecretKey.generate(name, os.urandom)
-    _write_key(folder, key, force=force)
-    _out(f"made the keys of {name} ({path})\nfingerprint: {key.public.fingerprint}")
+    write_key(folder, key, force=force)
+    out(f"made the keys of {name} ({path})\nfingerprint: {key.public.fingerprint}")
 
 
 @command("key show", JSON)
@@ -77,11 +77,11 @@ def key_show(*, json: bool = False) -> None:
 
     splendor key show --json
     """
-    public = _read_key(keys_folder()).public
+    public = read_key(keys_folder()).public
     if json:
-        sys.stdout.write(_json_text(public.to_json()))
+        sys.stdout.write(json_text(public.to_json()))
         return
-    _out(
+    out(
         f"name         {public.name}\n"
         f"fingerprint  {public.fingerprint}\n"
         f"signing      {public.signing.hex()}  (Ed25519)\n"
@@ -108,7 +108,7 @@ def key_export(*, secret: bool = False, output: str | None = None) -> None:
     """
     from ..crypto.keys import context
 
-    key = _read_key(keys_folder())
+    key = read_key(keys_folder())
     if secret:
         text = key.to_toml()
         sys.stderr.write(
@@ -121,7 +121,7 @@ def key_export(*, secret: bool = False, output: str | None = None) -> None:
         sys.stdout.write(text)
         return
     try:
-        fd = os.open(output, _CREATE, 0o600 if secret else 0o644)
+        fd = os.open(output, CREATE, 0o600 if secret else 0o644)
     except FileExistsError:
         raise UsageError(f"{output} exists: an export is written to a new file only") from None
     try:

@@ -10,7 +10,7 @@ from ..errors import UsageError
 GAMES_DIR = "games"
 
 
-def _looks_like_game(path: str) -> bool:
+def looks_like_game(path: str) -> bool:
     """Whether the file's first lines say `format = ...` (a FIFO or a device is no game)."""
     from .. import store
     from ..errors import GameFileError
@@ -41,7 +41,7 @@ def find_game(game: str | None) -> str:
         found = [
             os.path.normpath(os.path.join(folder, n))
             for n in names
-            if n.endswith(".toml") and n != "pyproject.toml" and _looks_like_game(os.path.join(folder, n))
+            if n.endswith(".toml") and n != "pyproject.toml" and looks_like_game(os.path.join(folder, n))
         ]
         if len(found) == 1:
             return found[0]

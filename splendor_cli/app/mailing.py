@@ -1,9 +1,9 @@
 """The commands that send and take in mail: `notify`, `export` and `apply` (what `--notify` does
 after a command is notices.py's `notify_after`).
 
-Registered with `@command` as the bodies of commands.py are (app/registry.py imports it), and as
-light to import: the helpers of commands.py, the sharing modules and the store
-are imported inside the bodies.
+Registered with `@command` as every family of commands is (app/registry.py imports it), and as
+light to import: the game file's helpers (gamefile.py, output.py), the sharing modules and the
+store are imported inside the bodies.
 
 `apply` takes one mail (a file, or stdin) as it always did, and also every message of a Maildir
 (`--maildir`) or an mbox file (`--mbox`): for each game it knows (the game files under `--dir`,
@@ -33,10 +33,10 @@ if TYPE_CHECKING:
 
 def _say(*lines: str) -> None:
     """Print lines that quote files or mails: each made safe."""
-    from .commands import _out
+    from .output import out
 
     if lines:
-        _out("\n".join(safe(line) for line in lines))
+        out("\n".join(safe(line) for line in lines))
 
 
 # -- notify -----------------------------------------------------------------------------------
@@ -69,14 +69,15 @@ def notify(
     splendor notify --webhooks-only --webhook https://discord.com/api/webhooks/ID/TOKEN
     """
     from ..sharing import notify as notifying
-    from .commands import _json_text, _load, _out
+    from .gamefile import load
+    from .output import json_text, out
 
-    loaded = _load(game)
+    loaded = load(game)
     hooks = None if webhook is None else [webhook]
     sent = notifying.notify_game(loaded, settings_for(loaded.path), mail=not webhooks_only, webhooks=hooks)
     if json:
         where = notifying.position(loaded)
-        _out(_json_text({"game": where.game, "seq": where.seq, "sent": [s.to_json() for s in sent]}))
+        out(json_text({"game": where.game, "seq": where.seq, "sent": [s.to_json() for s in sent]}))
     else:
         _say(*(s.line for s in sent))
 
@@ -116,12 +117,13 @@ def export(*, game: str | None = None, last: int = 1, to: str | None = None, who
     splendor export -g games/friday.toml --to bob@example.org,carol@example.org
     """
     from ..sharing.mail import armour_game, export_text
-    from .commands import _load, _out
+    from .gamefile import load
+    from .output import out
 
-    loaded = _load(game)
+    loaded = load(game)
     text = export_text(loaded.record, last)
     if to is None:
-        _out(text + ("\n" + armour_game(loaded.data) if whole else ""))
+        out(text + ("\n" + armour_game(loaded.data) if whole else ""))
         return
     _say(_send_block(loaded, text, last=last, to=to, whole=whole))
 
@@ -254,11 +256,11 @@ def _apply_one(data: bytes, *, game: str | None, folder: str, commit: bool, noti
     the copy the blocks follow up to date first)."""
     from ..sharing.mail import find_game_files
     from ..sharing.mailbox import RawMessage
-    from .commands import _path
+    from .gamefile import game_path
 
     carried = bool(find_game_files(data))
     try:
-        target: str | None = _path(game)
+        target: str | None = game_path(game)
     except UsageError:
         if not carried:
             raise  # no game here, and nothing in the mail to make one
@@ -294,15 +296,15 @@ def _mail_label(data: bytes) -> str:
 def _apply_blocks(path: str, data: bytes, *, commit: bool, notify: bool) -> None:
     """The blocks of one mail onto one game file, all or none (what `apply MAIL` always did)."""
     from ..sharing.mail import apply_blocks, find_blocks
-    from .commands import _views, _writing
+    from .gamefile import views, writing
 
-    with _writing(path) as loaded:
+    with writing(path) as loaded:
         blocks = find_blocks(data, loaded.game.variant)
         outcome = apply_blocks(loaded.record, loaded.game, blocks)
         if outcome.events:
             loaded = _add(loaded, outcome.events, commit=commit)
     if outcome.events and loaded.game.states:  # nothing to show before the deal
-        _views(loaded)
+        views(loaded)
     _say(outcome.message)
     if notify and outcome.events:
         _say(*notify_after(loaded))
@@ -481,9 +483,9 @@ def _take_game(
 ) -> None:
     """The whole files and the blocks of one game, taken in under its write lock."""
     from ..sharing.mail import MoveBlock, apply_blocks, find_game_blocks
-    from .commands import _views, _writing
+    from .gamefile import views, writing
 
-    with _writing(path) as loaded:
+    with writing(path) as loaded:
         before = loaded.game.seq
         for label, whole in wholes:
             try:
@@ -516,7 +518,7 @@ def _take_game(
     if changed:
         tally.games.add(gid)
         if loaded.game.states:  # nothing to show before the deal
-            _views(loaded)
+            views(loaded)
         if notify:
             _say(*notify_after(loaded))
 
@@ -549,9 +551,9 @@ def _take_whole(loaded: Loaded, whole: Loaded, label: str, *, tally: _Tally, com
 def _add(loaded: Loaded, events: Sequence[Event], *, commit: bool) -> Loaded:
     """Append the events (each judged again); with `commit`, then commit them as `sync` does:
     one turn per commit, each by its player (their address from the header)."""
-    from .commands import _append
+    from .gamefile import append
 
-    loaded = _append(loaded, *events)
+    loaded = append(loaded, *events)
     if loaded.game.sealing is not None:  # the local player's part of the protocol rides on the answer
         from .seal import write_part
 

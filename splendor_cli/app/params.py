@@ -1,7 +1,7 @@
 """The parameters of the `splendor` commands, declared once (standard library only).
 
-Each command body in commands.py is registered with `@command(...)`, naming its parameters
-here. Two readers use the same declarations: entry.py parses a plain command line by them
+Each command body (start.py, look.py, play.py...) is registered with `@command(...)`, naming its
+parameters here. Two readers use the same declarations: entry.py parses a plain command line by them
 (the fast path, without typer), and cli.py builds the typer app from them (help, usage errors,
 `--help`). A parameter's name is the keyword of the body; its default is the body's own
 default (`__kwdefaults__`); the body's signature and its declaration are checked against each
@@ -102,3 +102,16 @@ COLOR = Param("color", "--color", metavar="WHEN", help="auto (a terminal and NO_
 SEED = Param("seed", "--seed", kind="int", help="Seed of the shuffle (default: random).")
 NOTIFY = Param("notify", "--notify", kind="flag", help="Then tell the player to move (see `splendor notify`).")
 MOVE = Param("move", kind="words", help="The move, e.g. take white blue green (quotes optional).")
+SEAT = Param(
+    "seat",
+    "--as",
+    envvar="SPLENDOR_PLAYER",
+    metavar="NAME",
+    help="Whose view it is: their blind reserves face up (a sealed game: only with their key here)"
+    " ($SPLENDOR_PLAYER; default: a spectator's).",
+)
+
+
+def variant_name(text: str) -> str:
+    """A game's name as typed in --variant (`Duel`, ` duel `): as colours are, in any case."""
+    return text.strip().lower()

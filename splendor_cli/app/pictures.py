@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
-from .commands import SEAT, _load, _write_out
-from .params import GAME, Param, command
+from .gamefile import load
+from .output import write_out
+from .params import GAME, SEAT, Param, command
 
 if TYPE_CHECKING:
     from ..projection import Game
@@ -38,7 +39,7 @@ def replay(*, game: str | None = None, html: bool = False, output: str | None = 
 
     from ..presentation.replay import replay_html
 
-    loaded = _load(game)
+    loaded = load(game)
     header = loaded.record.header
     if seat is not None and seat not in header.players:
         raise UsageError(f"{seat!r} does not play in this game (players: {', '.join(header.players)})")
@@ -47,9 +48,9 @@ def replay(*, game: str | None = None, html: bool = False, output: str | None = 
     subtitle = f"{', '.join(header.players)}; {loaded.game.seq} events" + (f"; as {seat} saw it" if seat else "")
     seen = None
     if loaded.game.sealing is not None and seat is not None:  # each table as the seat's key here opens it
-        from .commands import _seen
+        from .boards import seen as seen_by
 
         def seen(moment: Game) -> Any:
-            return _seen(moment, seat)
+            return seen_by(moment, seat)
 
-    _write_out(target, replay_html(loaded.game, title=title, subtitle=subtitle, seat=seat, seen=seen))
+    write_out(target, replay_html(loaded.game, title=title, subtitle=subtitle, seat=seat, seen=seen))

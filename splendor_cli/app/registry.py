@@ -1,14 +1,23 @@
-"""Every command, registered: commands.py holds most bodies; mailing.py (notify, export, apply),
-pictures.py (replay), table.py (sync, games), keys.py (key new, show, export) and seal.py
-(seal) build on it.
-Whatever reads the commands imports them from here, so that no module of bodies has to import
-another to register it (no import circle). The fast path (entry.py) loads only commands.py for
-the commands it holds, and this module for the rest."""
+"""Every command, registered, in the order of routes.py (the order of `splendor --help`).
+
+Each family of commands registers its bodies in a module of its own: start.py (new, seed, demo),
+look.py (show, state, moves, log), play.py (play and its shortcuts, bot, hint), undo.py (undo,
+resolve, forget), tools.py (simulate, verify, git install, merge-driver, completion), keys.py
+(key new, show, export), mailing.py (notify, export, apply), pictures.py (replay), seal.py (seal)
+and table.py (sync, games). Whatever reads every command (cli.py, the tests) imports them from
+here; the fast path (entry.py) imports only the module routes.py names for its command.
+"""
 
 from __future__ import annotations
 
-from . import commands, keys, mailing, pictures, seal, table  # noqa: F401  - each registers its bodies
-from .commands import run
+from . import keys, look, mailing, pictures, play, seal, start, table, tools, undo  # noqa: F401  - each registers its bodies
+from .exits import run
 from .params import COMMANDS
+from .routes import ROUTES
+
+_registered = dict(COMMANDS)
+COMMANDS.clear()
+COMMANDS.update({name: _registered[name] for name in ROUTES if name in _registered})
+COMMANDS.update(_registered)  # one that routes.py does not name (a test says so) comes last
 
 __all__ = ["COMMANDS", "run"]

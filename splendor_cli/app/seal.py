@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import UsageError
-from .commands import _append, _json_text, _out, _path, _writing
+from .gamefile import append, game_path, writing
+from .output import json_text, out
 from .params import AS, GAME, JSON, command
 from .sealed import local_key, my_seat, part, replayed, seat_of, waiting_lines
 
@@ -30,7 +31,7 @@ def write_part(loaded: Loaded, me: str | None) -> Loaded:
     staged = part(loaded, seat, secret)
     if staged is loaded:
         return loaded
-    return _append(loaded, *staged.record.events[loaded.game.seq :])
+    return append(loaded, *staged.record.events[loaded.game.seq :])
 
 
 @command("seal", GAME, AS, JSON)
@@ -50,19 +51,19 @@ def seal(*, game: str | None = None, as_: str | None = None, json: bool = False)
 
     secret = local_key()
     assert secret is not None
-    with _writing(game) as loaded:
+    with writing(game) as loaded:
         if loaded.game.sealing is None:
-            raise UsageError(f"{_path(game)} is not a sealed game (`splendor new --sealed` makes one)")
+            raise UsageError(f"{game_path(game)} is not a sealed game (`splendor new --sealed` makes one)")
         seat = my_seat(loaded.game, secret, as_)
         staged = part(loaded, seat, secret)
-        after = _append(loaded, *staged.record.events[loaded.game.seq :]) if staged is not loaded else loaded
+        after = append(loaded, *staged.record.events[loaded.game.seq :]) if staged is not loaded else loaded
     added = after.record.events[loaded.game.seq :]
     now = after.game
     waits = waiting_lines(now) if now.sealing is not None else []
     turn = now.variant.whose_turn(now.state) if now.states else ""
     if json:
-        _out(
-            _json_text(
+        out(
+            json_text(
                 {
                     "seq": now.seq,
                     "seat": seat,
@@ -82,4 +83,4 @@ def seal(*, game: str | None = None, as_: str | None = None, json: bool = False)
     lines += waits
     if turn:
         lines.append(turn)
-    _out("\n".join(lines))
+    out("\n".join(lines))

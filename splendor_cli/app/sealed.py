@@ -5,7 +5,7 @@ the seat whose key (`splendor key new`) joined the game: their moves are signed 
 only they can open their blind reserves. `part` stages whatever the protocol asks of them now
 (join, shuffle, the decryption shares they owe, their keys at the end) and the deal when it is
 due: `seal`, `play`, `sync` and `apply` all call it, so a two-player game needs no extra message.
-No command is here (seal.py has `seal`): commands.py calls these without an import circle.
+No command is here (seal.py has `seal`): the commands call these without an import circle.
 
 Cryptography is imported only here and below: open games never load it.
 """
@@ -31,10 +31,10 @@ def local_key(*, required: bool = True) -> SecretKey | None:
         UsageError: there is no key and it is `required`.
         GameFileError: the key file is unsafe or malformed.
     """
-    from .keyring import _read_key, keys_folder
+    from .keyring import keys_folder, read_key
 
     try:
-        return _read_key(keys_folder())
+        return read_key(keys_folder())
     except UsageError:
         if required:
             raise UsageError(

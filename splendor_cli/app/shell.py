@@ -40,7 +40,7 @@ def script(shell: str) -> str:
 def game_files(incomplete: str) -> list[str]:
     """The game files (`*.toml` holding a `format = ` line) under `.` and `games/`, or under the
     folder `incomplete` names, that start with `incomplete`."""
-    from .locate import GAMES_DIR, _looks_like_game
+    from .locate import GAMES_DIR, looks_like_game
 
     folder = os.path.dirname(incomplete)
     folders = [folder] if folder else [".", GAMES_DIR]
@@ -52,7 +52,7 @@ def game_files(incomplete: str) -> list[str]:
             continue
         for name in names:
             path = name if where == "." else os.path.join(where, name)
-            if path.startswith(incomplete) and name.endswith(".toml") and _looks_like_game(path):
+            if path.startswith(incomplete) and name.endswith(".toml") and looks_like_game(path):
                 found.append(path)
     return found
 

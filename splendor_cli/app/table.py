@@ -1,7 +1,7 @@
 """The table among friends: `splendor sync` (the one command a player runs to share their turns
 and see the others') and `splendor games` (every game here, and where it is my turn).
 
-The bodies are registered with `@command` like the others (commands.py imports this module);
+The bodies are registered with `@command` like the others (registry.py imports this module);
 the git work is sharing/gitsync.py's.
 """
 
@@ -12,18 +12,16 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConflictError, GameFileError, SplendorError, UsageError, safe
-from .commands import (
-    _board,
-    _json_text,
-    _keys_owed,
-    _keys_owed_line,
-    _locks,
-    _out,
-    _picture,
-    _seen,
-    _seen_now,
-    _use_color,
-)
+from .boards import board as _board
+from .boards import keys_owed as _keys_owed
+from .boards import keys_owed_line as _keys_owed_line
+from .boards import picture as _picture
+from .boards import seen as _seen
+from .gamefile import locks as _locks
+from .gamefile import seen_now as _seen_now
+from .output import json_text as _json_text
+from .output import out as _out
+from .output import use_color as _use_color
 from .params import COLOR, GAME, JSON, NOTIFY, Param, command
 
 if TYPE_CHECKING:
@@ -442,7 +440,7 @@ class _Reads:
         self.known.setdefault(loaded.path, []).append(loaded)
 
     def seen(self, path: str) -> Loaded:
-        """`commands._load`: the game read, checked against what this user saw of it, remembered."""
+        """`gamefile.load`: the game read, checked against what this user saw of it, remembered."""
         return _seen_now(self(path))
 
 
@@ -581,7 +579,7 @@ MAX_GAMES = 1000
 def scan(root: str, depth: int = 4) -> list[str]:
     """The game files under `root` (`.toml` files whose first lines say `format = `), sorted;
     hidden folders and virtual environments are skipped, links are not followed."""
-    from .locate import _looks_like_game
+    from .locate import looks_like_game
 
     found: list[str] = []
     stack = [(root, 0)]
@@ -601,7 +599,7 @@ def scan(root: str, depth: int = 4) -> list[str]:
                 entry.name.endswith(".toml")
                 and entry.name != "pyproject.toml"
                 and entry.is_file(follow_symlinks=False)
-                and _looks_like_game(entry.path)
+                and looks_like_game(entry.path)
             ):
                 found.append(os.path.normpath(entry.path))
     return sorted(found)[:MAX_GAMES]

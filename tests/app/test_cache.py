@@ -187,12 +187,12 @@ def test_the_cache_is_off_in_a_folder_others_may_write(
 
 
 def test_a_non_utf8_entry_is_a_miss(tmp_path: Path) -> None:
-    """An entry that is not UTF-8 is a miss, not a traceback: hand-written, or even sealed with the key."""
+    """An entry that is not UTF-8 is a miss, not a traceback: hand-written, or even authenticated with the key."""
     _entry(tmp_path).write_bytes(b'\xff\xfe{"seq": 1}\n')
     assert cache.get(b"abc", "state") is None
     cache.put(b"other", "state", "x\n")  # makes the key
     key = cache._key(b"abc", "state")
-    _entry(tmp_path).write_bytes(cache._seal((tmp_path / cache.KEY_FILE).read_bytes(), key, b"\xff\xfe{}\n"))
+    _entry(tmp_path).write_bytes(cache._authenticate((tmp_path / cache.KEY_FILE).read_bytes(), key, b"\xff\xfe{}\n"))
     assert cache.get(b"abc", "state") is None
 
 
@@ -213,7 +213,7 @@ def test_a_fifo_named_like_an_entry_does_not_block(tmp_path: Path) -> None:
     assert stat.S_ISFIFO(fifo.lstat().st_mode)  # not the cache's to remove
 
 
-@pytest.mark.parametrize("kind", ["a link to a genuine entry", "huge", "too large though sealed", "a folder"])
+@pytest.mark.parametrize("kind", ["a link to a genuine entry", "huge", "too large though authenticated", "a folder"])
 def test_an_entry_that_is_no_small_regular_file_is_a_miss(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
 ) -> None:
@@ -230,9 +230,9 @@ def test_an_entry_that_is_no_small_regular_file_is_a_miss(
     elif kind == "huge":
         with entry.open("r+b") as fh:
             fh.truncate(32 << 20)  # 32 MiB, twice MAX_BYTES (sparse: no disk used)
-    elif kind == "too large though sealed":
+    elif kind == "too large though authenticated":
         secret, key = (folder / cache.KEY_FILE).read_bytes(), cache._key(b"abc", "state")
-        entry.write_bytes(cache._seal(secret, key, b"x" * cache.MAX_BYTES))
+        entry.write_bytes(cache._authenticate(secret, key, b"x" * cache.MAX_BYTES))
     else:
         entry.unlink()
         entry.mkdir()

@@ -4,6 +4,10 @@ app (cli.py) read the same declarations, call the same bodies, and give the same
 from __future__ import annotations
 
 import inspect
+import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +16,7 @@ from typer.testing import CliRunner
 from splendor_cli.app import cli as cli_module
 from splendor_cli.app import entry
 from splendor_cli.app.registry import COMMANDS
+from splendor_cli.app.routes import ROUTES
 
 LINES = [
     ["state", "--json", "-g", "g.toml"],
@@ -106,3 +111,52 @@ def test_each_body_has_exactly_the_declared_parameters(name: str) -> None:
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in signature.parameters.values())
     assert list(signature.parameters) == [param.name for param in spec.params]
     assert spec.help.strip(), name
+
+
+def test_the_routes_name_the_module_of_each_command() -> None:
+    """routes.py, the fast path's static map, names every command and the module whose body it
+    is, and lists them in the order of `splendor --help` (registry.py orders them by it)."""
+    assert list(COMMANDS) == list(ROUTES)
+    assert {name: spec.body.__module__ for name, spec in COMMANDS.items()} == {
+        name: f"splendor_cli.app.{module}" for name, module in ROUTES.items()
+    }
+
+
+def _registered_alone(*code: str) -> tuple[list[str], list[str]]:
+    """The commands registered, and the command modules loaded, by running `code` in a fresh
+    interpreter."""
+    program = "\n".join(
+        [
+            "import json, sys",
+            *code,
+            "from splendor_cli.app.params import COMMANDS",
+            "from splendor_cli.app.routes import ROUTES",
+            "mods = sorted({m for m in ROUTES.values() if f'splendor_cli.app.{m}' in sys.modules})",
+            "print(json.dumps([sorted(COMMANDS), mods]))",
+        ]
+    )
+    root = str(Path(__file__).resolve().parents[2])
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, cwd=root, check=True, timeout=60
+    )
+    registered, modules = json.loads(done.stdout.splitlines()[-1])
+    return registered, modules
+
+
+@pytest.mark.parametrize("module", sorted(set(ROUTES.values())))
+def test_each_module_of_commands_registers_exactly_its_routes(module: str) -> None:
+    """Imported alone, a module of commands registers the commands routes.py gives it, and no
+    other (it imports no other module of commands): what the fast path relies on."""
+    registered, modules = _registered_alone(f"import splendor_cli.app.{module}")
+    assert registered == sorted(name for name, home in ROUTES.items() if home == module)
+    assert modules == [module]
+
+
+def test_the_fast_path_imports_only_the_module_of_its_command() -> None:
+    """`entry.parse` of a plain `take` loads play.py (its body) and no other module of commands."""
+    registered, modules = _registered_alone(
+        "import splendor_cli.app.entry as e",
+        "assert e.parse(['take', 'white', 'blue', '-g', 'x.toml'])",
+    )
+    assert modules == ["play"]
+    assert "take" in registered

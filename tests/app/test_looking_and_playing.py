@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from helpers import ROOT, cli, state
 
-from splendor_cli.app import commands
+from splendor_cli.app import start
 
 SAMPLE = ROOT / "games" / "sample-3p.toml"  # a finished game: cy won
 
@@ -262,11 +262,11 @@ def test_the_demos_advice_names_a_command_that_runs_here(
     script.chmod(0o755)
     monkeypatch.setenv("PATH", str(script.parent) if on_path else str(tmp_path))
     monkeypatch.setattr(sys, "argv", [str(script), "demo"])
-    assert commands._program() == ("splendor" if on_path else str(script))
+    assert start._program() == ("splendor" if on_path else str(script))
     monkeypatch.setattr(sys, "argv", [str(ROOT / "splendor_cli" / "__main__.py"), "demo"])
-    assert commands._program().endswith(" -m splendor_cli")
+    assert start._program().endswith(" -m splendor_cli")
     monkeypatch.setenv("PATH", str(Path(sys.executable).parent))
-    assert commands._program() in ("python3 -m splendor_cli", "python -m splendor_cli")
+    assert start._program() in ("python3 -m splendor_cli", "python -m splendor_cli")
 
 
 @pytest.mark.slow  # real processes, a PATH without splendor

@@ -155,8 +155,8 @@ def test_show_draws_for_the_terminal_up_to_160_columns(
 ) -> None:
     """`show` draws the board for $COLUMNS, up to 160 (the widest layout, a table of players with
     names of 32 letters, needs about 120): the long-name game gets its table from 121 columns."""
-    from splendor_cli.app.commands import _width
+    from splendor_cli.app.output import width as terminal_width
 
     monkeypatch.setenv("COLUMNS", columns)
-    assert _width() == width
-    assert ("| Player " in board("long-name", _width())) == (width > 120)
+    assert terminal_width() == width
+    assert ("| Player " in board("long-name", terminal_width())) == (width > 120)

@@ -1,0 +1,151 @@
+"""The game file a command works on: found, read, written, and its JSON views kept in the cache.
+
+Every command reads its game through `load` (or `writing`, under the file's write lock) and adds
+events with `append`: so that each read is checked against what this user saw of the game and
+remembered (memory.py), a sealed game's events are signed by the local key, and the cache (cache.py)
+learns what it may answer without reading the game again (`views`). Standard library only at
+import: the store and the game are imported when a game is read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    from ..projection.game import Game
+    from ..store import Loaded
+
+
+def game_path(game: str | None) -> str:
+    """The game file a command means: `-g`, else the one `locate.find_game` finds."""
+    from .locate import find_game
+
+    return find_game(game)
+
+
+def locks() -> str:
+    """The folder of the write locks of game files (folders.py)."""
+    from .folders import lock_folder
+
+    return lock_folder()
+
+
+def now() -> str:
+    """The time, as a game file records it (UTC, to the second: 2026-01-31T12:00:00Z)."""
+    import datetime
+
+    return datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def load(game: str | None) -> Loaded:
+    """The game a command means, read, and checked against what this user saw of it (memory.py)."""
+    from .. import store
+    from . import cache
+
+    return seen_now(store.read(game_path(game), cache.verified_prefix))
+
+
+def load_side(game: str | None, side: str) -> Loaded:
+    """One side of a forked game file (`forks.Fork.choose` names it), read as a game of its own."""
+    from .. import store
+    from ..errors import GameFileError, UsageError
+    from ..forks import split_fork
+
+    where = game_path(game)
+    try:
+        data = store.read_bytes(where)
+    except OSError as exc:
+        raise GameFileError(f"{where}: cannot read: {exc.strerror}") from None
+    fork = split_fork(data)
+    if fork is None:
+        raise UsageError(f"{where} has not forked: --side is for a game with two sides (see `splendor resolve`)")
+    return store.from_bytes(where, fork.prefix + fork.branch(fork.choose(side)).data)
+
+
+def seen_now(loaded: Loaded) -> Loaded:
+    """`loaded`, checked against what this user saw of its game, then remembered as seen (and, a
+    sealed game, as verified): what every read of a command goes through (`load`, sync's)."""
+    from . import cache, memory
+
+    memory.check(loaded)
+    memory.remember(loaded)
+    cache.remember_verified(loaded)
+    return loaded
+
+
+@contextlib.contextmanager
+def writing(game: str | None) -> Iterator[Loaded]:
+    """The game a command means, read under its write lock, and checked as `load` checks it."""
+    from .. import store
+    from . import cache, memory
+
+    with store.writing(game_path(game), locks(), cache.verified_prefix) as loaded:
+        memory.check(loaded)
+        cache.remember_verified(loaded)
+        yield loaded
+
+
+def append(loaded: Loaded, *events: Any) -> Loaded:
+    """`store.append`, then the new events remembered as seen (memory.py); in a sealed game, the
+    local key signs its player's events."""
+    from .. import store
+    from . import memory
+
+    secret = None
+    if loaded.game.sealing is not None:  # a sealed game: the local key signs its player's events
+        from .sealed import secret_for
+
+        secret = secret_for(loaded)
+    after = store.append(loaded, *events, secret=secret)
+    memory.remember(after)
+    if after.game.sealing is not None:
+        from . import cache
+        from .sealed import note_written
+
+        cache.remember_verified(after)
+        note_written(loaded, after, secret)
+    return after
+
+
+def views(loaded: Loaded, at: int | None = None, *, moves: bool = False) -> tuple[str, str]:
+    """The texts of `state --json` and (for the last event) `moves --json`, remembered in the
+    cache; the moves are worked out only when asked for or when there is a cache to keep them."""
+    from . import cache
+    from .output import json_text
+
+    caching = cache.enabled()
+    played = loaded.game.at(at) if at is not None else loaded.game
+    state_text = json_text(state_json(played))
+    if caching:
+        cache.put(loaded.data, cache.view_name("state", at), state_text)
+    moves_text = ""
+    if played.sealing is not None and not moves:
+        return state_text, moves_text  # a sealed game's moves are the seat's own: never cached
+    if at is None and (moves or caching):
+        moves_text = json_text(moves_json(played))
+        if caching:
+            cache.put(loaded.data, "moves", moves_text)
+    return state_text, moves_text
+
+
+def state_json(game: Game, state: Any = None) -> dict[str, Any]:
+    """`state --json`: the game's state JSON (or `state`'s, a view of it), and after `turn` (the
+    turns played) `current_turn`, the number of the turn under way as `show` and `log` number
+    turns (null once finished)."""
+    shown = game.variant.state_json(game.seq, game.state if state is None else state)
+    out: dict[str, Any] = {}
+    for key, value in shown.items():
+        out[key] = value
+        if key == "turn" and "current_turn" not in shown:
+            out["current_turn"] = None if shown.get("finished") else value + 1
+    return out
+
+
+def moves_json(game: Game) -> list[dict[str, Any]]:
+    """`moves --json`: every legal move of the player to move, as JSON."""
+    variant, state = game.variant, game.state
+    return [variant.move_json(state, move) for move in variant.legal_moves(state)]

@@ -1,0 +1,308 @@
+"""Looking at a game: `show`, `state`, `moves` and `log` (read-only: they never write the game file).
+
+`state --json` and `moves --json` are answered from the cache (cache.py) when they can be: the
+fast path (entry.py) before this module is even run, and `views` (gamefile.py) keeps them there.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ..errors import IllegalMoveError, SplendorError, UsageError
+from .boards import board, keys_owed, keys_owed_line, picture, seen
+from .gamefile import game_path, load, load_side, state_json, views
+from .output import json_text, out, use_color, write_out
+from .params import AT, COLOR, GAME, JSON, SEAT, Param, command
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
+if TYPE_CHECKING:
+    from ..projection.game import Game
+
+
+SIDE = Param(
+    "side", "--side", metavar="REF", help="A forked game: the side to look at (its digest, its player, ours or theirs)."
+)
+
+
+OUTPUT = Param("output", "--output", "-o", kind="path", metavar="FILE", help="Write it to FILE (- : standard output).")
+
+
+@command(
+    "show",
+    GAME,
+    JSON,
+    AT,
+    COLOR,
+    SIDE,
+    Param("svg", "--svg", kind="flag", help="Draw the table as one self-contained SVG picture."),
+    SEAT,
+    OUTPUT,
+)
+def show(
+    *,
+    game: str | None = None,
+    json: bool = False,
+    at: int | None = None,
+    color: str = "auto",
+    side: str | None = None,
+    svg: bool = False,
+    seat: str | None = None,
+    output: str | None = None,
+) -> None:
+    """Show the board: bank, cards, nobles, each player's holdings, whose turn or the result.
+
+    A Duel shows its token board with coordinates, the pyramid, privileges and royal cards.
+
+    It says too how far each player is from each victory.
+
+    Example:
+
+    splendor show -g games/friday.toml --at 12
+
+    splendor show --side bob   (a forked game: the side whose first turn is bob's)
+
+    splendor show --svg -o games/friday.svg   (a picture; --at 12 --as bob: as bob saw it then)
+    """
+    use_color(color)
+    if output and not svg:
+        raise UsageError("-o goes with --svg (the board as text is written on standard output)")
+    loaded = load_side(game, side) if side else load(game)
+    if svg:
+        if json:
+            raise UsageError("--svg and --json exclude each other")
+        write_out(output, picture(loaded, at, seat))
+        return
+    played = loaded.game.at(at) if at is not None else loaded.game
+    sealed = played.sealing is not None
+    if json:
+        if sealed and played.states and seat is not None:  # what this seat may know, never cached
+            out(json_text(state_json(played, seen(played, seat).state)))
+        else:
+            out(views(loaded, at)[0])
+        return
+    if played.seeding is not None and not played.states:  # a commit-then-reveal deal under way
+        out(_dealing(played))
+        return
+    if sealed:
+        from .sealed import waiting_lines
+
+        lines = waiting_lines(played)
+        if not played.states:
+            title = played.variant.title
+            out(f"{title}  the cards are not dealt yet: a sealed game  (event #{played.seq})\n{lines[0]}")
+            return
+        owed = keys_owed(loaded.game) if played.state.finished else ()
+        if owed:
+            lines.append(keys_owed_line(owed))
+        out(board(seen(played, seat), color, played.variant) + "".join(f"\n{line}" for line in lines))
+        return
+    out(board(played, color))
+
+
+def _dealing(game: Game) -> str:
+    """What `show` says of a game whose cards are not dealt yet: where each player stands in the
+    commit-then-reveal deal, and who it waits for."""
+    seeding = game.seeding
+    assert seeding is not None
+    committed, revealed = dict(seeding.commitments), dict(seeding.secrets)
+    everyone = len(committed) == len(seeding.players)
+    again = f", round {seeding.round} (restarted)" if seeding.round > 1 else ""
+    head = f"the cards are not dealt yet: a commit-then-reveal deal{again}"
+    lines = [f"{game.variant.title}  {head}  (event #{game.seq})"]
+    width = max(len(name) for name in seeding.players)
+    for name in seeding.players:
+        if name in revealed:
+            where = "committed, revealed"
+        elif name in committed:
+            where = "committed, to reveal" if everyone else "committed"
+        else:
+            where = "to commit"
+        lines.append(f"  {name:<{width}}  {where}")
+    lines.append(seeding.waiting())
+    return "\n".join(lines)
+
+
+@command("state", GAME, JSON, AT, COLOR, SEAT)
+def state(
+    *, game: str | None = None, json: bool = False, at: int | None = None, color: str = "auto", seat: str | None = None
+) -> None:
+    """Print the state after the last event (or after event SEQ with --at): JSON, or the board.
+
+    Example:
+
+    splendor state -g games/friday.toml --json --at 12
+
+    splendor state --json --as bob   (a sealed game: what bob may know, his key here)
+    """
+    show(game=game, json=json, at=at, color=color, seat=seat)
+
+
+@command(
+    "moves",
+    GAME,
+    JSON,
+    Param("as_", "--as", metavar="NAME", help="Check that NAME is to move (refused otherwise, exit 3)."),
+)
+def moves(*, game: str | None = None, json: bool = False, as_: str | None = None) -> None:
+    """List every legal turn of the player to move (in a Duel: every legal next step), one notation a line.
+
+    Each line is what `play` accepts. Once the game is over, none (--json: []), and stderr says who won.
+
+    Example:
+
+    splendor moves -g games/friday.toml --json
+
+    splendor moves --as bob   (refused when bob is not to move)
+    """
+    from ..errors import excerpt
+
+    mine = _seat_moves_key(game, json, as_)
+    if mine is not None:
+        from . import cache
+
+        text = cache.get(*mine)
+        if text is not None and _still_known(game, mine[0]):
+            out(text)
+            return
+    loaded = load(game)
+    now = loaded.game
+    table = now.table
+    if as_ is not None and as_ not in now.players:
+        raise IllegalMoveError(f"{excerpt(as_)} does not play in this game ({', '.join(now.players)})", rule="turn")
+    if as_ is not None and not table.finished and as_ != table.player.name:
+        raise IllegalMoveError(f"it is {table.player.name}'s turn, not {as_}'s", rule="turn")
+    variant = now.variant
+    if now.sealing is not None and not table.finished:  # what the seat to move may do, seen by them
+        from .sealed import local_key, seat_of, view
+
+        secret = local_key(required=False)
+        seat = as_ or (seat_of(now, secret) if secret is not None else None)
+        visible = view(now, seat, secret) if seat == table.player.name else now.state
+        options = variant.legal_moves(visible)
+        if json:
+            text = json_text([variant.move_json(visible, move) for move in options])
+        else:
+            text = "\n".join(variant.format_move(move) for move in options)
+        out(text)
+        if mine is not None:
+            from . import cache
+
+            cache.put(loaded.data, mine[1], text)
+    elif json:
+        out(views(loaded, moves=True)[1])
+    elif not table.finished:
+        out("\n".join(variant.format_move(move) for move in variant.legal_moves(now.state)))
+    if table.finished:
+        sys.stderr.write(f"splendor: {now.variant.whose_turn(now.state)}; no moves left\n")
+
+
+def _seat_moves_key(game: str | None, json: bool, as_: str | None) -> tuple[bytes, str] | None:
+    """Where the user's cache keeps `moves` of a sealed game as this machine's key sees them (the
+    seat to move lists their blind reserves opened): the file's bytes, and a view named by the
+    format, `--as` and the local key (cache.seat_view_name); None when there is no cache, or the
+    file is no sealed game (an open game's `moves --json` is entry.py's), or anything fails
+    (the command then says what, reading the game)."""
+    from . import cache
+
+    if not cache.enabled():
+        return None
+    from .. import store
+
+    try:
+        data = store.read_bytes(game_path(game))
+        if b'"sealed_asked"' not in data:
+            return None  # not a sealed game: nothing of it is one seat's
+        key = _local_key_bytes()
+    except (OSError, SplendorError):
+        return None
+    if key is None:
+        return None
+    return data, cache.seat_view_name("moves --json" if json else "moves", as_ or "", key)
+
+
+def _local_key_bytes() -> bytes | None:
+    """The bytes of this user's key file (b"" when there is none), read as safely as the key
+    itself (keyring.key_bytes) but not parsed: what names the key in the cache, without loading
+    the cryptography. None when it is not safe to read (the command then says why, reading it)."""
+    from .keyring import key_bytes, keys_folder
+
+    try:
+        return key_bytes(keys_folder())
+    except UsageError:
+        return b""
+    except (SplendorError, OSError):
+        return None
+
+
+def _still_known(game: str | None, data: bytes) -> bool:
+    """Whether a cached answer for the game file `data` may be served: its events still extend
+    what this user saw of the game (memory.py; the cache holds only what a full read of these
+    bytes answered, but the memory may have grown since)."""
+    from . import memory
+
+    if memory.enabled():
+        from ..records import parse_text
+
+        try:
+            memory.check_record(game_path(game), parse_text(data.decode("utf-8")))
+        except (SplendorError, UnicodeDecodeError):
+            return False  # the command itself says why, reading the game
+    return True
+
+
+@command("log", GAME, JSON, COLOR, SIDE)
+def log(*, game: str | None = None, json: bool = False, color: str = "auto", side: str | None = None) -> None:
+    """List the events, one a line: turns in move notation, undone ones marked.
+
+    A forked game (two turns after one event, left by a merge) lists the common events, then
+    each side under its digest; --side lists one side as a game.
+
+    Example:
+
+    splendor log -g games/friday.toml
+    """
+    from ..errors import ForkError
+    from ..presentation.log import log_text
+    from ..projection.log import log_entries
+
+    on = use_color(color)
+    try:
+        entries = log_entries((load_side(game, side) if side else load(game)).game)
+    except ForkError:
+        _log_fork(game, json, on)
+        return
+    if json:
+        out(json_text([e.to_json() for e in entries]))
+        return
+    out(log_text(entries, color=on))
+
+
+def _log_fork(game: str | None, json: bool, color: bool) -> None:
+    """The log of a forked file: the common events, then each side's, marked with its side and
+    digest (JSON: those entries have `side` and `ref` too). A note on stderr says how to settle it."""
+    from .. import store
+    from ..forks import SIDES, split_fork
+    from ..presentation.log import log_text
+    from ..projection.log import log_entries
+
+    path = game_path(game)
+    data = store.read_bytes(path)
+    fork = split_fork(data)
+    assert fork is not None  # the reader found a fork in these bytes
+    sides = {side: log_entries(store.from_bytes(path, fork.prefix + fork.branch(side).data).game) for side in SIDES}
+    common = [e for e in sides["ours"] if e.seq <= fork.seq]
+    if json:
+        rows = [e.to_json() for e in common]
+        for side in SIDES:
+            rows += [{**e.to_json(), "side": side, "ref": fork.label(side)} for e in sides[side] if e.seq > fork.seq]
+        out(json_text(rows))
+    else:
+        parts = [log_text(common, color=color).rstrip("\n")]
+        for side in SIDES:
+            parts.append(f"-- {side} [{fork.label(side)}] --")
+            parts.append(log_text([e for e in sides[side] if e.seq > fork.seq], color=color).rstrip("\n"))
+        out("\n".join(parts))
+    sys.stderr.write(
+        f"splendor: the game forked after event #{fork.seq}: keep one side with"
+        f" `splendor resolve --keep {fork.label('ours')}` or `--keep {fork.label('theirs')}`\n"
+    )

@@ -1,0 +1,195 @@
+"""Going back: `undo` (an undo event appended: turns taken back, never erased), `resolve` (one
+side of a forked game kept) and `forget` (what this user saw of a game, forgotten).
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import UsageError
+from .gamefile import append, game_path, locks, views, writing
+from .output import out
+from .params import GAME, JSON, Param, command
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
+if TYPE_CHECKING:
+    from ..store import Loaded
+
+
+@command(
+    "undo",
+    GAME,
+    Param("to", "--to", kind="int", low=1, metavar="SEQ", help="Go back to just after event SEQ."),
+    Param(
+        "turn",
+        "--turn",
+        kind="flag",
+        help="Duel: take back the whole turn (the steps of the turn under way, or the last turn).",
+    ),
+    Param(
+        "as_",
+        "--as",
+        envvar="SPLENDOR_PLAYER",
+        metavar="NAME",
+        help="Who asks for the undo ($SPLENDOR_PLAYER); default: your git e-mail in the header,"
+        " else the player whose turn is taken back.",
+    ),
+    Param("force", "--force", kind="flag", help="An agreed rewind over other players' turns (recorded in the event)."),
+    Param(
+        "agree",
+        "--agree",
+        kind="flag",
+        help="A sealed game: agree to another player's rewind to --to SEQ that takes back turns of yours.",
+    ),
+    JSON,
+)
+def undo(
+    *,
+    game: str | None = None,
+    to: int | None = None,
+    turn: bool = False,
+    as_: str | None = None,
+    force: bool = False,
+    agree: bool = False,
+    json: bool = False,
+) -> None:
+    """Take back the last turn (in a Duel, the last step) or every turn after event SEQ, by appending an undo event.
+
+    The event records who asks: --as (or $SPLENDOR_PLAYER), else the player whose git e-mail
+    (git config user.email) the header maps, else the player whose turns are taken back.
+
+    A player may take back their own turns, and the bots' answers that followed them
+    (a plain undo after `play --bots` takes back both).
+
+    Taking back another player's turn needs --force, whoever asks: an agreed rewind, recorded in the event.
+
+    Examples:
+
+    splendor undo
+
+    splendor undo --to 12
+
+    splendor undo --turn
+
+    splendor undo --to 12 --force --as bob
+
+    In a sealed game, a rewind over other players' turns needs each one's consent first:
+
+    splendor undo --to 12 --agree   (by each of them; then sync or mail it)
+    """
+
+    if turn and to is not None:
+        raise UsageError("--turn and --to exclude each other")
+    if agree and (to is None or force or turn):
+        raise UsageError("--agree goes with --to SEQ alone: the rewind you agree to")
+    with writing(game) as loaded:
+        if turn:
+            to = loaded.game.turn_start()
+        if loaded.game.sealing is not None:  # the asker is the seat of the key that signs
+            from .sealed import local_key, my_seat
+
+            secret = local_key()
+            assert secret is not None
+            as_ = my_seat(loaded.game, secret, as_)
+        elif agree:
+            raise UsageError("--agree is for sealed games, whose undos are signed (`splendor new --sealed`)")
+        if agree:
+            from ..events import RewindAgreed
+
+            assert as_ is not None and to is not None
+            agreed = RewindAgreed(seq=0, parent="", player=as_, to=to)
+            after = append(loaded, agreed)
+            out(f"#{after.game.seq} {as_} agrees to a rewind to just after #{to}: whoever asks runs `undo --force`")
+            return
+        asker = as_ or _mapped_player(loaded)
+        event = loaded.game.decide_undo(to=to, by=asker, forced=force)
+        after = append(loaded, event)
+    state_text, _ = views(after)
+    if json:
+        out(state_text)
+    else:
+        now = after.game
+        out(f"#{now.seq} undo: back to just after #{event.to}; {now.variant.whose_turn(now.state)}")
+
+
+def _mapped_player(loaded: Loaded) -> str:
+    """The player whose e-mail in the header is the user's git e-mail; "" when none is."""
+    from .players import who_am_i
+
+    header = loaded.record.header
+    return who_am_i(header.players, header.emails, None, os.path.dirname(os.path.abspath(loaded.path))) or ""
+
+
+@command(
+    "resolve",
+    Param("keep", "--keep", metavar="REF", help="The side to keep: its digest, its player, or ours/theirs."),
+    GAME,
+)
+def resolve(*, keep: str, game: str | None = None) -> None:
+    """Settle a forked game (two turns after one event, left by a merge): keep one side.
+
+    Name the side by the digest the conflict shows for its first event (the same in every
+    clone, whether git merged or rebased), by the player who made it, or as git's ours/theirs.
+
+    Examples:
+
+    splendor resolve --keep 17a3f0
+
+    splendor resolve -g games/friday.toml --keep bob
+    """
+    from .. import store
+    from ..forks import split_fork
+    from ..sharing import gitmerge
+
+    path = game_path(game)
+    with store.locked(path, locks()):
+        try:
+            data = store.read_bytes(path)
+        except OSError as exc:
+            raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
+        side, kept = gitmerge.resolve(data, keep)
+        fork = split_fork(data)
+        store.write_atomic(path, kept, exclusive=False)
+    loaded = store.read(path)
+    from . import memory
+
+    memory.remember(loaded, replace=True)  # an agreed choice between two branches
+    lines = []
+    if fork is not None and loaded.game.sealing is not None:  # what the sealed protocol loses with the other side
+        from .sealed import dropped_lines
+
+        lines = dropped_lines(fork, "theirs" if side == "ours" else "ours")
+    if loaded.game.states:
+        now = loaded.game.table
+        where = "finished" if now.finished else now.player.name + " to move"
+    else:
+        where = loaded.game.sealing.stage() if loaded.game.sealing is not None else "the deal under way"
+    out(
+        "\n".join(
+            [
+                f"kept {side} ({loaded.record.head[:6]}): {path} is a valid game again ({loaded.game.seq} events,"
+                f" {where}); now `splendor sync` (or `git add {path}` and commit)",
+                *lines,
+            ]
+        )
+    )
+
+
+@command("forget", GAME)
+def forget(*, game: str | None = None) -> None:
+    """Forget what you saw of a game, so that its next copy is taken as it is.
+
+    splendor refuses a copy of a game whose earlier events are not those you saw (an earlier
+    turn rewritten). When all the players agree to such a copy, forget the old one first.
+
+    Example:
+
+    splendor forget -g games/friday.toml
+    """
+    from .. import store
+    from . import memory
+
+    loaded = store.read(game_path(game))
+    memory.forget(loaded.record.header.game)
+    memory.remember(loaded)
+    out(f"forgot what you saw of game {loaded.record.header.game}; {loaded.path} is what you know of it now")
