@@ -13,7 +13,8 @@ from typing import Any
 
 import attrs
 import pytest
-from helpers import ROOT, new_duel, new_game
+from helpers import BASE, ROOT, new_duel, new_game, step
+from svg_helpers import outline
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from toy_game import VARIANT as TOY
 
@@ -153,6 +154,30 @@ def test_pieces(svg_snapshot: Any) -> None:
         svg.legend((*Gem,), 10, 290),
     ]
     assert svg.document(620, 310, "pieces", pieces, background=svg.FELT) == svg_snapshot
+
+
+def test_the_outline_shows_what_a_person_sees() -> None:
+    """What the games' snapshots hold (svg_helpers.outline) changes past its digest with a card, a
+    token count, a name or a mark; a change of colour alone changes the digest only."""
+
+    def seen(picture: str) -> str:
+        digest, rest = outline(picture).split("\n", 1)
+        assert digest.startswith("sha256 ")
+        return rest
+
+    game = new_game(("ann", "bob"), seed=1)
+    fresh = BASE.board_svg(game)
+    taken = step(game, "take w u g")
+    others = [
+        BASE.board_svg(new_game(("ann", "bob"), seed=2)),  # other cards
+        BASE.board_svg(new_game(("ann", "cy"), seed=1)),  # another name
+        BASE.board_svg(taken),  # the tokens moved
+        BASE.board_svg(taken, event=taken.events[-1]),  # and marked
+    ]
+    views = [seen(picture) for picture in (fresh, *others)]
+    assert len(set(views)) == len(views)
+    recoloured = fresh.replace(svg.PALETTE[Gem.RED].fill, "#ff0000")
+    assert recoloured != fresh and seen(recoloured) == seen(fresh) and outline(recoloured) != outline(fresh)
 
 
 # -- every game -------------------------------------------------------------------------------------
