@@ -36,15 +36,15 @@ def parse_players(text: str, variant: AnyVariant) -> tuple[tuple[str, ...], tupl
 
 def git_email(folder: str) -> str:
     """The user's e-mail as git in `folder` knows it ("" when git, a repository or the key is missing)."""
-    import subprocess
+    from pathlib import Path
+
+    from ..sharing.git import Git
 
     try:
-        done = subprocess.run(
-            ["git", "-C", folder or ".", "config", "user.email"], capture_output=True, text=True, check=False
-        )
-    except OSError:
+        done = Git(cwd=Path(folder or ".")).run("config", "user.email")
+    except UsageError:
         return ""
-    return done.stdout.strip() if done.returncode == 0 else ""
+    return done.text if done.ok else ""
 
 
 def who_am_i(players: tuple[str, ...], emails: tuple[str, ...], as_: str | None, folder: str) -> str | None:

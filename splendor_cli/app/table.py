@@ -11,7 +11,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ConflictError, GameFileError, SplendorError, UsageError, safe
+from ..errors import SplendorError, UsageError, safe
 from .boards import board as _board
 from .boards import keys_owed as _keys_owed
 from .boards import keys_owed_line as _keys_owed_line
@@ -25,13 +25,10 @@ from .output import use_color as _use_color
 from .params import COLOR, GAME, JSON, NOTIFY, Param, command
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
-
-    from ..crypto.keys import SecretKey
-    from ..events.codec import Record
     from ..projection import Game
-    from ..sharing.gitsync import Made, Merged, Repo, Upstream
-    from ..sharing.verify import Withdrawal
+    from ..sharing.git import Git
+    from ..sharing.gitsync import Made, Repo, Upstream
+    from ..sharing.sync import Local
     from ..store import Loaded
 
 ME = Param(
@@ -88,87 +85,58 @@ def sync(
 
     splendor sync -g games/friday.toml --notify
     """
-    from .. import store
     from ..sharing import gitsync
+    from ..sharing.sync import AuditRefused
+    from ..sharing.sync import sync as share
 
     _use_color(color)
     repo = gitsync.locate(game) if game else gitsync.locate_folder(".")
     _ensure_driver(repo)
-    state = gitsync.under_way(repo)
-    if state == "merge":
-        _settle_merge(repo, _games(game, repo))
-    elif state is not None:
-        raise ConflictError(
-            f"a {state} is under way in {repo.top} (not sync's: sync never rebases): finish it"
-            f" (`git {state} --continue`, after `splendor resolve` for a forked game) or abort it"
-            f" (`git {state} --abort`), then `splendor sync`"
+    try:
+        result = share(
+            repo,
+            lambda: _games(game, repo),
+            lambda loaded, path: _me(loaded, as_, path),
+            local=local(picture),
+            offline=offline,
+            file=game,
         )
-    made: list[Made] = []
-    shared: set[str] = set()  # the games whose turns this sync commits: their next player is notified
-    seen: dict[str, int] = {}
-    me: dict[str, str | None] = {}
-    read = _Reads()
-    if game:
-        read.repos[game] = repo
-    for path in _games(game, repo):
-        with store.locked(path, _locks()):
-            before = read(path)  # a clone behind is no news: what you saw is checked later
-            me[before.record.header.game] = _me(before, as_, path)
-            done = gitsync.commit_turns(read.repo(path), before)
-        made += done
-        if done:
-            shared.add(before.record.header.game)
-        seen[before.record.header.game] = before.game.seq - sum(m.last - m.first + 1 for m in done)
-    up = None if offline else gitsync.upstream(repo)
-    merged: list[Merged] = []
-    drawn: list[str] = []
-
-    def who(loaded: Loaded, path: str) -> str | None:  # games new here too (fetched, or made meanwhile)
-        gid = loaded.record.header.game
-        if gid not in me:
-            me[gid] = _me(loaded, as_, path)
-        return me[gid]
-
-    if up is not None:
-        pushed = _exchange(repo, up, merged, game, read, drawn if picture else None, who)
-    else:
-        pushed = False
-        _commit_sealed_parts(_games(game, repo), who, read)  # offline: a sealed game's part, committed here
-        if picture:
-            drawn += _draw(repo, _games(game, repo))
+    except AuditRefused as exc:
+        sys.stderr.write(exc.details + "\n")
+        raise
+    up = result.upstream
     reports = []
-    for path in _games(game, repo):
-        after = read.seen(path)
-        header = after.record.header
+    for synced in result.games:
+        after = _seen_now(synced.loaded)
         notified: list[str] = []
-        if notify and header.game in shared:
+        if notify and synced.shared:
             from .notices import notify_after
 
             notified = notify_after(after)
-        reports.append(_GameReport(after, who(after, path), seen.get(header.game, 1), notified))
-    said = [safe(line) for m in merged for line in m.said]
+        reports.append(_GameReport(after, synced.me, synced.seen, notified))
     if json:
         _out(
             _json_text(
                 {
-                    "committed": [_made(m) for m in made],
-                    "merged": said,
-                    "remote": f"{up.remote}/{up.branch}" if up else None,
-                    "pushed": pushed,
-                    "pictures": drawn,
+                    "committed": [_made(m) for m in result.made],
+                    "merged": list(result.merged),
+                    "remote": result.remote,
+                    "pushed": result.pushed,
+                    "pictures": list(result.drawn),
                     "games": [r.json for r in reports],
                 }
             )
         )
         return
-    lines = [f"committed {m.commit[:8]} {safe(m.subject)}" for m in made]
-    lines += [f"merged: {line}" for line in said]
-    lines += [f"drew {path}" for path in drawn]
+    lines = [f"committed {m.commit[:8]} {safe(m.subject)}" for m in result.made]
+    lines += [f"merged: {line}" for line in result.merged]
+    lines += [f"drew {path}" for path in result.drawn]
     if offline:
-        lines.append("offline: committed here only (`splendor sync` shares them)" if made else "offline: nothing new")
+        said = "offline: committed here only (`splendor sync` shares them)" if result.made else "offline: nothing new"
+        lines.append(said)
     elif up is None:
         lines.append("no remote: your turns are committed here only (to share them: git remote add origin URL)")
-    elif pushed:
+    elif result.pushed:
         lines.append(f"pushed to {up.remote}/{up.branch}")
     if not reports:
         lines.append("no game here yet: start one with `splendor new --players ann,bob`, then `splendor sync`")
@@ -211,82 +179,6 @@ def _ensure_driver(repo: Repo) -> None:
         sys.stderr.write(f"splendor: {line}\n")
 
 
-def _settle_merge(repo: Repo, paths: list[str]) -> None:
-    """A merge sync (or git pull) left: finish it when the game files are settled; else say how.
-
-    A sealed game's fork settled by leaving a branch out (`splendor resolve`) is concluded only
-    when the branch is the local player's own (their key's seat made every event of it): the
-    merge's message then holds their signed consent (`verify --git`). Leaving out another
-    player's events is refused before anything is committed, saying which side to keep."""
-    from .. import store
-    from ..errors import ForkError
-    from ..sharing import gitsync
-    from .cache import verified_prefix
-
-    consents: list[str] = []
-    for path in paths:
-        try:
-            merged = store.read(path, verified_prefix)
-        except ForkError as exc:
-            raise ForkError(f"{exc}; then `splendor sync` again", seq=exc.seq) from None
-        consents += _withdrawn(repo, merged)
-    gitsync.conclude_merge(repo, [gitsync.locate(path).rel for path in paths], consents)
-
-
-def _withdrawn(repo: Repo, merged: Loaded) -> list[str]:
-    """The lines of the merge's message that consent, signed by the local key, to what the merge
-    leaves out of the sealed game `merged` (the merge's file, just read: none for an open game, or
-    when it leaves out nothing). The parents' files are replayed trusting what this user verified
-    before and what the read of `merged` verified.
-
-    Raises:
-        GameFileError: the merge leaves out events that are not all the local player's: nothing
-            is committed, and the message says which side to keep.
-    """
-    from ..events import actor
-    from ..events.codec import event_digest
-    from ..sharing import gitsync
-    from ..sharing import verify as checks
-    from .sealed import local_key
-
-    path = merged.path
-    rel = gitsync.locate(path).rel
-    parents = [data for rev in ("HEAD", "MERGE_HEAD") if (data := gitsync.committed(repo, rev, rel=rel)) is not None]
-    found = checks.withdrawals(parents, merged.data, _trusting([merged]))
-    if not found:
-        return []
-    secret = local_key(required=False)
-    lines = []
-    for left in found:
-        seat = None if secret is None else _seat_in(left, secret)
-        if left.fault is None and secret is not None and seat == left.player:
-            lines.append(checks.consent_line(left.player, secret.sign(checks.WITHDRAW, left.statement)))
-            continue
-        first = left.events[0]
-        owner = left.player or actor(first)
-        who = f"your key plays {seat}" if seat else "your key plays no seat of it"
-        why = f"which only {owner} may withdraw" if left.fault is None else f"which no merge may ({left.fault})"
-        raise GameFileError(
-            safe(
-                f"{path}: this merge leaves out {left.listed}, {why} in a sealed game ({who}):"
-                f" keep {_possessive(owner)} side (`git checkout -m -- {rel}`, then"
-                f" `splendor resolve --keep {event_digest(first)[:6]}`) and `splendor sync` again;"
-                " nothing committed, nothing pushed"
-            )
-        )
-    return lines
-
-
-def _possessive(name: str) -> str:
-    return f"{name}'s" if name else "that"
-
-
-def _seat_in(left: Withdrawal, secret: SecretKey) -> str | None:
-    """The seat `secret` joined in the sealed table of the branch left out (whose player signed its events)."""
-    signing = secret.public.signing
-    return next((name for name, key in left.sealing.keys.items() if key.signing == signing), None)
-
-
 def _me(loaded: Loaded, as_: str | None, path: str) -> str | None:
     from .players import who_am_i
 
@@ -294,221 +186,51 @@ def _me(loaded: Loaded, as_: str | None, path: str) -> str | None:
     return who_am_i(header.players, header.emails, as_, os.path.dirname(path))
 
 
-def _draw(repo: Repo, paths: list[str]) -> list[str]:
-    """Write the picture of each game's table beside it (`friday.toml` -> `friday.svg`, what the
-    last event changed highlighted, a spectator's view) and commit each that changed, on its own;
-    the pictures it committed."""
-    from .. import store
-    from ..sharing import gitsync
-    from .cache import verified_prefix
-
-    done = []
-    for path in paths:
-        loaded = store.read(path, verified_prefix)
-        if not loaded.game.states:
-            continue
-        game = loaded.game
-        svg = _picture(loaded, None, None).encode("utf-8")
-        target = os.path.splitext(path)[0] + ".svg"
-        rel = gitsync.locate(target).rel
-        if gitsync.committed(repo, rel=rel) == svg:
-            continue
-        if os.path.islink(target):
-            raise UsageError(f"{target} is a symbolic link: the picture is not written through it")
-        store.write_atomic(target, svg, exclusive=not os.path.lexists(target))
-        gitsync.commit_file(repo, rel, svg, f"{game.variant.title}: the table after event #{game.seq} ({rel})")
-        done.append(target)
-    return done
-
-
-def _exchange(
-    repo: Repo,
-    up: Upstream,
-    merged: list[Merged],
-    game: str | None,
-    read: _Reads,
-    drawn: list[str] | None = None,
-    who: Callable[[Loaded, str], str | None] | None = None,
-) -> bool:
-    """Fetch, merge and push until the push is taken (or nothing is left to push); whether it pushed.
-    After the fetch (and merge), the local player's part of each sealed game (`who` says who
-    they are in a game) is written and committed: written before it, a part that others owe at
-    the same time (joins, shares) would fork the game."""
-    from ..errors import ForkError
-    from ..sharing import gitsync
-
-    for _ in range(gitsync.PUSH_TRIES):
-        if gitsync.fetch(repo, up):
-            result = gitsync.merge(repo, up)
-            merged.append(result)
-            if result.conflict:
-                from .. import store
-
-                for rel in gitsync.unmerged(repo):
-                    try:
-                        store.read(repo.top / rel)
-                    except ForkError as exc:
-                        raise ForkError(f"{exc}; then `splendor sync` again", seq=exc.seq) from None
-                    except SplendorError:
-                        pass
-                raise ConflictError(
-                    "the merge stopped on conflicts outside the game file"
-                    f" ({', '.join(gitsync.unmerged(repo)[:5])}): settle them (`git status`), then `splendor sync`"
-                )
-        if who is not None:
-            _commit_sealed_parts(_games(game, repo), who, read)
-        if drawn is not None:
-            drawn += _draw(repo, _games(game, repo))
-        if gitsync.ahead(repo, up) == 0:
-            return False
-        _audit([str(p) for p in _games(game, repo)], up, read)
-        if gitsync.push(repo, up):
-            return True
-    raise ConflictError(
-        f"{up.remote} took none of {gitsync.PUSH_TRIES} pushes (others keep pushing first): run `splendor sync` again"
-    )
-
-
-def _commit_sealed_parts(paths: list[str], who: Callable[[Loaded, str], str | None], read: _Reads) -> None:
-    """The local player's part of each sealed game (`seal.write_part`), committed."""
-    from .. import store
-    from ..sharing import gitsync
-    from .cache import remember_verified
-    from .seal import write_part
-
-    for path in paths:
-        with store.locked(path, _locks()):
-            loaded = read(path)
-            if loaded.game.sealing is None:
-                continue
-            remember_verified(loaded)  # what the audit before the push need not check again
-            after = write_part(loaded, who(loaded, path))
-            if after is not loaded:
-                read.wrote(after)
-                gitsync.commit_turns(read.repo(path), after)
-
-
-class _Reads:
-    """The game files this sync read (or wrote), each as it was then: a file that still holds the
-    same bytes is not parsed and replayed again (nothing but its bytes is read), and the audit
-    before the push starts from the versions known here (`verify.audit`'s `known`)."""
-
-    def __init__(self) -> None:
-        self.last: dict[str, Loaded] = {}
-        self.known: dict[str, list[Loaded]] = {}
-        self.repos: dict[str, Repo] = {}
-
-    def repo(self, path: str) -> Repo:
-        """`gitsync.locate(path)`, asked of git once per sync."""
-        from ..sharing import gitsync
-
-        if path not in self.repos:
-            self.repos[path] = gitsync.locate(path)
-        return self.repos[path]
-
-    def __call__(self, path: str) -> Loaded:
-        """The game at `path`, as `store.read` reads it (with the verified prefix)."""
-        from .. import store
-        from .cache import verified_prefix
-
-        last = self.last.get(path)
-        if last is not None:
-            try:
-                data = store.read_bytes(path)
-            except (OSError, GameFileError):
-                data = None
-            if data == last.data:
-                return last
-            if data is not None and data.startswith(last.data):  # a fast-forward: the new events alone
-                from ..sharing.verify import extend_read
-
-                try:
-                    record, game = extend_read(last, data, verified_prefix)
-                except SplendorError:
-                    pass  # store.read says why, naming the file
-                else:
-                    loaded = store.Loaded(path=path, data=data, record=record, game=game)
-                    self.wrote(loaded)
-                    return loaded
-        loaded = store.read(path, verified_prefix)
-        self.wrote(loaded)
-        return loaded
-
-    def wrote(self, loaded: Loaded) -> None:
-        """`loaded` is what the file at its path holds now."""
-        self.last[loaded.path] = loaded
-        self.known.setdefault(loaded.path, []).append(loaded)
-
-    def seen(self, path: str) -> Loaded:
-        """`gamefile.load`: the game read, checked against what this user saw of it, remembered."""
-        return _seen_now(self(path))
-
-
-def _audit(paths: list[str], up: Upstream, read: _Reads | None = None) -> None:
-    """`verify --git` of each game file: a history that breaks the audit is not pushed.
-
-    Only what is new is audited (`verify.audit`): the user's cache remembers, for each game file
-    (by its real path) and upstream, the last commit whose history was audited and found good,
-    and the walk starts after it; a history rewritten under it (the commit no longer an ancestor
-    of HEAD) is audited whole. The mark moves only after a good audit. The cache is the user's own
-    (each entry authenticated with their private key): whoever can write the repository cannot
-    write it, and a commit's id fixes its whole history, so a good audit of it stays good. What
-    the user verified before of a sealed game (its signatures and proofs) is not checked again."""
-    from ..sharing import verify as checks
+def local(picture: bool = False) -> Local:
+    """What sync asks of this machine: the user's cache, key, sealed games' part, and pictures."""
+    from ..sharing.sync import Local
     from . import cache
+    from .seal import write_part
+    from .sealed import local_key
 
-    for path in paths:
-        slot = _audit_slot(path, up)
-        known = read.known.get(path, []) if read is not None else []
-        report = checks.audit(path, cache.get(slot, AUDITED), _trusting(known), known)
-        if not report["ok"]:
-            sys.stderr.write(checks.git_report_text(report) + "\n")
-            raise GameFileError(f"{path}: verify --git: {safe(report['bad']['reason'])}: nothing pushed")
-        if report["mark"] is not None:
-            cache.put(slot, AUDITED, report["mark"])
+    def draw(loaded: Loaded) -> bytes:
+        return _picture(loaded, None, None).encode("utf-8")
 
-
-def _trusting(read: Sequence[Loaded]) -> Callable[[Record], int]:
-    """How many of a sealed game's first events this user verified: before (`cache.verified_prefix`),
-    or in this process, reading the games `read` (each as `store.read` reads it); compared by the
-    events' full digests, from the first on. 0 for an open game, as `verified_prefix` says."""
-    from ..events import SealedAsked
-    from .cache import verified_prefix
-
-    def trusted(record: Record) -> int:
-        most = verified_prefix(record)
-        if not most and (not record.events or not isinstance(record.events[0], SealedAsked)):
-            return 0
-        digests = record.digests
-        for loaded in read:
-            if loaded.record.header != record.header:
-                continue
-            count = 0
-            for mine, theirs in zip(loaded.record.digests, digests):
-                if mine != theirs:
-                    break
-                count += 1
-            most = max(most, count)
-        return most
-
-    return trusted
+    return Local(
+        trusted=cache.verified_prefix,
+        remember=cache.remember_verified,
+        write_part=write_part,
+        key=lambda: local_key(required=False),
+        marks=_Marks(),
+        locks=_locks(),
+        picture=draw if picture else None,
+    )
 
 
 AUDITED = "audited"
 """The cache's view that holds the mark of a game file's last good audit (`verify.audit`'s `mark`)."""
 
 
-def _audit_slot(path: str, up: Upstream) -> bytes:
-    """What names a game file's audit mark in the cache: its real path (its repository's, and its
-    place in it) and the upstream that sync pushes to."""
-    return b"audit\0" + os.fsencode(os.path.realpath(path)) + f"\0{up.remote}/{up.branch}".encode()
+class _Marks:
+    """The marks of the game files' last good audits (`sync.AuditMarks`), in the user's own cache,
+    each entry authenticated with their private key: whoever can write the repository cannot write it."""
+
+    def get(self, path: str, up: Upstream) -> str | None:
+        from ..sharing.sync import mark_slot
+        from . import cache
+
+        return cache.get(mark_slot(path, up), AUDITED)
+
+    def put(self, path: str, up: Upstream, mark: str) -> None:
+        from ..sharing.sync import mark_slot
+        from . import cache
+
+        cache.put(mark_slot(path, up), AUDITED, mark)
 
 
 def forget_audited(path: str, up: Upstream) -> None:
     """Forget the mark of the game file's last good audit: the next sync audits its whole history."""
-    from . import cache
-
-    cache.put(_audit_slot(path, up), AUDITED, "")
+    _Marks().put(path, up, "")
 
 
 class _GameReport:
@@ -684,17 +406,11 @@ def _row(path: str, as_: str | None) -> dict[str, Any]:
 def _when(path: str) -> str:
     """When the file last changed: its last commit's date, else its modification time (UTC)."""
     import datetime
-    import subprocess
 
     try:
-        done = subprocess.run(
-            ["git", "-C", os.path.dirname(path) or ".", "log", "-1", "--format=%ct", "--", os.path.basename(path)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        stamp = int(done.stdout.strip()) if done.returncode == 0 and done.stdout.strip().isdigit() else None
-    except OSError:
+        done = _git_here(path).run("log", "-1", "--format=%ct", "--", os.path.basename(path))
+        stamp = int(done.text) if done.ok and done.text.isdigit() else None
+    except UsageError:
         stamp = None
     if stamp is None or _dirty(path):
         stamp = int(os.stat(path).st_mtime)
@@ -702,14 +418,16 @@ def _when(path: str) -> str:
 
 
 def _dirty(path: str) -> bool:
-    import subprocess
+    return _git_here(path).run("diff", "--quiet", "HEAD", "--", os.path.basename(path)).returncode == 1
 
-    done = subprocess.run(
-        ["git", "-C", os.path.dirname(path) or ".", "diff", "--quiet", "HEAD", "--", os.path.basename(path)],
-        capture_output=True,
-        check=False,
-    )
-    return done.returncode == 1
+
+def _git_here(path: str) -> Git:
+    """git in the folder of the file at `path`."""
+    from pathlib import Path
+
+    from ..sharing.git import Git
+
+    return Git(cwd=Path(os.path.dirname(path) or "."))
 
 
 def _table(rows: list[dict[str, Any]]) -> str:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import attrs
 
-from ..errors import GameFileError, SplendorError, UsageError
+from ..errors import GameFileError, SplendorError, UsageError, safe
 from ..events import Event
 from ..events.codec import Record
 from ..forks import Blocks, cut, decode, describe_fork, split_fork, turns
@@ -201,16 +201,13 @@ def run_driver(base: StrPath, ours: StrPath, theirs: StrPath) -> MergeResult:
 
 
 def _git(repo: StrPath, *args: str) -> str:
-    import subprocess
+    from .git import Git
 
-    try:
-        done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=False)
-    except FileNotFoundError:
-        raise UsageError("git is not installed (or not on PATH)") from None
-    if done.returncode != 0:
-        why = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
-        raise UsageError(f"git {' '.join(args)}: {why}")
-    return done.stdout.strip()
+    done = Git(cwd=Path(repo)).run(*args)
+    if not done.ok:
+        why = (done.stderr.decode("utf-8", "replace").strip().splitlines() or [f"exit {done.returncode}"])[-1]
+        raise UsageError(f"git {' '.join(args)}: {safe(why)}")
+    return done.text
 
 
 def install(repo: StrPath, command: str, *, pattern: str = PATTERN, private: bool = False) -> list[str]:
@@ -268,7 +265,7 @@ def installed(repo: StrPath) -> bool:
 
 def _config(repo: StrPath, key: str) -> str:
     """The value of a git config key as git reads it (every level), "" when it is unset."""
-    import subprocess
+    from .git import Git
 
-    done = subprocess.run(["git", "-C", str(repo), "config", "--get", key], capture_output=True, text=True)
-    return done.stdout.strip() if done.returncode == 0 else ""
+    done = Git(cwd=Path(repo)).run("config", "--get", key)
+    return done.text if done.ok else ""

@@ -8,27 +8,27 @@ the user has changed or staged: only the game file goes into these commits. Each
 author is the player of its turn (their address from the header, when it maps one), as the
 audit (`verify --git`) wants it.
 
-Git runs as a subprocess; nothing here prints.
+Git runs through `git.Git` (sharing/git.py); nothing here prints.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import subprocess
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import attrs
 
 from ..bots import seat_spec
-from ..errors import ConflictError, UsageError, excerpt, safe
+from ..errors import ConflictError, UsageError, safe
 from ..events import SEALED_TYPES, Event, TurnUndone, actor, signature
 from ..forks import cut, decode
 from ..projection.log import event_notation
 from ..projection.variant import AnyVariant
 from ..records import parse_text
 from ..store import Loaded, StrPath
+from .git import Done, Git, read_git_file
 
 _GIT_DIRS: dict[Path, Path] = {}
 """The git folder of each repository this process located (by its top)."""
@@ -58,25 +58,15 @@ class Made:
 
 def git(top: StrPath, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None) -> str:
     """Run git in `top`; its output. A failure is a UsageError quoting git's last line."""
-    done = _run(top, args, stdin=stdin, env=env)
-    if done.returncode != 0:
-        raise UsageError(f"git {args[0]}: {_last_line(done)}")
-    return done.stdout.decode("utf-8", "replace").strip()
+    return _git(top)(*args, stdin=stdin, env=env)
 
 
-def _run(
-    top: StrPath, args: Sequence[str], *, stdin: bytes | None = None, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[bytes]:
-    full = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_MERGE_AUTOEDIT": "no", **(env or {})}
-    try:
-        return subprocess.run(["git", "-C", str(top), *args], input=stdin, capture_output=True, check=False, env=full)
-    except FileNotFoundError:
-        raise UsageError("git is not installed (or not on PATH): `splendor sync` needs it") from None
+def _git(top: StrPath) -> Git:
+    return Git(cwd=Path(top), needs="`splendor sync` needs it")
 
 
-def _last_line(done: subprocess.CompletedProcess[bytes]) -> str:
-    lines = (done.stderr or done.stdout).decode("utf-8", "replace").strip().splitlines()
-    return excerpt(lines[-1], 200) if lines else f"exit {done.returncode}"
+def _run(top: StrPath, args: Sequence[str], *, stdin: bytes | None = None) -> Done:
+    return _git(top).run(*args, stdin=stdin)
 
 
 def locate(path: StrPath) -> Repo:
@@ -94,7 +84,7 @@ def locate(path: StrPath) -> Repo:
                 f"{path} is not in a git repository: `splendor sync` shares games through one"
                 " (`git clone URL`, then `splendor git install`); by mail: `splendor export` and `apply`"
             )
-        raise UsageError(f"git rev-parse: {_last_line(done)}")
+        raise UsageError(f"git rev-parse: {done.last_line()}")
     top, prefix, git_dir = done.stdout.decode("utf-8", "surrogateescape").split("\n")[:3]
     _GIT_DIRS.setdefault(Path(top), Path(git_dir))
     return Repo(top=Path(top), rel=prefix + file.name)
@@ -355,7 +345,7 @@ def fetch(repo: Repo, up: Upstream) -> bool:
     """Fetch the upstream branch; whether the remote has it (a new, empty remote has not)."""
     done = _run(repo.top, ["fetch", "--quiet", up.remote])
     if done.returncode != 0:
-        raise UsageError(f"git fetch {up.remote}: {_last_line(done)}")
+        raise UsageError(f"git fetch {up.remote}: {done.last_line()}")
     return _run(repo.top, ["rev-parse", "--verify", "-q", up.ref]).returncode == 0
 
 
@@ -385,7 +375,7 @@ def merge(repo: Repo, up: Upstream) -> Merged:
     if done.returncode != 0:
         if under_way(repo) == "merge":
             return Merged(changed=True, conflict=True, said=said)
-        raise UsageError(f"git merge {up.remote}/{up.branch}: {_last_line(done)}")
+        raise UsageError(f"git merge {up.remote}/{up.branch}: {done.last_line()}")
     return Merged(changed=head(repo) != before, conflict=False, said=said)
 
 
@@ -404,11 +394,7 @@ def conclude_merge(repo: Repo, games: Sequence[str], trailers: Sequence[str] = (
         git(repo.top, "commit", "--no-edit", "--no-verify")
         return head(repo) or ""
     where = repo.top / git(repo.top, "rev-parse", "--git-path", "MERGE_MSG")
-    try:
-        with open(where, "rb") as handle:  # git's own file in the repository's git folder
-            prepared = handle.read(64 << 10).decode("utf-8", "replace")
-    except OSError:
-        prepared = ""
+    prepared = (read_git_file(where) or b"").decode("utf-8", "replace")  # git's own file, bounded
     lines = [line for line in prepared.splitlines() if not line.startswith("#")]
     text = "\n".join(lines).strip() or "splendor sync: merge"
     message = f"{text}\n\n" + "".join(f"{line}\n" for line in trailers)
@@ -422,7 +408,7 @@ def ahead(repo: Repo, up: Upstream) -> int:
     if done.returncode == 0:
         return int(done.stdout.decode().strip() or "0")
     if _run(repo.top, ["rev-parse", "--verify", "-q", up.ref]).returncode == 0:
-        raise UsageError(f"git rev-list: {_last_line(done)}")
+        raise UsageError(f"git rev-list: {done.last_line()}")
     return int(git(repo.top, "rev-list", "--count", "HEAD") or "0")
 
 
@@ -446,4 +432,4 @@ def push(repo: Repo, up: Upstream) -> bool:
     text = (done.stdout + done.stderr).decode("utf-8", "replace")
     if "[rejected]" in text or "fetch first" in text or "non-fast-forward" in text or "stale info" in text:
         return False
-    raise UsageError(f"git push {up.remote}: {_last_line(done)}")
+    raise UsageError(f"git push {up.remote}: {done.last_line()}")

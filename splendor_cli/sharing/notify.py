@@ -167,28 +167,20 @@ def read_config_file(path: str) -> dict[str, tuple[Any, str]]:
 
 def read_git_config(cwd: str | None = None) -> dict[str, tuple[Any, str]]:
     """The `splendor.smtp.*` and `splendor.webhook.url` settings of git config ({} without git)."""
-    import subprocess
+    from pathlib import Path
 
-    command = ["git", "config", "-z", "--get-regexp", r"^splendor\.(smtp|webhook)\."]
+    from .git import Git, GitMissing
+
     try:
-        done = subprocess.run(
-            command,
-            cwd=cwd,
-            capture_output=True,
-            stdin=subprocess.DEVNULL,
-            timeout=TIMEOUT,
-            check=False,
-            env={**os.environ, "GIT_TERMINAL_PROMPT": "0"},
+        done = Git(cwd=Path(cwd or ".")).run(
+            "config", "-z", "--get-regexp", r"^splendor\.(smtp|webhook)\.", timeout=TIMEOUT
         )
-    except FileNotFoundError:
+    except GitMissing:
         return {}  # no git: notify.toml alone
-    except subprocess.TimeoutExpired:
-        raise UsageError(f"git config did not answer within {TIMEOUT:g} s") from None
     if done.returncode == 1:
         return {}  # no such key
     if done.returncode != 0:
-        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise UsageError(f"git config failed: {safe(said[0][:200]) if said else f'exit {done.returncode}'}")
+        raise UsageError(f"git config failed: {done.first_line()}")
     if len(done.stdout) > MAX_CONFIG_BYTES:
         raise UsageError(f"git config: more than {MAX_CONFIG_BYTES} bytes of splendor settings")
     raw: dict[str, tuple[Any, str]] = {}

@@ -77,9 +77,7 @@ knows nothing of typer.
 from __future__ import annotations
 
 import functools
-import os
 import re
-import subprocess
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -95,6 +93,7 @@ from ..projection import Game
 from ..records import parse_text, replay_record
 from ..store import Loaded, StrPath
 from ..variants import event_types
+from .git import Git, read_git_file
 
 if TYPE_CHECKING:
     from ..projection.sealing import Sealing
@@ -383,22 +382,10 @@ _OBJECT = re.compile(r"([0-9a-f]{40}(?:[0-9a-f]{24})?) ([a-z]+) [0-9]+")
 def _git(args: list[str], cwd: Path, *, stdin: bytes | None = None) -> bytes:
     """Run git; its failure is a UsageError naming what git said. Replacement refs (`git replace`)
     are ignored: the walk judges the commits as they are."""
-    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
-    try:
-        done = subprocess.run(
-            ["git", "--no-replace-objects", "-c", "log.showSignature=false", "--literal-pathspecs", *args],
-            cwd=cwd,
-            input=stdin,
-            capture_output=True,
-            check=False,
-            env=env,
-        )
-    except FileNotFoundError:
-        raise UsageError("git is not installed (or not on PATH): `verify --git` needs it") from None
-    if done.returncode != 0:
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise UsageError(f"git {args[0]} failed: {message[0] if message else f'exit {done.returncode}'}")
-    return done.stdout
+    return Git(cwd=cwd, options=_OPTIONS, needs="`verify --git` needs it").output(*args, stdin=stdin)
+
+
+_OPTIONS = ("--no-replace-objects", "-c", "log.showSignature=false", "--literal-pathspecs")
 
 
 def _text(data: bytes) -> str:
@@ -430,8 +417,8 @@ def _locate(where: StrPath, *, head: bool = False) -> _Repo:
         raise UsageError(f"{str(path)!r}: `verify --git` cannot look up a path with a line break in git")
     shallow: frozenset[str] = frozenset()
     if is_shallow == "true":
-        shallow_file = folder / shallow_path
-        shallow = frozenset(shallow_file.read_text().split()) if shallow_file.exists() else frozenset()
+        listed = read_git_file(folder / shallow_path, 1 << 24)
+        shallow = frozenset(listed.decode("ascii", "replace").split()) if listed is not None else frozenset()
     return _Repo(root=Path(top), rel=rel, shallow=shallow, head=tip)
 
 
@@ -521,11 +508,7 @@ def _message(repo: _Repo, commit: str) -> str:
 def _merge_msg(repo: _Repo) -> str:
     """The message git prepared for the merge under way (MERGE_MSG), "" when there is none."""
     where = _text(_git(["rev-parse", "--git-path", "MERGE_MSG"], repo.root)).strip()
-    try:
-        with open(repo.root / where, "rb") as handle:  # bounded, as gitsync.conclude_merge reads it
-            return handle.read(64 << 10).decode("utf-8", "replace")
-    except OSError:
-        return ""
+    return (read_git_file(repo.root / where) or b"").decode("utf-8", "replace")  # bounded, as gitsync's
 
 
 def _tree_renames(repo: _Repo, parent: str, child: str) -> dict[str, str]:

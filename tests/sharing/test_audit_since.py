@@ -24,6 +24,7 @@ from splendor_cli.app import table as sync_table
 from splendor_cli.errors import GameFileError
 from splendor_cli.events import RewindAgreed, actor
 from splendor_cli.events.codec import Header, format_record
+from splendor_cli.sharing import sync as sharing_sync
 from splendor_cli.sharing import verify
 from splendor_cli.sharing.gitsync import Upstream, groups
 from splendor_cli.sharing.verify import WITHDRAW, audit, consent_line, git_report, withdrawals
@@ -365,18 +366,19 @@ def test_sync_remembers_its_audit_and_audits_what_is_new(repo: Path, audits: lis
     _new(repo)
     first = _turn(repo)
     path = str(repo / GAME)
-    sync_table._audit([path], UP)
+    sharing_sync.audit([path], UP, sync_table.local())
     assert audits[-1]["given"] is None and audits[-1]["since"] is None
     _turn(repo)
     last = _turn(repo)
-    sync_table._audit([path], UP)
+    sharing_sync.audit([path], UP, sync_table.local())
     assert audits[-1]["given"] == _mark(first) and audits[-1]["since"] == first and audits[-1]["commits"] == 2
-    sync_table._audit([path], Upstream(remote="other", branch="main", tracking=True))  # another upstream
+    other = Upstream(remote="other", branch="main", tracking=True)
+    sharing_sync.audit([path], other, sync_table.local())  # another upstream
     assert audits[-1]["given"] is None and audits[-1]["commits"] == 4
     sync_table.forget_audited(path, UP)
-    sync_table._audit([path], UP)
+    sharing_sync.audit([path], UP, sync_table.local())
     assert audits[-1]["given"] == "" and audits[-1]["since"] is None
-    sync_table._audit([path], UP)
+    sharing_sync.audit([path], UP, sync_table.local())
     assert audits[-1]["since"] == last
 
 
@@ -387,7 +389,7 @@ def test_a_tampered_or_absent_cache_entry_means_a_whole_audit(
     _new(repo)
     _turn(repo)
     path = str(repo / GAME)
-    sync_table._audit([path], UP)
+    sharing_sync.audit([path], UP, sync_table.local())
     _turn(repo)
     folder = Path(cache._folder() or "")
     assert _entries(folder)
@@ -399,7 +401,7 @@ def test_a_tampered_or_absent_cache_entry_means_a_whole_audit(
             entry.unlink()
     if how == "no cache":
         monkeypatch.setenv("SPLENDOR_NO_CACHE", "1")
-    sync_table._audit([path], UP)
+    sharing_sync.audit([path], UP, sync_table.local())
     assert audits[-1]["given"] is None and audits[-1]["since"] is None and audits[-1]["commits"] == 3
 
 
@@ -407,19 +409,19 @@ def test_a_bad_audit_leaves_the_mark_where_it_was(repo: Path, audits: list[dict[
     _new(repo)
     good = _turn(repo)
     path = str(repo / GAME)
-    sync_table._audit([path], UP)
+    sharing_sync.audit([path], UP, sync_table.local())
     loaded = store.read(repo / GAME)
     once = store.append(loaded, loaded.game.decide(choices(loaded.game.state).move(0)))
     store.append(once, once.game.decide(choices(once.game.state).move(0)))
     _commit(repo, "bob", "two turns")
     with pytest.raises(GameFileError, match="nothing pushed"):
-        sync_table._audit([path], UP)
+        sharing_sync.audit([path], UP, sync_table.local())
     with pytest.raises(GameFileError, match="nothing pushed"):
-        sync_table._audit([path], UP)
+        sharing_sync.audit([path], UP, sync_table.local())
     assert audits[-1]["given"] == _mark(good)
     _git(repo, "reset", "-q", "--hard", good)
     _turn(repo)
-    sync_table._audit([path], UP)
+    sharing_sync.audit([path], UP, sync_table.local())
     assert audits[-1]["since"] == good and audits[-1]["commits"] == 1
 
 

@@ -13,10 +13,11 @@ from helpers import deal, git
 from sealed_helpers import Table
 
 from splendor_cli import store
-from splendor_cli.app.table import _Reads, _trusting
+from splendor_cli.app import cache
 from splendor_cli.errors import GameFileError, SplendorError
 from splendor_cli.events.codec import Header, format_event, format_record
 from splendor_cli.sharing import gitsync
+from splendor_cli.sharing.sync import Reads, trusting
 from splendor_cli.sharing.verify import extend_read
 from splendor_cli.variants.base.rules import choices
 
@@ -69,7 +70,7 @@ def test_a_sync_reads_a_file_again_only_when_it_changed(tmp_path: Path, monkeypa
     reads: list[str] = []
     real = store.read
     monkeypatch.setattr(store, "read", lambda p, t=None: reads.append(str(p)) or real(p, t))
-    read = _Reads()
+    read = Reads(cache.verified_prefix)
     first = read(str(path))
     assert read(str(path)) is first and len(reads) == 1  # the same bytes: not read again
     path.write_bytes(files[3])  # a fast-forward: the new events alone
@@ -114,11 +115,11 @@ def test_the_events_a_sync_read_are_trusted_by_its_audit(tmp_path: Path, monkeyp
     monkeypatch.setenv("SPLENDOR_NO_CACHE", "1")
     files = _sealed_bytes(4)
     read = [store.from_bytes(tmp_path / "g.toml", files[2])]
-    trusted = _trusting(read)
+    trusted = trusting(read, cache.verified_prefix)
     for data in files:
         record = store.from_bytes(tmp_path / "g.toml", data).record
         assert trusted(record) == min(len(record.events), len(read[0].record.events))
     other = Table.new("base", 2, 8).deal()  # another game: nothing in common
     assert trusted(other.record) == 0
     opened = _open_game(tmp_path / "o.toml", 3)
-    assert _trusting([opened])(opened.record) == 0
+    assert trusting([opened], cache.verified_prefix)(opened.record) == 0

@@ -1,0 +1,478 @@
+"""`splendor sync` as a service of the sharing floor: commit my new turns, fetch, merge by events,
+write my part of each sealed game, audit, push, and say what happened (`SyncResult`); the
+command (app/table.py) only prints it.
+
+What sync needs of the user's machine (their cache of verified games and audit marks, their key,
+their sealed game's part, the picture of a table) comes in as `Local`, a set of functions the
+command line gives it: this module reads no environment and prints nothing. Git runs through
+gitsync (and so `git.Git`).
+
+Each game file is parsed and replayed once per sync (`Reads`): a file that still holds the same
+bytes is not read again, one that grew (a merge that fast-forwarded, my part appended) is read
+by its new events alone, and the audit before the push starts from the versions read here,
+including the file as the last commit held it before my new turns (`Reads.committed`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
+
+import attrs
+
+from ..errors import ConflictError, ForkError, GameFileError, SplendorError, safe
+from . import gitsync
+from .gitsync import Made, Repo, Upstream
+
+if TYPE_CHECKING:
+    from ..crypto.keys import SecretKey
+    from ..events.codec import Record
+    from ..store import Loaded
+    from .verify import Trusted, Withdrawal
+
+
+class AuditMarks(Protocol):
+    """Where the mark of each game file's last good audit is kept (the user's own cache)."""
+
+    def get(self, path: str, up: Upstream) -> str | None: ...
+
+    def put(self, path: str, up: Upstream, mark: str) -> None: ...
+
+
+@attrs.frozen(kw_only=True)
+class Local:
+    """What sync asks of the user's machine (the command line gives each)."""
+
+    trusted: Trusted
+    """How many of a sealed game's first events this user verified before (`cache.verified_prefix`)."""
+    remember: Callable[[Loaded], None]
+    """Remember a sealed game as verified (`cache.remember_verified`)."""
+    write_part: Callable[[Loaded, str | None], Loaded]
+    """Write the local player's part of a sealed game; the game after it (`seal.write_part`)."""
+    key: Callable[[], SecretKey | None]
+    """The local player's key, if any (`sealed.local_key`)."""
+    marks: AuditMarks
+    locks: str
+    """The folder of the game files' write locks (`store.locked`)."""
+    picture: Callable[[Loaded], bytes] | None = None
+    """The picture of a game's table (SVG); None: no pictures are kept."""
+
+
+class AuditRefused(GameFileError):
+    """The history of a game file breaks the audit (`verify --git`): nothing was pushed.
+    `details` is the audit's report, for a person."""
+
+    def __init__(self, message: str, *, details: str) -> None:
+        super().__init__(message)
+        self.details = details
+
+
+@attrs.frozen(kw_only=True)
+class GameSynced:
+    """One game after the sync: as read last, who I am in it, how far I had seen it."""
+
+    loaded: Loaded
+    me: str | None
+    seen: int
+    """The last event I had seen before this sync (my committed turns not counted as news)."""
+    shared: bool
+    """Whether this sync committed turns of it (its next player may be notified)."""
+
+
+@attrs.frozen(kw_only=True)
+class SyncResult:
+    """What a sync did: the commits it made, what the merges said, where it pushed, the pictures
+    it drew, and each game as it is now."""
+
+    made: tuple[Made, ...] = ()
+    merged: tuple[str, ...] = ()
+    """What the merge driver said, a line per game file merged (safe to print)."""
+    upstream: Upstream | None = None
+    offline: bool = False
+    pushed: bool = False
+    drawn: tuple[str, ...] = ()
+    games: tuple[GameSynced, ...] = ()
+
+    @property
+    def remote(self) -> str | None:
+        return f"{self.upstream.remote}/{self.upstream.branch}" if self.upstream else None
+
+
+def sync(
+    repo: Repo,
+    games: Callable[[], list[str]],
+    me: Callable[[Loaded, str], str | None],
+    *,
+    local: Local,
+    offline: bool = False,
+    file: str | None = None,
+) -> SyncResult:
+    """Sync the game files `games()` lists (asked again after each fetch: a game may arrive) in `repo`.
+
+    `me(loaded, path)` says who the local player is in a game (None: a spectator); `file`, the
+    game file given on the command line (in `repo`).
+
+    Raises:
+        ConflictError: a rebase (or the like) is under way, a merge stopped on conflicts, or the
+            remote took none of the pushes.
+        ForkError: a game forked (both sides played): `splendor resolve`, then sync again.
+        AuditRefused: a history breaks the audit: nothing pushed.
+        UsageError: git failed (the remote unreachable...).
+    """
+    from .. import store
+
+    read = Reads(local.trusted)
+    if file:
+        read.repos[file] = repo
+    state = gitsync.under_way(repo)
+    if state == "merge":
+        settle_merge(repo, games(), local)
+    elif state is not None:
+        raise ConflictError(
+            f"a {state} is under way in {repo.top} (not sync's: sync never rebases): finish it"
+            f" (`git {state} --continue`, after `splendor resolve` for a forked game) or abort it"
+            f" (`git {state} --abort`), then `splendor sync`"
+        )
+    made: list[Made] = []
+    shared: set[str] = set()
+    seen: dict[str, int] = {}
+    mine: dict[str, str | None] = {}
+    for path in games():
+        with store.locked(path, local.locks):
+            before = read(path)  # a clone behind is no news: what you saw is checked later
+            mine[before.record.header.game] = me(before, path)
+            done = gitsync.commit_turns(read.repo(path), before)
+        if done:
+            read.committed(before, done[0].first - 1)
+        made += done
+        if done:
+            shared.add(before.record.header.game)
+        seen[before.record.header.game] = before.game.seq - sum(m.last - m.first + 1 for m in done)
+
+    def who(loaded: Loaded, path: str) -> str | None:  # games new here too (fetched, or made meanwhile)
+        gid = loaded.record.header.game
+        if gid not in mine:
+            mine[gid] = me(loaded, path)
+        return mine[gid]
+
+    up = None if offline else gitsync.upstream(repo)
+    merged: list[gitsync.Merged] = []
+    drawn: list[str] = []
+    if up is not None:
+        pushed = exchange(repo, up, games, local, read, merged, drawn, who)
+    else:
+        pushed = False
+        commit_sealed_parts(games(), who, local, read)  # offline: a sealed game's part, committed here
+        if local.picture is not None:
+            drawn += draw(repo, games(), local.picture, read)
+    synced = []
+    for path in games():
+        after = read(path)
+        gid = after.record.header.game
+        synced.append(GameSynced(loaded=after, me=who(after, path), seen=seen.get(gid, 1), shared=gid in shared))
+    return SyncResult(
+        made=tuple(made),
+        merged=tuple(safe(line) for m in merged for line in m.said),
+        upstream=up,
+        offline=offline,
+        pushed=pushed,
+        drawn=tuple(drawn),
+        games=tuple(synced),
+    )
+
+
+# -- reading each file once ----------------------------------------------------------------------
+
+
+class Reads:
+    """The game files this sync read (or wrote), each as it was then: a file that still holds the
+    same bytes is not parsed and replayed again (nothing but its bytes is read), one that grew is
+    read by its new events alone, and the audit before the push starts from the versions known
+    here (`verify.audit`'s `known`)."""
+
+    def __init__(self, trusted: Trusted | None = None) -> None:
+        self.trusted = trusted
+        self.last: dict[str, Loaded] = {}
+        self.known: dict[str, list[Loaded]] = {}
+        self.repos: dict[str, Repo] = {}
+
+    def repo(self, path: str) -> Repo:
+        """`gitsync.locate(path)`, asked of git once per sync."""
+        if path not in self.repos:
+            self.repos[path] = gitsync.locate(path)
+        return self.repos[path]
+
+    def __call__(self, path: str) -> Loaded:
+        """The game at `path`, as `store.read` reads it (with the verified prefix)."""
+        from .. import store
+
+        last = self.last.get(path)
+        if last is not None:
+            try:
+                data = store.read_bytes(path)
+            except (OSError, GameFileError):
+                data = None
+            if data == last.data:
+                return last
+            if data is not None and data.startswith(last.data):  # a fast-forward: the new events alone
+                from .verify import extend_read
+
+                try:
+                    record, game = extend_read(last, data, self.trusted)
+                except SplendorError:
+                    pass  # store.read says why, naming the file
+                else:
+                    loaded = store.Loaded(path=path, data=data, record=record, game=game)
+                    self.wrote(loaded)
+                    return loaded
+        loaded = store.read(path, self.trusted)
+        self.wrote(loaded)
+        return loaded
+
+    def wrote(self, loaded: Loaded) -> None:
+        """`loaded` is what the file at its path holds now."""
+        self.last[loaded.path] = loaded
+        self.known.setdefault(loaded.path, []).append(loaded)
+
+    def committed(self, loaded: Loaded, count: int) -> None:
+        """The file of `loaded` as it was with its first `count` events (the version the last commit
+        held before this sync committed the rest), known to the audit without a replay: the
+        game is folded back to it unchecked (`Game.at`: its events were judged reading `loaded`)."""
+        from ..events.codec import Record
+        from ..forks import cut, decode
+        from ..store import Loaded
+
+        events = loaded.record.events
+        if not 1 <= count < len(events):
+            return
+        blocks = cut(decode(loaded.data), len(events))
+        data = (blocks.head + "".join(blocks.blocks[:count])).encode("utf-8")
+        kept = events[:count]
+        record = Record(header=loaded.record.header, events=kept, digested=(kept, loaded.record.digests[:count]))
+        prefix = Loaded(path=loaded.path, data=data, record=record, game=loaded.game.at(count))
+        self.known.setdefault(loaded.path, []).append(prefix)
+
+
+def trusting(read: Sequence[Loaded], verified: Trusted | None = None) -> Callable[[Record], int]:
+    """How many of a sealed game's first events this user verified: before (`verified`, the
+    cache's), or in this process, reading the games `read` (each as `store.read` reads it);
+    compared by the events' full digests, from the first on. 0 for an open game."""
+    from ..events import SealedAsked
+
+    def trusted(record: Record) -> int:
+        most = verified(record) if verified is not None else 0
+        if not most and (not record.events or not isinstance(record.events[0], SealedAsked)):
+            return 0
+        digests = record.digests
+        for loaded in read:
+            if loaded.record.header != record.header:
+                continue
+            count = 0
+            for mine, theirs in zip(loaded.record.digests, digests):
+                if mine != theirs:
+                    break
+                count += 1
+            most = max(most, count)
+        return most
+
+    return trusted
+
+
+# -- fetch, merge, push --------------------------------------------------------------------------
+
+
+def exchange(
+    repo: Repo,
+    up: Upstream,
+    games: Callable[[], list[str]],
+    local: Local,
+    read: Reads,
+    merged: list[gitsync.Merged],
+    drawn: list[str],
+    who: Callable[[Loaded, str], str | None],
+) -> bool:
+    """Fetch, merge and push until the push is taken (or nothing is left to push); whether it pushed.
+    After the fetch (and merge), the local player's part of each sealed game (`who` says who
+    they are in a game) is written and committed: written before it, a part that others owe at
+    the same time (joins, shares) would fork the game."""
+    for _ in range(gitsync.PUSH_TRIES):
+        if gitsync.fetch(repo, up):
+            result = gitsync.merge(repo, up)
+            merged.append(result)
+            if result.conflict:
+                _stopped(repo)
+        commit_sealed_parts(games(), who, local, read)
+        if local.picture is not None:
+            drawn += draw(repo, games(), local.picture, read)
+        if gitsync.ahead(repo, up) == 0:
+            return False
+        audit([str(p) for p in games()], up, local, read)
+        if gitsync.push(repo, up):
+            return True
+    raise ConflictError(
+        f"{up.remote} took none of {gitsync.PUSH_TRIES} pushes (others keep pushing first): run `splendor sync` again"
+    )
+
+
+def _stopped(repo: Repo) -> None:
+    """A merge stopped on conflicts: a forked game says so (ForkError), else the paths in conflict."""
+    from .. import store
+
+    for rel in gitsync.unmerged(repo):
+        try:
+            store.read(repo.top / rel)
+        except ForkError as exc:
+            raise ForkError(f"{exc}; then `splendor sync` again", seq=exc.seq) from None
+        except SplendorError:
+            pass
+    raise ConflictError(
+        "the merge stopped on conflicts outside the game file"
+        f" ({', '.join(gitsync.unmerged(repo)[:5])}): settle them (`git status`), then `splendor sync`"
+    )
+
+
+def commit_sealed_parts(paths: list[str], who: Callable[[Loaded, str], str | None], local: Local, read: Reads) -> None:
+    """The local player's part of each sealed game (`Local.write_part`), committed."""
+    from .. import store
+
+    for path in paths:
+        with store.locked(path, local.locks):
+            loaded = read(path)
+            if loaded.game.sealing is None:
+                continue
+            local.remember(loaded)  # what the audit before the push need not check again
+            after = local.write_part(loaded, who(loaded, path))
+            if after is not loaded:
+                read.wrote(after)
+                gitsync.commit_turns(read.repo(path), after)
+
+
+def draw(repo: Repo, paths: list[str], picture: Callable[[Loaded], bytes], read: Reads) -> list[str]:
+    """Write the picture of each game's table beside it (`friday.toml` -> `friday.svg`) and commit
+    each that changed, on its own; the pictures it committed."""
+    from .. import store
+    from ..errors import UsageError
+
+    done = []
+    for path in paths:
+        loaded = read(path)
+        if not loaded.game.states:
+            continue
+        game = loaded.game
+        svg = picture(loaded)
+        target = os.path.splitext(path)[0] + ".svg"
+        rel = gitsync.locate(target).rel
+        if gitsync.committed(repo, rel=rel) == svg:
+            continue
+        if os.path.islink(target):
+            raise UsageError(f"{target} is a symbolic link: the picture is not written through it")
+        store.write_atomic(target, svg, exclusive=not os.path.lexists(target))
+        gitsync.commit_file(repo, rel, svg, f"{game.variant.title}: the table after event #{game.seq} ({rel})")
+        done.append(target)
+    return done
+
+
+def audit(paths: list[str], up: Upstream, local: Local, read: Reads | None = None) -> None:
+    """`verify --git` of each game file: a history that breaks the audit is not pushed.
+
+    Only what is new is audited (`verify.audit`): the user's cache remembers (`Local.marks`), for
+    each game file and upstream, the last commit whose history was audited and found good, and
+    the walk starts after it; a history rewritten under it (the commit no longer an ancestor of
+    HEAD) is audited whole. The mark moves only after a good audit. The cache is the user's own
+    (each entry authenticated with their private key): whoever can write the repository cannot
+    write it, and a commit's id fixes its whole history, so a good audit of it stays good. What
+    the user verified before of a sealed game (its signatures and proofs) is not checked again.
+
+    Raises:
+        AuditRefused: a history breaks the audit (its report in `details`).
+    """
+    from . import verify as checks
+
+    for path in paths:
+        known = read.known.get(path, []) if read is not None else []
+        report = checks.audit(path, local.marks.get(path, up), trusting(known, local.trusted), known)
+        if not report["ok"]:
+            raise AuditRefused(
+                f"{path}: verify --git: {safe(report['bad']['reason'])}: nothing pushed",
+                details=checks.git_report_text(report),
+            )
+        if report["mark"] is not None:
+            local.marks.put(path, up, report["mark"])
+
+
+# -- a merge left under way ----------------------------------------------------------------------
+
+
+def settle_merge(repo: Repo, paths: list[str], local: Local) -> None:
+    """A merge sync (or git pull) left: finish it when the game files are settled; else say how.
+
+    A sealed game's fork settled by leaving a branch out (`splendor resolve`) is concluded only
+    when the branch is the local player's own (their key's seat made every event of it): the
+    merge's message then holds their signed consent (`verify --git`). Leaving out another
+    player's events is refused before anything is committed, saying which side to keep."""
+    from .. import store
+
+    consents: list[str] = []
+    for path in paths:
+        try:
+            merged = store.read(path, local.trusted)
+        except ForkError as exc:
+            raise ForkError(f"{exc}; then `splendor sync` again", seq=exc.seq) from None
+        consents += withdrawn(repo, merged, local)
+    gitsync.conclude_merge(repo, [gitsync.locate(path).rel for path in paths], consents)
+
+
+def withdrawn(repo: Repo, merged: Loaded, local: Local) -> list[str]:
+    """The lines of the merge's message that consent, signed by the local key, to what the merge
+    leaves out of the sealed game `merged` (the merge's file, just read: none for an open game, or
+    when it leaves out nothing). The parents' files are replayed trusting what this user verified
+    before and what the read of `merged` verified.
+
+    Raises:
+        GameFileError: the merge leaves out events that are not all the local player's: nothing
+            is committed, and the message says which side to keep.
+    """
+    from ..events import actor
+    from ..events.codec import event_digest
+    from . import verify as checks
+
+    path = merged.path
+    rel = gitsync.locate(path).rel
+    parents = [data for rev in ("HEAD", "MERGE_HEAD") if (data := gitsync.committed(repo, rev, rel=rel)) is not None]
+    found = checks.withdrawals(parents, merged.data, trusting([merged], local.trusted))
+    if not found:
+        return []
+    secret = local.key()
+    lines = []
+    for left in found:
+        seat = None if secret is None else _seat_in(left, secret)
+        if left.fault is None and secret is not None and seat == left.player:
+            lines.append(checks.consent_line(left.player, secret.sign(checks.WITHDRAW, left.statement)))
+            continue
+        first = left.events[0]
+        owner = left.player or actor(first)
+        whose = f"{owner}'s" if owner else "that"
+        who = f"your key plays {seat}" if seat else "your key plays no seat of it"
+        why = f"which only {owner} may withdraw" if left.fault is None else f"which no merge may ({left.fault})"
+        raise GameFileError(
+            safe(
+                f"{path}: this merge leaves out {left.listed}, {why} in a sealed game ({who}):"
+                f" keep {whose} side (`git checkout -m -- {rel}`, then"
+                f" `splendor resolve --keep {event_digest(first)[:6]}`) and `splendor sync` again;"
+                " nothing committed, nothing pushed"
+            )
+        )
+    return lines
+
+
+def _seat_in(left: Withdrawal, secret: SecretKey) -> str | None:
+    """The seat `secret` joined in the sealed table of the branch left out (whose player signed its events)."""
+    signing = secret.public.signing
+    return next((name for name, key in left.sealing.keys.items() if key.signing == signing), None)
+
+
+def mark_slot(path: str, up: Upstream) -> bytes:
+    """What names a game file's audit mark in a cache: its real path (its repository's, and its
+    place in it) and the upstream that sync pushes to."""
+    return b"audit\0" + os.fsencode(os.path.realpath(path)) + f"\0{up.remote}/{up.branch}".encode()
