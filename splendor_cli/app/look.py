@@ -1,7 +1,7 @@
 """Looking at a game: `show`, `state`, `moves` and `log` (read-only: they never write the game file).
 
 `state --json` and `moves --json` are answered from the cache (cache.py) when they can be: the
-fast path (entry.py) before this module is even run, and `views` (gamefile.py) keeps them there.
+fast path (entry.py) before any body runs, and `views` (gamefile.py) keeps them there.
 """
 
 from __future__ import annotations
@@ -22,8 +22,6 @@ if TYPE_CHECKING:
 SIDE = Param(
     "side", "--side", metavar="REF", help="A forked game: the side to look at (its digest, its player, ours or theirs)."
 )
-
-
 OUTPUT = Param("output", "--output", "-o", kind="path", metavar="FILE", help="Write it to FILE (- : standard output).")
 
 
