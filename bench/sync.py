@@ -49,7 +49,7 @@ from typing import Any
 import attrs
 
 from splendor_cli import store
-from splendor_cli.events.codec import Header, Record, format_event, format_header, seal
+from splendor_cli.events.codec import Header, Record, chained, format_event, format_header
 from splendor_cli.projection.seeding import RandomChance
 from splendor_cli.records import parse_text, replay_record
 from splendor_cli.sharing import gitsync
@@ -144,7 +144,7 @@ class Open:
         header = Header(game="bench-sync", variant="base", players=NAMES, created="2026-12-03T00:00:00Z")
         started = self.variant.deal(NAMES, RandomChance(self.rng))
         header = attrs.evolve(header, format=store.writing_format("base", started))
-        event = seal(Record(header=header, events=()), started)
+        event = chained(Record(header=header, events=()), started)
         data = (format_header(header) + format_event(event)).encode("utf-8")
         self.current = store.from_bytes(str(path), data)
         self.moves = 0

@@ -2,7 +2,7 @@
 
 `Table` is the whole table at once: every player's secret key, the record as the file would
 hold it, and the game folded from it. Each player does their duties (join, shuffle, shares,
-keys) as `sealing.duties` lists them, every event sealed onto the record (`codec.seal`) and then
+keys) as `sealing.duties` lists them, every event sealed onto the record (`codec.chained`) and then
 signed by its author (`sealing.sign`), as `splendor play` writes them. The player to move
 chooses among the legal moves of their own view (the public state with the cards only they can
 open: `private_cards`), shows their share of a blind reserve they buy (`reveal_own`), and plays
@@ -21,7 +21,7 @@ from splendor_cli.crypto.elgamal import Deck, combine, share_point
 from splendor_cli.crypto.group import Scalar
 from splendor_cli.crypto.keys import SecretKey
 from splendor_cli.events import Event, SealedAsked
-from splendor_cli.events.codec import Header, Record, seal
+from splendor_cli.events.codec import Header, Record, chained
 from splendor_cli.projection import sealing
 from splendor_cli.projection.game import Game, replay
 from splendor_cli.projection.sealed import placeholder
@@ -110,7 +110,7 @@ class Table:
 
     def signed(self, event: Event, by: str | None) -> Event:
         """`event` sealed onto the record and signed by `by` (None: not signed), not added."""
-        event = seal(self.record, event)
+        event = chained(self.record, event)
         if by is not None:
             event = sealing.sign(event, self.record.events[-1], self.keys[by])
         return event

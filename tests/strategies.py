@@ -12,7 +12,7 @@ from helpers import BASE, step, undo
 from hypothesis import strategies as st
 
 from splendor_cli.events import Event
-from splendor_cli.events.codec import Header, Record, seal
+from splendor_cli.events.codec import Header, Record, chained
 from splendor_cli.projection import Game
 from splendor_cli.variants.base.cards import DECKS, NOBLES
 from splendor_cli.variants.base.events import GameStarted
@@ -71,5 +71,5 @@ def sealed(events: tuple[Event, ...], header: Header) -> Record:
     """The record a store would have written: each event sealed onto the ones before it."""
     record = Record(header=header, events=())
     for event in events:
-        record = attrs.evolve(record, events=(*record.events, seal(record, event)))
+        record = attrs.evolve(record, events=(*record.events, chained(record, event)))
     return record

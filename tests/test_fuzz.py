@@ -49,7 +49,7 @@ from typer.testing import CliRunner
 from splendor_cli import store
 from splendor_cli.app.cli import app
 from splendor_cli.errors import ForkError, GameFileError
-from splendor_cli.events.codec import Header, Record, format_record, seal
+from splendor_cli.events.codec import Header, Record, chained, format_record
 from splendor_cli.model import Gem
 from splendor_cli.projection import Game
 from splendor_cli.variants.base.cards import DECKS, NOBLES
@@ -100,7 +100,7 @@ def _base(players: int, seed: int, turns: int, tail: str, emails: tuple[str, ...
     )
     record = Record(header=header, events=())
     for event in game.events:
-        record = attrs.evolve(record, events=(*record.events, seal(record, event)))
+        record = attrs.evolve(record, events=(*record.events, chained(record, event)))
     return Base(name=f"{players}p-seed{seed}", data=format_record(record).encode("utf-8"), record=record)
 
 
@@ -109,7 +109,7 @@ def _duel_base(seed: int, steps: int) -> Base:
     played (a replenish's draw follows from the digests of the sealed events)."""
     rng = random.Random(seed)
     header = Header(game="fuzz-duel", variant="duel", players=("ann", "bob"), created="2026-01-01T00:00:00Z")
-    record = Record(header=header, events=(seal(Record(header=header, events=()), deal_duel(("ann", "bob"), rng)),))
+    record = Record(header=header, events=(chained(Record(header=header, events=()), deal_duel(("ann", "bob"), rng)),))
     game = Game(variant=DUEL).apply(record.events[0])
     for n in range(steps):
         state = game.state
@@ -117,7 +117,7 @@ def _duel_base(seed: int, steps: int) -> Base:
         if state.finished:
             break
         event = game.decide_undo() if n == steps - 2 else game.decide(rng.choice(duel.legal_steps(state)))
-        record = attrs.evolve(record, events=(*record.events, seal(record, event)))
+        record = attrs.evolve(record, events=(*record.events, chained(record, event)))
         game = game.apply(record.events[-1])
     return Base(name=f"duel-seed{seed}", data=format_record(record).encode("utf-8"), record=record)
 

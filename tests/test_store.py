@@ -60,6 +60,40 @@ def test_a_file_changed_since_it_was_read_is_a_conflict(tmp_path: Path) -> None:
     assert Path(first.path).read_bytes() == landed
 
 
+def test_a_staged_move_is_written_as_staged_and_judged_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Staging gives the next file's bytes and game; `write` writes those very bytes without judging
+    the moves again (the rules are not consulted), and the file reads back as the staged game."""
+    loaded = _new(tmp_path / "g.toml")
+    staged = store.stage(loaded, loaded.game.decide(Move(action="take", gems=Tokens.of(red=2))))
+    staged = store.stage(staged, staged.game.decide(Move(action="take", gems=Tokens.of(blue=2))))
+    assert staged.read == loaded.data and staged.data.startswith(loaded.data)
+    assert Path(loaded.path).read_bytes() == loaded.data  # nothing written yet
+    variant = type(loaded.game.variant)
+
+    def judged(*args: object, **kwargs: object) -> None:
+        raise AssertionError("judged again")
+
+    monkeypatch.setattr(variant, "decide", judged)
+    monkeypatch.setattr(variant, "evolve", judged)
+    written = store.write(staged)
+    monkeypatch.undo()
+    assert Path(loaded.path).read_bytes() == staged.data == written.data == written.read
+    assert written.record.digests == store.read(loaded.path).record.digests
+    assert store.read(loaded.path).game.state == written.game.state
+
+
+def test_a_staged_move_on_a_file_changed_since_is_a_conflict(tmp_path: Path) -> None:
+    """`write` checks that the file holds the bytes the staging started from: another writer's move
+    in between makes it a conflict (exit 5), and nothing is written."""
+    loaded = _new(tmp_path / "g.toml")
+    staged = store.stage(loaded, loaded.game.decide(Move(action="take", gems=Tokens.of(red=2))))
+    store.append(store.read(loaded.path), loaded.game.decide(Move(action="take", gems=Tokens.of(blue=2))))
+    landed = Path(loaded.path).read_bytes()
+    with pytest.raises(ConflictError, match="changed while this move was being made"):
+        store.write(staged)
+    assert Path(loaded.path).read_bytes() == landed
+
+
 def test_create_refuses_an_existing_file(tmp_path: Path) -> None:
     """A new game never replaces an existing file, even one that is not a game."""
     path = tmp_path / "g.toml"

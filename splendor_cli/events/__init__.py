@@ -6,6 +6,12 @@ log as git chains commits. In a sealed game (`SealedAsked`), the events players 
 third field, `sig`: their author's Ed25519 signature (projection/sealing.py says what it
 covers); it is written only when there is one, so open games' files never show it.
 
+The envelope is declared once: every event class derives from `Envelope` (`seq`, `parent`), or
+from `Signable` (and `sig`), as eventsourcing's events derive from one base. An event is made
+without it (`TurnUndone(by="ann", to=3)`: seq 0, parent "", not yet on a log) and gets it as it
+is appended (`events.codec.chained`). In the file, `seq` and `parent` are always written and
+`sig` comes last, after the payload: the bytes of every file stay as they were.
+
 Payloads are flat: scalars and arrays of scalars, so that one
 event is one `[[events]]` block of the file. Never rename a TYPE or a field: old files
 must stay readable (change the schema by adding an upcaster keyed on the format number).
@@ -23,7 +29,8 @@ import attrs
 
 
 class Event(Protocol):
-    """What every event is: a frozen attrs class with a stable `TYPE` tag and the envelope."""
+    """What every event is, as the fold and the codec see it: a frozen attrs class with a stable
+    `TYPE` tag and the envelope (the events of this program derive from `Envelope`)."""
 
     TYPE: ClassVar[str]
 
@@ -41,8 +48,34 @@ class PlayEvent(Event, Protocol):
     def player(self) -> str: ...
 
 
+WRITTEN = "written"
+"""The metadata key of an envelope's field that says where and when the file writes it (the codec
+reads it): "first", before the payload and always, even at its default (`seq`, `parent`: the
+chain, whose defaults only stand for an event not yet on a log, so a table without them is
+refused); "last", after the payload and only when not at its default (`sig`), as a payload field
+with a default is written only when it holds another value."""
+
+
 @attrs.frozen(kw_only=True)
-class TurnUndone:
+class Envelope:
+    """The envelope of every event: `seq` and `parent` (see the module's docstring). An event
+    class derives from it and adds its `TYPE` and its payload."""
+
+    TYPE: ClassVar[str]
+    seq: int = attrs.field(default=0, metadata={WRITTEN: "first"})
+    parent: str = attrs.field(default="", metadata={WRITTEN: "first"})
+
+
+@attrs.frozen(kw_only=True)
+class Signable(Envelope):
+    """The envelope of an event a player makes, which a sealed game has signed: and `sig`, the
+    author's signature ("" when unsigned: not written), written after the payload."""
+
+    sig: str = attrs.field(default="", metadata={WRITTEN: "last"})
+
+
+@attrs.frozen(kw_only=True)
+class TurnUndone(Signable):
     """The game goes back to how it was just after event `to`; the turns after it are undone.
 
     `by` names who asked for it ("" when not said); `forced` marks an agreed rewind over other
@@ -50,93 +83,77 @@ class TurnUndone:
     """
 
     TYPE: ClassVar[str] = "turn_undone"
-    seq: int
-    parent: str
     by: str
     to: int
     forced: bool = False
-    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
-class SeedsAsked:
+class SeedsAsked(Envelope):
     """The players deal by commit-then-reveal: each commits to a secret, then reveals it, and the
     shuffle follows from all the secrets together, so that nobody alone chooses it."""
 
     TYPE: ClassVar[str] = "seeds_asked"
-    seq: int
-    parent: str
     variant: str
     players: tuple[str, ...]
 
 
 @attrs.frozen(kw_only=True)
-class SeedCommitted:
+class SeedCommitted(Envelope):
     """A player's commitment: the SHA-256 of their name and their secret, which stays hidden."""
 
     TYPE: ClassVar[str] = "seed_committed"
-    seq: int
-    parent: str
     player: str
     commitment: str
 
 
 @attrs.frozen(kw_only=True)
-class SeedRevealed:
+class SeedRevealed(Envelope):
     """A player's secret, revealed once every player has committed; it must match the commitment."""
 
     TYPE: ClassVar[str] = "seed_revealed"
-    seq: int
-    parent: str
     player: str
     secret: str
 
 
 @attrs.frozen(kw_only=True)
-class SeedsRestarted:
+class SeedsRestarted(Envelope):
     """The deal starts over: every player had committed, `by` had revealed, and the players in
     `without` (in turn order) had not. Every commitment and secret before it stops counting: each
     player commits a new secret (see `splendor_cli.projection.seeding`)."""
 
     TYPE: ClassVar[str] = "seeds_restarted"
-    seq: int
-    parent: str
     by: str
     without: tuple[str, ...]
 
 
 @attrs.frozen(kw_only=True)
-class SealedAsked:
+class SealedAsked(Envelope):
     """A sealed game: the players join with their keys (`PlayerJoined`), each shuffles and
     encrypts the decks in turn (`DeckShuffled`), and a card is revealed only by every player's
     decryption share (`CardsShown`): nobody alone knows the order of a deck, and a card reserved
     blind is seen by its owner alone. Every event after this one is signed by its author."""
 
     TYPE: ClassVar[str] = "sealed_asked"
-    seq: int
-    parent: str
     variant: str
     players: tuple[str, ...]
 
 
 @attrs.frozen(kw_only=True)
-class PlayerJoined:
+class PlayerJoined(Signable):
     """A player's public keys for this game: `signing` (Ed25519, their identity) and `card` (the
     ristretto255 key of their share of the joint key, made for this game only), with
     `possession`, the proof that they hold both secrets, made for this game and this seat."""
 
     TYPE: ClassVar[str] = "player_joined"
-    seq: int
-    parent: str
     player: str
     signing: str
     card: str
     possession: str
-    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
-class DeckShuffled:
+class DeckShuffled(Signable):
     """A player's shuffle of the sealed decks: each deck re-encrypted under the joint key and put
     in a new order, which only a seed they publish at the end can explain (`KeysPublished`).
     `deck_N` is the whole level-N deck in one string: the standard base64 (padded, no newline) of
@@ -145,59 +162,47 @@ class DeckShuffled:
     reader checks: the deck is a permutation and re-encryption of the deck before it."""
 
     TYPE: ClassVar[str] = "deck_shuffled"
-    seq: int
-    parent: str
     player: str
     deck_1: str
     deck_2: str
     deck_3: str
     proofs: tuple[str, ...] = ()
-    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
-class CardsShown:
+class CardsShown(Signable):
     """A player's decryption shares of sealed cards (`cards`: placeholders such as `2?07`), each
     with its proof (`shares`, in the same order: each the standard base64 of its 96 bytes, 128
     characters, crypto/elgamal.py `Share.to_text`). A card is revealed to all when every
     player's share is in; a card reserved blind gets every share but its owner's."""
 
     TYPE: ClassVar[str] = "cards_shown"
-    seq: int
-    parent: str
     player: str
     cards: tuple[str, ...]
     shares: tuple[str, ...]
-    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
-class KeysPublished:
+class KeysPublished(Signable):
     """After the last move, a player's secrets of this game: `card`, the secret of their share of
     the joint key, and `seeds`, the seeds of their shuffle of each deck (64 hex digits each), so
     that `splendor verify` re-checks every shuffle and every reveal."""
 
     TYPE: ClassVar[str] = "keys_published"
-    seq: int
-    parent: str
     player: str
     card: str
     seeds: tuple[str, ...]
-    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
-class RewindAgreed:
+class RewindAgreed(Signable):
     """In a sealed game, a player's signed consent to a rewind to just after event `to` that takes
     back turns of theirs: a forced undo (`TurnUndone.forced`) needs one from each such player,
     made since the last move."""
 
     TYPE: ClassVar[str] = "rewind_agreed"
-    seq: int
-    parent: str
     player: str
     to: int
-    sig: str = ""
 
 
 SEALED_TYPES: tuple[type[Event], ...] = (
@@ -257,8 +262,10 @@ def actor(event: Event) -> str:
 __all__ = [
     "SEALED_TYPES",
     "SHARED_TYPES",
+    "WRITTEN",
     "CardsShown",
     "DeckShuffled",
+    "Envelope",
     "Event",
     "KeysPublished",
     "PlayEvent",
@@ -269,6 +276,7 @@ __all__ = [
     "SeedRevealed",
     "SeedsAsked",
     "SeedsRestarted",
+    "Signable",
     "TurnUndone",
     "actor",
     "enveloped",

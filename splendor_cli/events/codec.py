@@ -6,7 +6,18 @@ than this program is refused with one line naming the event and the problem.
 
 Events are written one `[[events]]` block each, appended after the bytes already written, and
 never re-serialised as a whole document: that keeps the file append-only and a turn's git diff
-one block.
+one block. An event's table holds `type`, then its envelope's `seq` and `parent`, then its payload
+in the order its class declares it, then `sig` when it has one (`events.WRITTEN`).
+
+Old files are read forward by upcasters, as eventsourcing reads old events. The header's `format`
+says which schema a file's event tables follow; `UPCASTERS[N]`, when a change of schema from
+format N to N+1 needs one, takes a raw event table of format N to what format N+1 writes (a new
+dict: it must not change the one it is given). On read, every event table of a file of format N
+passes through the upcasters of N, N+1, ... up to `FORMAT`, in turn, before it is structured into
+its class. The hash chain links the tables as they were written: each link is checked, and each
+digest taken, before the upcasting. Formats 1 and 2 write the same tables (what differs is how a
+game draws and seals: `FORMAT`), so no upcaster is registered yet; the first change of schema
+registers one with `@upcaster(2)`.
 """
 
 from __future__ import annotations
@@ -23,7 +34,7 @@ import attrs
 
 from ..errors import ConflictError, ForkError, GameFileError, excerpt
 from ..model import Gem
-from . import Event, enveloped
+from . import WRITTEN, Event, enveloped
 
 EventTypes = Callable[[str], Mapping[str, type[Any]]]
 """The event classes of a game, by type tag, for the header's `variant` (GameFileError if unknown):
@@ -95,6 +106,14 @@ class Record:
         read = self._read_digests()
         return read if read is not None else tuple(full_digest(event_to_dict(event)) for event in self.events)
 
+    def then(self, event: Event) -> Record:
+        """The record with `event` appended (its envelope set: `chained`), the digests that `parse`
+        computed carried on (the new event's computed once)."""
+        events = (*self.events, event)
+        read = self._read_digests()
+        digested = None if read is None else (events, (*read, full_digest(event_to_dict(event))))
+        return Record(header=self.header, events=events, digested=digested)
+
     @property
     def head(self) -> str:
         """The digest of the last event (of the header when there is none): the chain's head."""
@@ -138,10 +157,14 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     A field added to an event after files were written has a default, and is left out while it
     holds it: old events keep their bytes, and so their digests.
     """
+    cls = type(event)
     raw = {"type": event.TYPE, **_plain(event)}
-    for field in _defaulted(type(event)):
+    for field in _defaulted(cls):
         if getattr(event, field.name) == field.default:
             del raw[field.name]
+    for name in _last(cls):
+        if name in raw:
+            raw[name] = raw.pop(name)
     return raw
 
 
@@ -149,9 +172,36 @@ def event_digest(event: Event) -> str:
     return digest(event_to_dict(event))
 
 
-def seal(record: Record, event: Event) -> Event:
-    """Give a new event the envelope that appends it to `record`: the next seq, the head digest."""
+def chained(record: Record, event: Event) -> Event:
+    """A new event with the envelope that appends it to `record`: the next seq, the head digest."""
     return enveloped(event, seq=len(record.events) + 1, parent=record.head)
+
+
+# -- upcasting -------------------------------------------------------------------------------
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+"""A step of a file's way forward: a raw event table of format N -> the table of format N+1."""
+
+UPCASTERS: dict[int, Upcaster] = {}
+"""The upcaster from each format N whose schema format N+1 changed, by N (see the module's
+docstring): none yet, formats 1 and 2 write the same tables."""
+
+
+def upcaster(fmt: int) -> Callable[[Upcaster], Upcaster]:
+    """Register the decorated function as the upcaster of event tables from format `fmt` to `fmt + 1`."""
+
+    def register(step: Upcaster) -> Upcaster:
+        if fmt in UPCASTERS:  # pragma: no cover - a second schema change from one format
+            raise ValueError(f"format {fmt} has an upcaster already")
+        UPCASTERS[fmt] = step
+        return step
+
+    return register
+
+
+def upcasters(fmt: int) -> tuple[Upcaster, ...]:
+    """The upcasters that take an event table of format `fmt` to `FORMAT`, in order."""
+    return tuple(UPCASTERS[n] for n in range(fmt, FORMAT) if n in UPCASTERS)
 
 
 # -- writing ---------------------------------------------------------------------------------
@@ -207,10 +257,36 @@ _DEFAULTED: dict[type, list[Any]] = {}
 
 
 def _defaulted(cls: type) -> list[Any]:
-    """The fields of an event class that have a default (added after files were written)."""
+    """The fields of an event class that are written only when not at their default: a payload
+    field added after files were written, and `sig` (not the chain's `seq` and `parent`)."""
     if cls not in _DEFAULTED:
-        _DEFAULTED[cls] = [f for f in attrs.fields(cls) if f.default is not attrs.NOTHING]
+        _DEFAULTED[cls] = [
+            f for f in attrs.fields(cls) if f.default is not attrs.NOTHING and f.metadata.get(WRITTEN) != "first"
+        ]
     return _DEFAULTED[cls]
+
+
+_LAYOUT: dict[type, tuple[tuple[str, ...], tuple[str, ...], dict[str, int]]] = {}
+
+
+def _layout(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, int]]:
+    """How the file lays out the fields of a class (`events.WRITTEN`): the names that must be
+    written although they have a default (the chain's), the names written after the payload, and
+    each name's place in the table."""
+    layout = _LAYOUT.get(cls)
+    if layout is None:
+        fields = attrs.fields(cls)
+        first = (f for f in fields if f.metadata.get(WRITTEN) == "first")
+        required = tuple(f.name for f in first if f.default is not attrs.NOTHING)
+        last = tuple(f.name for f in fields if f.metadata.get(WRITTEN) == "last")
+        order = [f.name for f in fields if f.name not in last] + list(last)
+        layout = _LAYOUT[cls] = (required, last, {name: place for place, name in enumerate(order)})
+    return layout
+
+
+def _last(cls: type) -> tuple[str, ...]:
+    """The fields of a class written after its payload (`sig`)."""
+    return _layout(cls)[1]
 
 
 _TOML_ERROR_LINE = re.compile(r"\(at line (\d+), column \d+\)")
@@ -237,10 +313,15 @@ def structure(raw: dict[str, Any], cls: type[Any], where: str) -> Any:
     from cattrs.errors import ClassValidationError
 
     body = {key: value for key, value in raw.items() if key != "type"}
+    required, _, order = _layout(cls)
+    absent = [name for name in required if name not in body]  # cattrs would fill in their defaults
     try:
-        return _converter().structure(body, _flat(cls))
+        built = _converter().structure(body, _flat(cls))
     except ClassValidationError as group:
-        raise GameFileError(f"{where}: {_problem(group, raw)}") from None
+        raise GameFileError(f"{where}: {_problem(group, raw, absent, order)}") from None
+    if absent:
+        raise GameFileError(f"{where}: missing {', '.join(repr(m) for m in absent)}")
+    return built
 
 
 class _WrongType(Exception):
@@ -298,11 +379,13 @@ def _converter() -> Any:
     return converter
 
 
-def _problem(group: BaseException, raw: dict[str, Any]) -> str:
-    """What cattrs found wrong with a table, in one line (see `structure`)."""
+def _problem(group: BaseException, raw: dict[str, Any], absent: list[str], order: Mapping[str, int]) -> str:
+    """What cattrs found wrong with a table, in one line (see `structure`): `absent` are the missing
+    keys cattrs let through (the chain's, which have defaults); `order`, each field's place in the
+    table, by which the names are said."""
     from cattrs.errors import AttributeValidationNote, ForbiddenExtraKeysError
 
-    missing: list[str] = []
+    missing: list[str] = list(absent)
     extra: list[str] = []
     not_gems: list[str] = []
     wrong: list[str] = []
@@ -318,6 +401,9 @@ def _problem(group: BaseException, raw: dict[str, Any]) -> str:
             not_gems.append(name)
         else:
             wrong.append(name)
+    missing.sort(key=lambda name: order.get(name, len(order)))
+    not_gems.sort(key=lambda name: order.get(name, len(order)))
+    wrong.sort(key=lambda name: order.get(name, len(order)))
     if missing:
         return f"missing {', '.join(repr(m) for m in missing)}"
     if extra:
@@ -410,12 +496,17 @@ def parse(text: str, types: EventTypes) -> Record:
     if problem:
         raise GameFileError(problem)
     full: list[str] = []
-    events = read_events(raw_events, [header_digest(header)], types(header.variant), full)
+    events = read_events(raw_events, [header_digest(header)], types(header.variant), full, fmt=fmt)
     return Record(header=header, events=events, digested=(events, tuple(full)))
 
 
 def read_events(
-    raw_events: list[Any], parents: list[str], types: Mapping[str, type[Any]], full: list[str] | None = None
+    raw_events: list[Any],
+    parents: list[str],
+    types: Mapping[str, type[Any]],
+    full: list[str] | None = None,
+    *,
+    fmt: int = FORMAT,
 ) -> tuple[Event, ...]:
     """Build the events of raw `[[events]]` tables that continue a chain, checking every link.
 
@@ -424,16 +515,22 @@ def read_events(
     digests before it may be left "" when unknown: they only serve to tell a fork from a gap).
     The list grows as events are read. `types` are the event classes of the game, by tag. `full`,
     when given, gets the full digest of each event read (`full_digest`: the same hash, whole).
+    `fmt`: the format of the file the tables come from, which the upcasters read forward (the
+    chain's digests are the tables' as written).
 
     Raises:
         ForkError: two different events with one parent (two players moved from the same copy).
         GameFileError: anything else that breaks the format or the chain, naming the event.
     """
     events: list[Event] = []
-    for index, raw in enumerate(raw_events, start=len(parents)):
+    steps = upcasters(fmt)
+    for index, written in enumerate(raw_events, start=len(parents)):
         where = f"event #{index}"
-        if not isinstance(raw, dict):
+        if not isinstance(written, dict):
             raise GameFileError(f"{where}: not a table")
+        raw = written
+        for step in steps:
+            raw = step(raw)
         kind = raw.get("type")
         cls = types.get(kind) if isinstance(kind, str) else None  # `type = []` is not hashable
         if cls is None:
@@ -444,7 +541,7 @@ def read_events(
                 # event_to_dict leaves it out, so the chain would hash this event two ways.
                 raise GameFileError(f"{where} ({cls.TYPE}): {field.name!r} is written only when it is not the default")
         if 1 <= event.seq < index and event.parent == parents[event.seq - 1]:
-            if digest(raw) == parents[event.seq]:
+            if digest(written) == parents[event.seq]:
                 raise GameFileError(f"{where}: a copy of event #{event.seq} (the file was edited or merged by hand)")
             # Two different events with one parent: two players appended from the same copy.
             raise ForkError(
@@ -459,7 +556,7 @@ def read_events(
                 f"{where}: parent is {excerpt(event.parent)}, but the event before it hashes to {parents[-1]!r}"
                 " (the file was edited or merged by hand)"
             )
-        whole = full_digest(raw)
+        whole = full_digest(written)
         parents.append(whole[:LINK])
         if full is not None:
             full.append(whole)

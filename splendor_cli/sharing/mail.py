@@ -58,7 +58,7 @@ from ..errors import (
     excerpt,
 )
 from ..events import Event, actor
-from ..events.codec import Record, event_digest, format_event, header_digest, load_toml, read_events, seal
+from ..events.codec import Record, chained, event_digest, format_event, header_digest, load_toml, read_events
 from ..projection import Game
 from ..projection.log import event_notation
 from ..projection.variant import AnyVariant
@@ -387,7 +387,7 @@ def apply_blocks(record: Record, game: Game, blocks: Sequence[MoveBlock]) -> App
                 _missing(record, block)
             if event.parent != record.head:
                 _forked(record, event)
-            if seal(record, event) != event:  # pragma: no cover - seq and parent were just checked
+            if chained(record, event) != event:  # pragma: no cover - seq and parent were just checked
                 raise StaleBlockError(f"move block event #{event.seq} does not follow this file", seq=event.seq)
             try:
                 game = game.apply(event, check=True)

@@ -9,7 +9,7 @@ import pytest
 from helpers import cli
 
 from splendor_cli import store
-from splendor_cli.events.codec import Record, format_record, seal
+from splendor_cli.events.codec import Record, chained, format_record
 
 
 @pytest.fixture(autouse=True)
@@ -26,8 +26,8 @@ def _rewritten(path: Path) -> bytes:
     forged = attrs.evolve(first, gems=("red", "red")) if hasattr(first, "gems") else first
     events: list[object] = [loaded.record.events[0]]
     record = Record(header=loaded.record.header, events=())
-    record = attrs.evolve(record, events=(seal(record, events[0]),))  # type: ignore[arg-type]
-    record = attrs.evolve(record, events=(*record.events, seal(record, forged)))
+    record = attrs.evolve(record, events=(chained(record, events[0]),))  # type: ignore[arg-type]
+    record = attrs.evolve(record, events=(*record.events, chained(record, forged)))
     return format_record(record).encode()
 
 

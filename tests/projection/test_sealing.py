@@ -38,7 +38,7 @@ from splendor_cli.events import (
     RewindAgreed,
     TurnUndone,
 )
-from splendor_cli.events.codec import format_record, parse, seal
+from splendor_cli.events.codec import chained, format_record, parse
 from splendor_cli.projection import sealing
 from splendor_cli.projection.game import replay
 from splendor_cli.projection.sealed import is_placeholder, placeholder
@@ -316,7 +316,7 @@ def test_a_signature_covers_the_event_before_it() -> None:
     table = shuffled()
     ann, bob = table.signed(_shown(table, "ann"), "ann"), table.signed(_shown(table, "bob"), "bob")
     table.add_sealed(ann)
-    moved = seal(table.record, bob)  # a new envelope: the signature is dropped
+    moved = chained(table.record, bob)  # a new envelope: the signature is dropped
     assert moved.seq == bob.seq + 1 and moved.sig == ""  # type: ignore[attr-defined]
     refused(table, moved, "cards_shown by bob is not signed")
     refused(table, attrs.evolve(moved, sig=bob.sig), "the signature is not bob's")  # type: ignore[attr-defined]

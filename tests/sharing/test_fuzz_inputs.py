@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from splendor_cli import store
 from splendor_cli.errors import SplendorError
-from splendor_cli.events.codec import Header, Record, format_record, seal
+from splendor_cli.events.codec import Header, Record, chained, format_record
 from splendor_cli.forks import split_fork
 from splendor_cli.projection import Game
 from splendor_cli.sharing import gitmerge, mail
@@ -32,12 +32,12 @@ def _record(variant: str, moves: int, seed: int) -> Record:
     setup = deal(("ann", "bob"), rng) if variant == "base" else deal_duel(("ann", "bob"), rng)
     header = Header(game=f"fuzz-{variant}", variant=variant, players=("ann", "bob"), created="2026-12-03T00:00:00Z")
     record = Record(header=header, events=())
-    record = Record(header=header, events=(seal(record, setup),))
+    record = Record(header=header, events=(chained(record, setup),))
     game = Game(variant=game_of).apply(record.events[0])
     for _ in range(moves):
         if game.table.finished:
             break
-        event = seal(record, game.decide(game_of.random_move(game.state, rng)))
+        event = chained(record, game.decide(game_of.random_move(game.state, rng)))
         game = game.apply(event)
         record = Record(header=header, events=(*record.events, event))
     return record

@@ -14,7 +14,7 @@ from helpers import deal
 
 from splendor_cli import store
 from splendor_cli.errors import ConflictError, GameFileError, UsageError
-from splendor_cli.events.codec import Header, format_event, seal
+from splendor_cli.events.codec import Header, chained, format_event
 from splendor_cli.model import Gem
 from splendor_cli.sharing import gitmerge
 from splendor_cli.variants.base.events import TokensTaken
@@ -57,7 +57,7 @@ def _out_of_turn(data: bytes, tmp_path: Path) -> bytes:
     loaded = _read(tmp_path, data)
     assert loaded.game.state.player.name == "ann"
     event = TokensTaken(seq=0, parent="", player="bob", gems=(Gem.RED, Gem.RED), returned=(), noble="")
-    return data + format_event(seal(loaded.record, event)).encode()
+    return data + format_event(chained(loaded.record, event)).encode()
 
 
 # -- merge on bytes --------------------------------------------------------------------------------

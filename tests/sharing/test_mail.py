@@ -18,7 +18,7 @@ from helpers import BASE, deal
 
 from splendor_cli import store
 from splendor_cli.errors import ConflictError, GameFileError, IllegalMoveError, StaleBlockError, UsageError
-from splendor_cli.events.codec import Header, event_digest, format_event, seal
+from splendor_cli.events.codec import Header, chained, event_digest, format_event
 from splendor_cli.model import Gem
 from splendor_cli.sharing import mail
 from splendor_cli.sharing.mail import MoveBlock
@@ -128,7 +128,7 @@ def test_round_trip_makes_the_two_copies_byte_identical(tmp_path: Path) -> None:
     assert outcome.message == "applied #2 ann: take white blue green"
     assert not outcome.is_noop
     for event in outcome.events:
-        assert seal(theirs.record, event) == event
+        assert chained(theirs.record, event) == event
         theirs = store.append(theirs, event)
     assert Path(theirs.path).read_bytes() == Path(mine.path).read_bytes()
 
@@ -439,7 +439,7 @@ def test_an_illegal_move_in_a_well_formed_block_is_refused(
     """A block that is intact and follows the file, but whose move the rules forbid, is refused
     as an illegal move (exit 3) with the rule's message; nothing is written."""
     loaded = _new(tmp_path / "g.toml")
-    legal = seal(loaded.record, loaded.game.decide(parse_move("take white blue green")))
+    legal = chained(loaded.record, loaded.game.decide(parse_move("take white blue green")))
     illegal = attrs.evolve(legal, **change)  # type: ignore[arg-type]
     assert isinstance(illegal, TokensTaken)
     text = format_block(GAME_ID, [illegal])

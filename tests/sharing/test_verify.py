@@ -12,7 +12,7 @@ from helpers import ROOT, deal, deal_duel
 
 from splendor_cli import store
 from splendor_cli.errors import GameFileError, SplendorError, UsageError
-from splendor_cli.events.codec import Header, format_event, seal
+from splendor_cli.events.codec import Header, chained, format_event
 from splendor_cli.sharing import verify
 from splendor_cli.sharing.verify import file_report, git_report, git_report_text, report_text, staged_report
 from splendor_cli.variants.base.rules import choices
@@ -116,7 +116,7 @@ def test_a_header_whose_variant_is_not_the_setup_is_refused(tmp_path: Path) -> N
 
 def _next_block(loaded: store.Loaded) -> str:
     """The [[events]] block of the next legal turn, sealed onto `loaded`."""
-    return format_event(seal(loaded.record, loaded.game.decide(choices(loaded.game.state).move(0))))
+    return format_event(chained(loaded.record, loaded.game.decide(choices(loaded.game.state).move(0))))
 
 
 def _inline(block: str) -> str:
@@ -320,7 +320,7 @@ def test_a_commit_that_forks_the_game_is_found(repo: Path) -> None:
     """Two turns from one copy, both kept (a union merge, say): the commit that wrote the fork is bad."""
     loaded = new_game(repo)
     commit(repo, ANN, "new game")
-    other = format_event(seal(loaded.record, loaded.game.decide(choices(loaded.game.state).move(1))))
+    other = format_event(chained(loaded.record, loaded.game.decide(choices(loaded.game.state).move(1))))
     path = Path(play(loaded).path)
     commit(repo, ANN, "ann: a turn")
     path.write_bytes(path.read_bytes() + other.encode())

@@ -10,11 +10,12 @@ from typing import ClassVar, TypeAlias
 
 import attrs
 
+from ...events import Envelope, Signable
 from ...model import Gem
 
 
 @attrs.frozen(kw_only=True)
-class GameStarted:
+class GameStarted(Envelope):
     """The setup, recorded as the outcome of the shuffle so that a file always replays the same.
 
     Each `deck_N` lists that level's cards from the top; its first four are dealt face up.
@@ -22,8 +23,6 @@ class GameStarted:
     """
 
     TYPE: ClassVar[str] = "game_started"
-    seq: int
-    parent: str
     variant: str
     players: tuple[str, ...]
     deck_1: tuple[str, ...]
@@ -37,7 +36,6 @@ class GameStarted:
         deck_1, deck_2, deck_3 = decks
         return cls(
             seq=1,
-            parent="",
             variant="base",
             players=players,
             deck_1=deck_1,
@@ -48,7 +46,7 @@ class GameStarted:
 
 
 @attrs.frozen(kw_only=True)
-class TokensTaken:
+class TokensTaken(Signable):
     """A player took 3 gems of different colours (fewer when fewer are left) or 2 of one colour.
 
     `returned` are the tokens given back to end the turn with 10; `noble` the noble that
@@ -56,17 +54,14 @@ class TokensTaken:
     """
 
     TYPE: ClassVar[str] = "tokens_taken"
-    seq: int
-    parent: str
     player: str
     gems: tuple[Gem, ...]
     returned: tuple[Gem, ...]
     noble: str
-    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
-class CardReserved:
+class CardReserved(Signable):
     """A player reserved a face-up card, or blind the top card of a deck (`blind`).
 
     `gold` tells whether a gold token came with it; `drawn` is the card dealt from the deck
@@ -74,8 +69,6 @@ class CardReserved:
     """
 
     TYPE: ClassVar[str] = "card_reserved"
-    seq: int
-    parent: str
     player: str
     card: str
     blind: bool
@@ -83,37 +76,30 @@ class CardReserved:
     drawn: str
     returned: tuple[Gem, ...]
     noble: str
-    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
-class CardPurchased:
+class CardPurchased(Signable):
     """A player bought a face-up card or one of their reserved cards, paying `payment`.
 
     `drawn` is the card dealt into the emptied slot ("" for a reserved card or an empty deck).
     """
 
     TYPE: ClassVar[str] = "card_purchased"
-    seq: int
-    parent: str
     player: str
     card: str
     payment: tuple[Gem, ...]
     drawn: str
     noble: str
-    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
-class TurnPassed:
+class TurnPassed(Signable):
     """A player had no legal action and passed (a noble may still visit)."""
 
     TYPE: ClassVar[str] = "turn_passed"
-    seq: int
-    parent: str
     player: str
     noble: str
-    sig: str = ""
 
 
 TurnEvent: TypeAlias = TokensTaken | CardReserved | CardPurchased | TurnPassed

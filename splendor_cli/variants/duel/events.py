@@ -12,18 +12,17 @@ from typing import ClassVar, TypeAlias
 
 import attrs
 
+from ...events import Envelope, Signable
 from ...model import Gem
 
 
 @attrs.frozen(kw_only=True)
-class DuelStarted:
+class DuelStarted(Envelope):
     """The setup of a Duel: the shuffled decks (from the top; the first 5, 4 and 3 cards of levels
     1, 2 and 3 make the pyramid) and the 25 tokens as they landed on the board, cell by cell
     from a1 to e5 (row 1 first). The first player named plays first; the second gets a privilege."""
 
     TYPE: ClassVar[str] = "duel_started"
-    seq: int
-    parent: str
     players: tuple[str, ...]
     deck_1: tuple[str, ...]
     deck_2: tuple[str, ...]
@@ -32,136 +31,106 @@ class DuelStarted:
 
 
 @attrs.frozen(kw_only=True)
-class PrivilegeUsed:
+class PrivilegeUsed(Signable):
     """Optional action 1: a privilege spent on the token of `cell` (`gem`, never gold)."""
 
     TYPE: ClassVar[str] = "privilege_used"
-    seq: int
-    parent: str
     player: str
     cell: str
     gem: Gem
-    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
-class BoardReplenished:
+class BoardReplenished(Signable):
     """Optional action 2 (or forced): the bag emptied onto the board. `cells` are the empty cells
     filled, in spiral order, and `tokens` what landed on each: the random outcome, recorded."""
 
     TYPE: ClassVar[str] = "board_replenished"
-    seq: int
-    parent: str
     player: str
     cells: tuple[str, ...]
     tokens: tuple[Gem, ...]
-    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
-class LineTaken:
+class LineTaken(Signable):
     """Mandatory action (a): 1 to 3 tokens from a line of the board, `gems` in the order of `cells`."""
 
     TYPE: ClassVar[str] = "line_taken"
-    seq: int
-    parent: str
     player: str
     cells: tuple[str, ...]
     gems: tuple[Gem, ...]
-    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
-class GoldReserved:
+class GoldReserved(Signable):
     """Mandatory action (b): the gold of cell `gold`, and a card reserved: from the pyramid, or the
     top of a deck (`blind`). `drawn` is the card dealt into the emptied place ("" if none)."""
 
     TYPE: ClassVar[str] = "gold_reserved"
-    seq: int
-    parent: str
     player: str
     gold: str
     card: str
     blind: bool
     drawn: str
-    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
-class DuelCardBought:
+class DuelCardBought(Signable):
     """Mandatory action (c): a card bought from the pyramid or the player's reserve, paying
     `payment` into the bag. `wild` is the colour a wild card joins ("" otherwise); `drawn` the
     card dealt into the emptied place."""
 
     TYPE: ClassVar[str] = "duel_card_bought"
-    seq: int
-    parent: str
     player: str
     card: str
     payment: tuple[Gem, ...]
     wild: str
     drawn: str
-    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
-class BonusTokenTaken:
+class BonusTokenTaken(Signable):
     """The `token` ability: a token of the bought card's colour from `cell`."""
 
     TYPE: ClassVar[str] = "bonus_token_taken"
-    seq: int
-    parent: str
     player: str
     cell: str
     gem: Gem
-    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
-class TokenStolen:
+class TokenStolen(Signable):
     """The `steal` ability (of a card or a royal): one token of `gem` from the opponent."""
 
     TYPE: ClassVar[str] = "token_stolen"
-    seq: int
-    parent: str
     player: str
     gem: Gem
-    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
-class RoyalTaken:
+class RoyalTaken(Signable):
     """3 or 6 crowns reached: a royal card chosen (its ability follows)."""
 
     TYPE: ClassVar[str] = "royal_taken"
-    seq: int
-    parent: str
     player: str
     royal: str
-    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
-class TokenReturned:
+class TokenReturned(Signable):
     """Over 10 tokens at the end of the turn: one token put back into the bag."""
 
     TYPE: ClassVar[str] = "token_returned"
-    seq: int
-    parent: str
     player: str
     gem: Gem
-    sig: str = ""
 
 
 @attrs.frozen(kw_only=True)
-class DuelPassed:
+class DuelPassed(Signable):
     """No mandatory action possible and the bag empty (rule 12): the turn goes on to its end."""
 
     TYPE: ClassVar[str] = "duel_passed"
-    seq: int
-    parent: str
     player: str
-    sig: str = ""
 
 
 StepEvent: TypeAlias = (

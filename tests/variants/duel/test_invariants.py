@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from splendor_cli.errors import AmbiguousMoveError, IllegalMoveError, SplendorError
 from splendor_cli.events import Event, TurnUndone
-from splendor_cli.events.codec import Header, Record, format_record, seal
+from splendor_cli.events.codec import Header, Record, chained, format_record
 from splendor_cli.model import COLOURS, EMPTY, KINDS, Gem, Tokens
 from splendor_cli.projection.game import Game, replay
 from splendor_cli.projection.seeding import RandomChance
@@ -85,7 +85,7 @@ class Play:
 
     def add(self, event: Event) -> Play:
         """Seal `event` onto the record and fold it (judged by the rules again, as a reader does)."""
-        sealed = seal(self.record, event)
+        sealed = chained(self.record, event)
         record = attrs.evolve(self.record, events=(*self.record.events, sealed))
         return Play(game=self.game.apply(sealed), record=record)
 
