@@ -99,13 +99,13 @@ def new(
     if sealed:
         from ..events import SealedAsked
 
-        store.create(path, header, SealedAsked(seq=1, parent="", variant=variant, players=names))
+        store.create(path, header, SealedAsked(seq=1, variant=variant, players=names))
         after = (
             f"each player now runs `splendor seal -g {path} --as NAME` (with a key from `splendor key new`)"
             " and sends the file on, until the cards are dealt"
         )
     elif commit_seed:
-        store.create(path, header, SeedsAsked(seq=1, parent="", variant=variant, players=names))
+        store.create(path, header, SeedsAsked(seq=1, variant=variant, players=names))
         after = f"each player now runs `splendor seed -g {path} --as NAME` twice: to commit, then to reveal"
     else:
         store.create(path, header, game_of.deal(names, RandomChance(random.Random(seed))))
@@ -163,7 +163,7 @@ def seed(*, game: str | None = None, as_: str | None = None, restart: bool = Fal
                     "--restart is for a deal stuck on a player who does not reveal"
                     f" (every player committed, some revealed): {seeding.waiting()}"
                 )
-            asked = SeedsRestarted(seq=0, parent="", by=as_, without=late)
+            asked = SeedsRestarted(by=as_, without=late)
             seeding.restart(asked)  # IllegalMoveError when as_ may not ask for it
             loaded = store.append(loaded, asked)
             out(f"#{loaded.game.seq} {as_} restarted the deal without {', '.join(late)}: all commit new seeds")
@@ -191,9 +191,7 @@ def seed(*, game: str | None = None, as_: str | None = None, restart: bool = Fal
                 ) from None
             with os.fdopen(fd, "w") as handle:
                 handle.write(secret + "\n")
-            loaded = store.append(
-                loaded, SeedCommitted(seq=0, parent="", player=as_, commitment=commitment(as_, secret))
-            )
+            loaded = store.append(loaded, SeedCommitted(player=as_, commitment=commitment(as_, secret)))
             done = f"{as_} committed to a secret seed (kept in {keep})"
         elif step == "reveal":
             if legacy and not os.path.lexists(keep) and os.path.lexists(legacy):
@@ -203,7 +201,7 @@ def seed(*, game: str | None = None, as_: str | None = None, restart: bool = Fal
                     secret = handle.read().strip()
             except OSError:
                 raise UsageError(f"{as_}'s secret is not on this machine ({keep}): it cannot be revealed") from None
-            loaded = store.append(loaded, SeedRevealed(seq=0, parent="", player=as_, secret=secret))
+            loaded = store.append(loaded, SeedRevealed(player=as_, secret=secret))
             done = f"{as_} revealed their seed"
             finished = loaded.game.seeding
             if finished is not None and finished.complete:

@@ -97,7 +97,7 @@ def undo(
             from ..events import RewindAgreed
 
             assert as_ is not None and to is not None
-            agreed = RewindAgreed(seq=0, parent="", player=as_, to=to)
+            agreed = RewindAgreed(player=as_, to=to)
             after = append(loaded, agreed)
             out(f"#{after.game.seq} {as_} agrees to a rewind to just after #{to}: whoever asks runs `undo --force`")
             return

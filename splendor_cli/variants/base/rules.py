@@ -209,9 +209,7 @@ def _decide_take(state: GameState, move: Move) -> TokensTaken:
     player = state.player
     returned = _returns(player.name, player.tokens + move.gems, move.returned)
     noble = _noble(state, player.bonuses, move.noble)
-    return TokensTaken(
-        seq=0, parent="", player=player.name, gems=move.gems.gems(), returned=returned.gems(), noble=noble
-    )
+    return TokensTaken(player=player.name, gems=move.gems.gems(), returned=returned.gems(), noble=noble)
 
 
 def _decide_reserve(state: GameState, move: Move) -> CardReserved:
@@ -235,8 +233,6 @@ def _decide_reserve(state: GameState, move: Move) -> CardReserved:
     returned = _returns(player.name, player.tokens + ONE_GOLD if gold else player.tokens, move.returned)
     noble = _noble(state, player.bonuses, move.noble)
     return CardReserved(
-        seq=0,
-        parent="",
         player=player.name,
         card=card,
         blind=bool(move.deck),
@@ -259,8 +255,6 @@ def _decide_buy(state: GameState, move: Move) -> CardPurchased:
     _returns(player.name, player.tokens - payment, move.returned)  # a purchase never brings a hand over 10
     noble = _noble(state, player.bonuses + _BONUS_OF[card], move.noble)
     return CardPurchased(
-        seq=0,
-        parent="",
         player=player.name,
         card=card,
         payment=payment.gems(),
@@ -274,7 +268,7 @@ def _decide_pass(state: GameState, move: Move) -> TurnPassed:
     if has_action(state):
         raise IllegalMoveError(f"{player.name} may not pass: a legal action exists", rule="pass")
     _returns(player.name, player.tokens, move.returned)
-    return TurnPassed(seq=0, parent="", player=player.name, noble=_noble(state, player.bonuses, move.noble))
+    return TurnPassed(player=player.name, noble=_noble(state, player.bonuses, move.noble))
 
 
 def _top(state: GameState, card: str) -> str:

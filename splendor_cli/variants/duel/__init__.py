@@ -44,7 +44,6 @@ class Duel:
         bag = chance.shuffle(tuple(str(gem) for gem in TOKENS.gems()), "bag")
         return DuelStarted(
             seq=1,
-            parent="",
             players=players,
             deck_1=deck_1,
             deck_2=deck_2,

@@ -186,7 +186,7 @@ def _decide_privilege(state: DuelState, step: Step) -> PrivilegeUsed:
         raise IllegalMoveError(
             f"a privilege takes a gem or a pearl, and {_cell(cell)} holds {gem or 'nothing'}", rule="privilege"
         )
-    return PrivilegeUsed(seq=0, parent="", player=player.name, cell=CELLS[cell], gem=gem)
+    return PrivilegeUsed(player=player.name, cell=CELLS[cell], gem=gem)
 
 
 def _decide_replenish(state: DuelState, step: Step) -> BoardReplenished:
@@ -200,7 +200,7 @@ def _decide_replenish(state: DuelState, step: Step) -> BoardReplenished:
     if Tokens.from_gems(step.order) != state.bag:
         raise IllegalMoveError(f"the draw {list(step.order)} is not the bag ({state.bag})", rule="replenish")
     empty = [CELLS[i] for i in SPIRAL if state.board[i] is None][: len(step.order)]
-    return BoardReplenished(seq=0, parent="", player=state.player.name, cells=tuple(empty), tokens=tuple(step.order))
+    return BoardReplenished(player=state.player.name, cells=tuple(empty), tokens=tuple(step.order))
 
 
 def _decide_take(state: DuelState, step: Step) -> LineTaken:
@@ -219,7 +219,7 @@ def _decide_take(state: DuelState, step: Step) -> LineTaken:
             raise IllegalMoveError(f"{CELLS[i]} is empty: a line has no gaps", rule="take-line")
         if gem is GOLD:
             raise IllegalMoveError(f"{CELLS[i]} holds gold: gold is only taken to reserve", rule="take-gold")
-    return LineTaken(seq=0, parent="", player=state.player.name, cells=tuple(CELLS[i] for i in line), gems=gems)  # type: ignore[arg-type]
+    return LineTaken(player=state.player.name, cells=tuple(CELLS[i] for i in line), gems=gems)  # type: ignore[arg-type]
 
 
 def _decide_reserve(state: DuelState, step: Step) -> GoldReserved:
@@ -243,9 +243,7 @@ def _decide_reserve(state: DuelState, step: Step) -> GoldReserved:
                 raise IllegalMoveError(f"card {card} is not revealed yet (a sealed card)", rule="reserve")
             raise IllegalMoveError(f"card {card} is not face up in the pyramid", rule="reserve")
         drawn = _top(state, card)
-    return GoldReserved(
-        seq=0, parent="", player=player.name, gold=CELLS[cell], card=card, blind=bool(step.deck), drawn=drawn
-    )
+    return GoldReserved(player=player.name, gold=CELLS[cell], card=card, blind=bool(step.deck), drawn=drawn)
 
 
 def _decide_buy(state: DuelState, step: Step) -> DuelCardBought:
@@ -264,8 +262,6 @@ def _decide_buy(state: DuelState, step: Step) -> DuelCardBought:
         wild = ""
     payment = payment_for(player.name, card, _COST[card], player.bonuses, player.tokens, step.payment)
     return DuelCardBought(
-        seq=0,
-        parent="",
         player=player.name,
         card=card,
         payment=payment.gems(),
@@ -303,7 +299,7 @@ def _decide_pass(state: DuelState) -> DuelPassed:
         raise IllegalMoveError(f"{name} may not pass: a mandatory action is possible", rule="pass")
     if state.bag:
         raise IllegalMoveError(f"{name} must replenish the board before passing (rule 12)", rule="pass")
-    return DuelPassed(seq=0, parent="", player=name)
+    return DuelPassed(player=name)
 
 
 def _decide_token(state: DuelState, step: Step) -> BonusTokenTaken:
@@ -315,7 +311,7 @@ def _decide_token(state: DuelState, step: Step) -> BonusTokenTaken:
             f"the ability takes a {colour} token, and {CELLS[cell]} holds {state.board[cell] or 'nothing'}",
             rule="token",
         )
-    return BonusTokenTaken(seq=0, parent="", player=state.player.name, cell=CELLS[cell], gem=colour)  # type: ignore[arg-type]
+    return BonusTokenTaken(player=state.player.name, cell=CELLS[cell], gem=colour)  # type: ignore[arg-type]
 
 
 def _decide_steal(state: DuelState, step: Step) -> TokenStolen:
@@ -326,7 +322,7 @@ def _decide_steal(state: DuelState, step: Step) -> TokenStolen:
             f"steal takes a gem or pearl the opponent holds ({_stealable(state) or 'none'}), not {gem}",
             rule="steal",
         )
-    return TokenStolen(seq=0, parent="", player=state.player.name, gem=gem)
+    return TokenStolen(player=state.player.name, gem=gem)
 
 
 def _decide_royal(state: DuelState, step: Step) -> RoyalTaken:
@@ -335,7 +331,7 @@ def _decide_royal(state: DuelState, step: Step) -> RoyalTaken:
         raise IllegalMoveError(
             f"royal card {step.card or '?'} is not available ({', '.join(state.royals)})", rule="royal"
         )
-    return RoyalTaken(seq=0, parent="", player=state.player.name, royal=step.card)
+    return RoyalTaken(player=state.player.name, royal=step.card)
 
 
 def _decide_return(state: DuelState, step: Step) -> TokenReturned:
@@ -343,7 +339,7 @@ def _decide_return(state: DuelState, step: Step) -> TokenReturned:
     player, gem = state.player, step.colour
     if gem is None or not player.tokens[gem]:
         raise IllegalMoveError(f"{player.name} holds no {gem} to return (holds {player.tokens})", rule="ten-tokens")
-    return TokenReturned(seq=0, parent="", player=player.name, gem=gem)
+    return TokenReturned(player=player.name, gem=gem)
 
 
 def _one_cell(step: Step, state: DuelState | None = None) -> int:
