@@ -23,7 +23,7 @@ from splendor_cli.events.codec import (
     format_record,
 )
 from splendor_cli.records import parse_text
-from splendor_cli.sharing.verify import _appended
+from splendor_cli.sharing.versions import appended
 
 RNG = random.Random(7)
 HEADER = Header(game="literal-demo", variant="base", players=("ann", "bob"), created="2026-01-01T12:00:00Z")
@@ -105,10 +105,10 @@ def test_other_strings_keep_their_quotes() -> None:
 
 
 def test_appended_literal_blocks_are_read_by_the_fast_path() -> None:
-    """`verify`'s reading of text appended to a known file (`_appended`) takes blocks with
+    """`verify`'s reading of text appended to a known file (`versions.appended`) takes blocks with
     literal strings as they are: the same events as the whole file gives."""
     record = sealed(sealed_events(), HEADER)
     known = Record(header=record.header, events=record.events[:2])
     tail = "".join(format_event(event) for event in record.events[2:])
     assert "'" in tail
-    assert _appended(known, tail) == record.events[2:]
+    assert appended(known, tail) == record.events[2:]

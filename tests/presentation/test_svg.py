@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 import pytest
 from helpers import BASE, ROOT, new_duel, new_game, step
-from svg_helpers import outline
+from svg_helpers import SVG, outline
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from toy_game import VARIANT as TOY
 
@@ -27,7 +27,6 @@ from splendor_cli.variants import find_variant
 from splendor_cli.variants.base.cards import CARDS
 from splendor_cli.variants.duel.cards import CARDS as DUEL_CARDS
 
-SVG = "{http://www.w3.org/2000/svg}"
 NASTY = "a<b & \"c\" 'd'>"
 
 

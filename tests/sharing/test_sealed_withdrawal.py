@@ -24,6 +24,7 @@ from splendor_cli.events import RewindAgreed, actor
 from splendor_cli.events.codec import format_record
 from splendor_cli.records import parse_text, replay_record
 from splendor_cli.sharing import verify
+from splendor_cli.sharing import withdrawals as withdrawals_
 from splendor_cli.sharing.gitsync import groups
 from splendor_cli.sharing.verify import WITHDRAW, consent_line, git_report, staged_report, withdrawals
 
@@ -222,8 +223,8 @@ def test_only_the_players_own_consent_to_this_merge_counts(fork: Fork, case: str
         line = good[:-4] + ("1111" if good.endswith("0000") else "0000")
     else:
         line = good.replace("By: ann ", "By: bob ")
-    assert verify._consent_fault(withdrawal, f"merge\n\n{good}\n") is None
-    fault = verify._consent_fault(withdrawal, f"merge\n\n{line}\n")
+    assert withdrawals_.consent_fault(withdrawal, f"merge\n\n{good}\n") is None
+    fault = withdrawals_.consent_fault(withdrawal, f"merge\n\n{line}\n")
     assert fault is not None and "no consent signed by ann" in fault
 
 

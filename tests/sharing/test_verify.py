@@ -13,7 +13,7 @@ from helpers import ROOT, deal, deal_duel
 from splendor_cli import store
 from splendor_cli.errors import GameFileError, SplendorError, UsageError
 from splendor_cli.events.codec import Header, chained, format_event
-from splendor_cli.sharing import verify
+from splendor_cli.sharing import versions
 from splendor_cli.sharing.verify import file_report, git_report, git_report_text, report_text, staged_report
 from splendor_cli.variants.base.rules import choices
 
@@ -148,20 +148,20 @@ def test_reading_only_the_appended_text_agrees_with_reading_the_whole_file(tmp_p
     block = _next_block(loaded)
     old = loaded.data
     new = old + TAILS[name](block).encode()
-    before = verify._read(old)
+    before = versions.read_version(old)
     try:
-        whole: verify._Version | None = verify._read(new)
+        whole: versions.Version | None = versions.read_version(new)
     except SplendorError:
         whole = None
     try:
-        part: verify._Version | None = verify._extend(before, old, new)
+        part: versions.Version | None = versions.extend_version(before, old, new)
     except SplendorError:
         part = None
     assert (part is None) == (whole is None)
     if part is not None and whole is not None:
         assert (part.record, part.game) == (whole.record, whole.game)
     if name == "one block":  # the common case takes the shortcut
-        assert verify._appended(before.record, block) is not None
+        assert versions.appended(before.record, block) is not None
 
 
 # -- the git history -------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from helpers import deal, git, splendor_in
 
 from splendor_cli import store
 from splendor_cli.events.codec import Header
-from splendor_cli.sharing import verify
+from splendor_cli.sharing import history
 from splendor_cli.sharing.verify import SPLIT_ADVICE, git_report, git_report_text, staged_report
 from splendor_cli.variants.base.notation import format_move
 from splendor_cli.variants.base.rules import choices
@@ -549,13 +549,13 @@ def test_a_long_history_is_walked_with_a_few_git_processes(repo: Path, monkeypat
     made = _long_history(repo, 300)
     assert made >= 300
     calls: list[str] = []
-    real: Callable[..., bytes] = verify._git
+    real: Callable[..., bytes] = history.git_output
 
     def counting(args: list[str], cwd: Path, **kwargs: Any) -> bytes:
         calls.append(args[0])
         return real(args, cwd, **kwargs)
 
-    monkeypatch.setattr(verify, "_git", counting)
+    monkeypatch.setattr(history, "git_output", counting)
     report = git_report(repo / GAME)
     assert (report["ok"], report["commits"], report["authors_checked"]) == (True, made, True), report
     assert report["head"] == store.read(repo / GAME).record.head
