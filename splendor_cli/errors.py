@@ -1,4 +1,4 @@
-"""The exception family (the CLI maps each class to a stable exit code, see CONTRACT.md), and
+"""The exception family (the CLI maps each class to a stable exit code, see docs/contract.md), and
 how a text from a file is quoted in a message or printed: `excerpt` and `safe`.
 
 Standard library only, and not even `typing`: the fast path of the CLI imports this module.

@@ -1,4 +1,4 @@
-"""The house has floors, and the core is pure (STYLE.md section 1).
+"""The house has floors, and the core is pure (docs/architecture.md).
 
 Floors, from the bottom: the pure core (`errors`, `model`, `events/`, `projection/`, the games
 under `variants/` but their boards, the cryptography under `crypto/`), files (`records`, `store`),
@@ -226,7 +226,7 @@ def test_the_private_name_scanner_sees_what_it_looks_for() -> None:
 
 
 def test_no_module_reaches_another_modules_private_names() -> None:
-    """A `_name` is private to its module (STYLE.md 1a): no module of splendor_cli imports one from
+    """A `_name` is private to its module (docs/architecture.md): no module of splendor_cli imports one from
     another module, nor reads one off a module it imported. What modules share is public: named
     without the underscore, with a docstring."""
     found = [line for module, tree in TREES.items() for line in private_names(module, tree)]

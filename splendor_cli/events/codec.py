@@ -304,7 +304,7 @@ def structure(raw: dict[str, Any], cls: type[Any], where: str) -> Any:
     """Build `cls` from a raw TOML table, strictly: no missing, unknown or mistyped key (GameFileError).
 
     cattrs builds it (`_converter`: its extra keys forbidden, every error of a table gathered),
-    through hooks that coerce nothing: payloads are flat (STYLE.md), so each field is a string,
+    through hooks that coerce nothing: payloads are flat (docs/file-format.md), so each field is a string,
     an integer, a boolean, a gem, or an array of strings or gems, and a value must have exactly
     its field's TOML type ("3" is not 3, 1 is not true, 8.0 is not 8). cattrs' errors become one
     line naming the table (`where`): the missing keys, else the unknown ones, else the first

@@ -1,6 +1,6 @@
 """The log's read model, whatever the game: one entry per event, undone moves marked (pure).
 
-What `splendor log` prints and `log --json` gives (CONTRACT.md). The game writes its own
+What `splendor log` prints and `log --json` gives (docs/contract.md). The game writes its own
 events (`Variant.event_notation`); the events every game shares are written here.
 """
 

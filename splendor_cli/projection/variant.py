@@ -177,11 +177,11 @@ class Variant(Protocol[S, M]):
     def format_move(self, move: M) -> str: ...
 
     def move_json(self, state: S, move: M) -> dict[str, Any]:
-        """An item of `moves --json` (CONTRACT.md)."""
+        """An item of `moves --json` (docs/contract.md)."""
         ...
 
     def state_json(self, seq: int, state: S) -> dict[str, Any]:
-        """`state --json` (CONTRACT.md)."""
+        """`state --json` (docs/contract.md)."""
         ...
 
     def status(self, state: S) -> dict[str, Any]:

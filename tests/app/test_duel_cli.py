@@ -1,4 +1,4 @@
-"""Splendor Duel through the real `splendor` command: shapes of CONTRACT.md, steps, undo, refusals."""
+"""Splendor Duel through the real `splendor` command: shapes of docs/contract.md, steps, undo, refusals."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def _tokens_ok(tokens: dict[str, int]) -> bool:
 
 
 def test_new_duel_state_has_the_contract_shape(game: Path) -> None:
-    """`state --json` of a new Duel: every key of CONTRACT.md's Duel state, 25 cells, the setup."""
+    """`state --json` of a new Duel: every key of docs/contract.md's Duel state, 25 cells, the setup."""
     st = state(game)
     for key in ("variant", "phase", "to_move", "board", "bag", "privileges", "pyramid", "decks", "royals"):
         assert key in st

@@ -1,4 +1,4 @@
-"""Splendor, 2 to 4 players (shared/reference/splendor_rules.md): the game as a `Variant`.
+"""Splendor, 2 to 4 players (docs/rules/splendor_rules.md): the game as a `Variant`.
 
 The package holds the whole game: its cards and nobles (cards.py, data/), its events
 (events.py), its table (state.py), its rules (rules.py: `decide` with one handler per action,

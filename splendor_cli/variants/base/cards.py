@@ -1,6 +1,6 @@
 """The cards and nobles of Splendor, read once from `data/*.csv` in this package.
 
-The data is the project's reference data (`shared/reference/`, ids kept; see its PROVENANCE.md).
+The data is the project's reference data, ids kept (where it comes from: docs/rules/PROVENANCE.md).
 """
 
 from __future__ import annotations

@@ -118,7 +118,7 @@ def format_move(move: Move) -> str:
 
 
 def move_json(move: Move, payment: Tokens | None = None) -> dict[str, Any]:
-    """A move as an item of `moves --json` (CONTRACT.md); `payment` for a buy's default payment."""
+    """A move as an item of `moves --json` (docs/contract.md); `payment` for a buy's default payment."""
     item: dict[str, Any] = {"notation": format_move(move), "action": move.action}
     if move.action == "take":
         item["gems"] = move.gems.to_dict()

@@ -15,7 +15,7 @@ from .state import GameState
 
 
 def state_json(seq: int, state: GameState) -> dict[str, Any]:
-    """The state after event `seq`, in the shape of CONTRACT.md; beyond it, `last_round` and
+    """The state after event `seq`, in the shape of docs/contract.md; beyond it, `last_round` and
     each player's `reserved_blind`."""
     return {
         "variant": "base",
@@ -46,7 +46,7 @@ def state_json(seq: int, state: GameState) -> dict[str, Any]:
 
 
 def moves_json(state: GameState) -> list[dict[str, Any]]:
-    """Every legal turn of the player to move, as CONTRACT.md's items (a buy with its default payment)."""
+    """Every legal turn of the player to move, as docs/contract.md's items (a buy with its default payment)."""
     player = state.player
     return [
         move_json(m, default_payment(player, m.card) if m.action == "buy" else None) for m in choices(state).moves()

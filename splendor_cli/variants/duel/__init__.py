@@ -1,4 +1,4 @@
-"""Splendor Duel, 2 players (shared/reference/duel_rules.md): the game as a `Variant`.
+"""Splendor Duel, 2 players (docs/rules/duel_rules.md): the game as a `Variant`.
 
 The package holds the whole game: its cards, royal cards and board spiral (cards.py, data/),
 its events (events.py), its table (state.py), the step a player says (step.py), its rules

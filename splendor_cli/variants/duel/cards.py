@@ -1,6 +1,6 @@
 """The jewel cards, royal cards and board spiral of Splendor Duel, read once from `data/*.csv`.
 
-The data is the project's reference data (`shared/reference/`, ids kept; see its PROVENANCE.md).
+The data is the project's reference data, ids kept (where it comes from: docs/rules/PROVENANCE.md).
 `duel_spiral.csv` is the spiral table of `duel_board.md`, as CSV. A Duel card's id may also be a
 base card's: each game looks ids up in its own table only.
 """

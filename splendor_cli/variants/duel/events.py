@@ -1,4 +1,4 @@
-"""The events of a Splendor Duel log: one per step of a turn (see CONTRACT.md, Splendor Duel).
+"""The events of a Splendor Duel log: one per step of a turn (see docs/contract.md, Splendor Duel).
 
 Same envelope and rules as the base game's events (`seq`, `parent`, flat payloads, type tags
 never renamed). Board cells are written by name (`c3`), tokens by colour. Each event records

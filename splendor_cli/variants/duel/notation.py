@@ -139,7 +139,7 @@ def format_step(step: Step) -> str:
 
 
 def step_json(step: Step, payment: Tokens | None = None) -> dict[str, Any]:
-    """A step as an item of `moves --json` (CONTRACT.md); `payment` for a buy's default payment."""
+    """A step as an item of `moves --json` (docs/contract.md); `payment` for a buy's default payment."""
     item: dict[str, Any] = {"notation": format_step(step), "step": step.step}
     if step.step in ("privilege", "token"):
         item["cell"] = CELLS[step.cells[0]]

@@ -1,6 +1,6 @@
-"""The rules of Splendor Duel (shared/reference/duel_rules.md): its state, `decide` and `evolve`.
+"""The rules of Splendor Duel (docs/rules/duel_rules.md): its state, `decide` and `evolve`.
 
-A Duel turn is played step by step (CONTRACT.md): optional steps (use privileges, then
+A Duel turn is played step by step (docs/contract.md): optional steps (use privileges, then
 replenish), one mandatory step (take a line, reserve with a gold, buy, or pass when nothing
 else is possible), then the steps its purchase owes (a token or steal ability, a royal card)
 and returns down to 10. Each step is judged by `decide`, recorded by one event, and applied by

@@ -1,4 +1,4 @@
-"""The table of Splendor Duel (shared/reference/duel_rules.md): its constants, the state of a
+"""The table of Splendor Duel (docs/rules/duel_rules.md): its constants, the state of a
 player and of the table, and the setup. Rule numbers are those of duel_rules.md."""
 
 from __future__ import annotations

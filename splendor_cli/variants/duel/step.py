@@ -21,7 +21,7 @@ STEP_KINDS: tuple[StepKind, ...] = (
     "return",
     "pass",
 )
-"""The steps of a turn (see CONTRACT.md): optional, mandatory, then what follows."""
+"""The steps of a turn (see docs/contract.md): optional, mandatory, then what follows."""
 
 
 @attrs.frozen(kw_only=True)

@@ -25,7 +25,7 @@ from .step import Step
 
 
 def state_json(seq: int, state: DuelState) -> dict[str, Any]:
-    """A Duel's state in the shape of CONTRACT.md (Splendor Duel), with some additions: `owed`
+    """A Duel's state in the shape of docs/contract.md (Splendor Duel), with some additions: `owed`
     (steps owed after the current phase), `again`, `replenished`, `reserved_blind`."""
     return {
         "variant": "duel",

@@ -1,4 +1,4 @@
-"""One test per rule of shared/reference/splendor_rules.md, and per "question people ask".
+"""One test per rule of docs/rules/splendor_rules.md, and per "question people ask".
 
 Positions come from `helpers.started` (the top of each deck fixed) or, for holdings no short
 game reaches, from `attrs.evolve` on a GameState. Each is then judged by `decide` and

@@ -1,4 +1,4 @@
-"""One test (or a few) per rule of shared/reference/duel_rules.md, on the pure Duel core.
+"""One test (or a few) per rule of docs/rules/duel_rules.md, on the pure Duel core.
 
 Positions are dealt by `deal_duel` with a fixed seed, or crafted with `attrs.evolve` on a
 DuelState (`table` below keeps the 25 tokens accounted for: what is neither on the board nor
