@@ -89,9 +89,10 @@ def writing(game: str | None) -> Iterator[Loaded]:
         yield loaded
 
 
-def append(loaded: Loaded, *events: Any) -> Loaded:
+def append(loaded: Loaded, *events: Any, staged: Loaded | None = None) -> Loaded:
     """`store.append`, then the new events remembered as seen (memory.py); in a sealed game, the
-    local key signs its player's events."""
+    local key signs its player's events. `staged`: the events a command staged on `loaded` already
+    (`store.stage`, signed there), written as they are (`store.write`: judged once)."""
     from .. import store
     from . import memory
 
@@ -100,7 +101,7 @@ def append(loaded: Loaded, *events: Any) -> Loaded:
         from .sealed import secret_for
 
         secret = secret_for(loaded)
-    after = store.append(loaded, *events, secret=secret)
+    after = store.write(staged) if staged is not None else store.append(loaded, *events, secret=secret)
     memory.remember(after)
     if after.game.sealing is not None:
         from . import cache

@@ -96,7 +96,7 @@ def play(
             after = sealed.part(after, as_, secret)  # the shares owed after it, the keys at the end
         if bots:
             after = _bot_turns(after)
-        after = append(loaded, *after.record.events[loaded.game.seq :])
+        after = append(loaded, staged=after)
     _report(loaded, after, json)
     if notify:
         from .notices import notify_after
@@ -223,7 +223,7 @@ def bot(*, game: str | None = None, json: bool = False) -> None:
     with writing(game) as loaded:
         after = _bot_turns(loaded)
         if after is not loaded:
-            after = append(loaded, *after.record.events[loaded.game.seq :])
+            after = append(loaded, staged=after)
     if after is loaded and not json:
         now = loaded.game
         out(now.variant.whose_turn(now.state) + ("" if now.table.finished else ": not a bot seat, nothing to play"))
