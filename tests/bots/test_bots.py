@@ -127,7 +127,7 @@ def test_determinize_keeps_what_the_player_sees() -> None:
 
 
 def test_greedy_beats_random() -> None:
-    """A smoke check of strength (the measured ladder is in the README): 10 seeded games."""
+    """A smoke check of strength (the measured ladder is in docs/performance.md): 10 seeded games."""
     wins = 0
     bots = {"greedy": base_bot("greedy"), "random": base_bot("random")}
     for game in range(10):
