@@ -25,7 +25,7 @@ from splendor_cli.errors import GameFileError
 from splendor_cli.events import RewindAgreed, actor
 from splendor_cli.events.codec import Header, format_record
 from splendor_cli.sharing import sync as sharing_sync
-from splendor_cli.sharing import verify
+from splendor_cli.sharing import verify, versions
 from splendor_cli.sharing.gitsync import Upstream, groups
 from splendor_cli.sharing.verify import WITHDRAW, audit, consent_line, git_report, withdrawals
 from splendor_cli.variants.base.rules import choices
@@ -329,13 +329,13 @@ def test_withdrawals_trusts_what_was_verified(fork: Fork, monkeypatch: pytest.Mo
     """`withdrawals` (what sync signs when it concludes a sealed merge) replays the files with the
     verified prefix: no signature is checked again when every event was verified before."""
     checked: list[int] = []
-    real = verify.replay_record
+    real = versions.replay_record
 
     def counting(record: Any, trusted: int = 0) -> Any:
         checked.append(len(record.events) - trusted)
         return real(record, trusted)
 
-    monkeypatch.setattr(verify, "replay_record", counting)
+    monkeypatch.setattr(versions, "replay_record", counting)
     (left,) = withdrawals([fork.anns, fork.bobs], fork.bobs, _all_trusted)
     assert left.player == "ann" and checked and not any(checked)
 

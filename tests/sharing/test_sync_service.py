@@ -27,8 +27,7 @@ from splendor_cli.errors import ForkError, GameFileError, UsageError
 from splendor_cli.events import RewindAgreed
 from splendor_cli.events.codec import Header, Record, format_record
 from splendor_cli.projection import Game
-from splendor_cli.sharing import gitmerge, gitsync
-from splendor_cli.sharing import verify as versions
+from splendor_cli.sharing import gitmerge, gitsync, versions
 from splendor_cli.sharing.gitsync import Upstream
 from splendor_cli.sharing.sync import AuditRefused, Local, SyncResult, sync
 from splendor_cli.variants.base.rules import choices
