@@ -15,8 +15,9 @@ from typing import Any
 
 import attrs
 import pytest
-from helpers import deal, git, splendor_in
+from helpers import deal, splendor_in
 from sealed_helpers import Table
+from sharing.gitrepos import commit_all, run_git
 
 from splendor_cli import store
 from splendor_cli.app import cache
@@ -39,28 +40,10 @@ ANN, BOB = "ann@example.org", "bob@example.org"
 UP = Upstream(remote="origin", branch="main", tracking=True)
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    path = tmp_path / "repo"
-    path.mkdir()
-    git(path, "init", "-q", "-b", "main")
-    return path
-
-
-def _git(repo: Path, *args: str, who: str = "ann") -> str:
-    return git(repo, *args, who=who, email=f"{who}@example.org").stdout.strip()
-
-
-def _commit(repo: Path, who: str, message: str) -> str:
-    _git(repo, "add", "-A", who=who)
-    _git(repo, "commit", "-q", "--no-verify", "-m", message, who=who)
-    return _git(repo, "rev-parse", "HEAD")
-
-
 def _new(repo: Path, path: Path = GAME) -> str:
     header = Header(game="g", variant="base", players=("ann", "bob"), created="2026-12-02T00:00:00Z", emails=(ANN, BOB))
     store.create(repo / path, header, deal(("ann", "bob"), random.Random(3)))
-    return _commit(repo, "ann", "new game")
+    return commit_all(repo, "ann", "new game")
 
 
 def _turn(repo: Path, option: int = 0, path: Path = GAME) -> str:
@@ -68,7 +51,7 @@ def _turn(repo: Path, option: int = 0, path: Path = GAME) -> str:
     loaded = store.read(repo / path)
     who = loaded.game.state.player.name
     store.append(loaded, loaded.game.decide(choices(loaded.game.state).move(option)))
-    return _commit(repo, who, f"{who}: a turn")
+    return commit_all(repo, who, f"{who}: a turn")
 
 
 def _mark(commit: str, path: Path = GAME) -> str:
@@ -84,7 +67,7 @@ def test_the_audit_after_a_mark_judges_only_the_new_commits(repo: Path) -> None:
     for _ in range(3):
         _turn(repo)
     whole = audit(repo / GAME)
-    tip = _git(repo, "rev-parse", "HEAD")
+    tip = run_git(repo, "rev-parse", "HEAD")
     assert whole["ok"] and whole["since"] is None and whole["commits"] == 4, whole
     assert whole["tip"] == tip and whole["mark"] == _mark(tip)
     _turn(repo)
@@ -108,7 +91,7 @@ def test_a_commit_after_the_mark_that_rewrites_an_earlier_event_is_found(repo: P
     loaded = store.from_bytes(repo / GAME, before_bob)
     other = store.stage(loaded, loaded.game.decide(choices(loaded.game.state).move(1)))
     (repo / GAME).write_bytes(other.data)
-    bad = _commit(repo, "bob", "bob: another turn instead")
+    bad = commit_all(repo, "bob", "bob: another turn instead")
     _turn(repo)
     report = audit(repo / GAME, mark)
     assert report["ok"] is False and report["since"] is not None, report
@@ -125,11 +108,11 @@ def test_a_history_rewritten_under_the_mark_is_audited_whole(repo: Path) -> None
     _turn(repo)
     _turn(repo)
     mark = audit(repo / GAME)["mark"]
-    _git(repo, "reset", "-q", "--hard", first)
+    run_git(repo, "reset", "-q", "--hard", first)
     loaded = store.read(repo / GAME)
     twice = store.append(loaded, loaded.game.decide(choices(loaded.game.state).move(0)))
     store.append(twice, twice.game.decide(choices(twice.game.state).move(0)))
-    bad = _commit(repo, "bob", "bob and ann at once")
+    bad = commit_all(repo, "bob", "bob and ann at once")
     _turn(repo)
     report = audit(repo / GAME, mark)
     assert report["since"] is None and report["range"] is None, report
@@ -163,19 +146,19 @@ def test_a_rename_after_the_mark_means_a_whole_audit_and_no_mark(repo: Path) -> 
     _new(repo)
     _turn(repo)
     mark = audit(repo / GAME)["mark"]
-    _git(repo, "mv", str(GAME), "games/h.toml")
-    _commit(repo, "ann", "moved away")
+    run_git(repo, "mv", str(GAME), "games/h.toml")
+    commit_all(repo, "ann", "moved away")
     _turn(repo, path=Path("games/h.toml"))
-    _git(repo, "mv", "games/h.toml", str(GAME))
-    _commit(repo, "ann", "moved back")
+    run_git(repo, "mv", "games/h.toml", str(GAME))
+    commit_all(repo, "ann", "moved back")
     report = audit(repo / GAME, mark)
     assert report["ok"] and report["since"] is None and report["mark"] is None, report
 
 
 def test_a_mark_is_not_kept_for_a_history_that_renamed_the_file(repo: Path) -> None:
     _new(repo, path=Path("games/old.toml"))
-    _git(repo, "mv", "games/old.toml", str(GAME))
-    _commit(repo, "ann", "renamed")
+    run_git(repo, "mv", "games/old.toml", str(GAME))
+    commit_all(repo, "ann", "renamed")
     _turn(repo)
     report = audit(repo / GAME)
     assert report["ok"] and report["mark"] is None, report
@@ -189,18 +172,18 @@ def _branchy_history(repo: Path, *, bad_on_side: bool) -> str | None:
     _turn(repo)
     bad = None
     for branch in ("side", "side2"):
-        _git(repo, "checkout", "-q", "-b", branch)
+        run_git(repo, "checkout", "-q", "-b", branch)
         if branch == "side2" and bad_on_side:
             loaded = store.read(repo / GAME)
             once = store.append(loaded, loaded.game.decide(choices(loaded.game.state).move(0)))
             store.append(once, once.game.decide(choices(once.game.state).move(0)))
-            bad = _commit(repo, "bob", "two turns")
+            bad = commit_all(repo, "bob", "two turns")
         else:
             _turn(repo)
-        _git(repo, "checkout", "-q", "main")
+        run_git(repo, "checkout", "-q", "main")
         (repo / "notes.txt").write_text(f"before {branch} is merged\n")
-        _commit(repo, "ann", "notes")
-        _git(repo, "merge", "-q", "--no-ff", "--no-edit", branch)
+        commit_all(repo, "ann", "notes")
+        run_git(repo, "merge", "-q", "--no-ff", "--no-edit", branch)
         _turn(repo)
     return bad
 
@@ -212,7 +195,7 @@ def test_the_audit_after_any_earlier_commit_says_what_the_whole_audit_says(repo:
     bad = _branchy_history(repo, bad_on_side=bad_on_side)
     whole = git_report(repo / GAME)
     assert whole["ok"] is (bad is None) and (bad is None or whole["bad"]["commit"] == bad), whole
-    for commit in _git(repo, "rev-list", "HEAD").split():
+    for commit in run_git(repo, "rev-list", "HEAD").split():
         if (
             bad is not None
             and subprocess.run(["git", "merge-base", "--is-ancestor", bad, commit], cwd=repo).returncode == 0
@@ -259,7 +242,7 @@ def _play_out(repo: Path, table: Table, start: int, end: int) -> None:
         done += len(group)
         (repo / GAME).parent.mkdir(parents=True, exist_ok=True)
         (repo / GAME).write_bytes(format_record(attrs.evolve(table.record, events=events[:done])).encode())
-        _commit(repo, actor(group[0]) or "ann", f"#{group[0].seq}-{group[-1].seq}")
+        commit_all(repo, actor(group[0]) or "ann", f"#{group[0].seq}-{group[-1].seq}")
 
 
 @pytest.fixture
@@ -267,9 +250,9 @@ def forked(repo: Path, fork: Fork) -> str:
     """main: the game to the fork, then bob's turn; stale (checked out): ann's agreement instead.
     The mark of the audit of stale's history."""
     _play_out(repo, fork.main, 0, fork.common)
-    _git(repo, "branch", "stale")
+    run_git(repo, "branch", "stale")
     _play_out(repo, fork.main, fork.common, len(fork.main.record.events))
-    _git(repo, "checkout", "-q", "stale")
+    run_git(repo, "checkout", "-q", "stale")
     _play_out(repo, fork.stale, fork.common, len(fork.stale.record.events))
     report = audit(repo / GAME)
     assert report["ok"] and report["mark"] is not None, report
@@ -277,11 +260,11 @@ def forked(repo: Path, fork: Fork) -> str:
 
 
 def _merge(repo: Path, kept: bytes, message: str) -> str:
-    _git(repo, "merge", "-q", "--no-commit", "-s", "ours", "main")
+    run_git(repo, "merge", "-q", "--no-commit", "-s", "ours", "main")
     (repo / GAME).write_bytes(kept)
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-q", "--no-verify", "-m", message)
-    return _git(repo, "rev-parse", "HEAD")
+    run_git(repo, "add", "-A")
+    run_git(repo, "commit", "-q", "--no-verify", "-m", message)
+    return run_git(repo, "rev-parse", "HEAD")
 
 
 def _all_trusted(record: Any) -> int:
@@ -318,7 +301,7 @@ def test_what_this_reader_verified_before_is_not_checked_again(repo: Path, fork:
     data = fork.bobs  # bob's turn, its signature broken
     at = data.rindex(b"sig = '") + len(b"sig = '")
     (repo / GAME).write_bytes(data[:at] + (b"0" if data[at : at + 1] != b"0" else b"1") + data[at + 1 :])
-    bad = _commit(repo, "bob", "a broken signature")
+    bad = commit_all(repo, "bob", "a broken signature")
     checked = audit(repo / GAME)
     assert checked["bad"]["commit"] == bad and "signature" in checked["bad"]["reason"], checked["bad"]
     trusting = audit(repo / GAME, None, _all_trusted)
@@ -413,13 +396,13 @@ def test_a_bad_audit_leaves_the_mark_where_it_was(repo: Path, audits: list[dict[
     loaded = store.read(repo / GAME)
     once = store.append(loaded, loaded.game.decide(choices(loaded.game.state).move(0)))
     store.append(once, once.game.decide(choices(once.game.state).move(0)))
-    _commit(repo, "bob", "two turns")
+    commit_all(repo, "bob", "two turns")
     with pytest.raises(GameFileError, match="nothing pushed"):
         sharing_sync.audit([path], UP, sync_table.local())
     with pytest.raises(GameFileError, match="nothing pushed"):
         sharing_sync.audit([path], UP, sync_table.local())
     assert audits[-1]["given"] == _mark(good)
-    _git(repo, "reset", "-q", "--hard", good)
+    run_git(repo, "reset", "-q", "--hard", good)
     _turn(repo)
     sharing_sync.audit([path], UP, sync_table.local())
     assert audits[-1]["since"] == good and audits[-1]["commits"] == 1
@@ -429,14 +412,14 @@ def test_sync_over_a_remote_audits_only_its_new_commits(tmp_path: Path, audits: 
     """Two syncs of a clone (the command, in this process): the first audits the whole history,
     the second the turn it pushes; both leave a history that `verify --git` passes."""
     remote, clone = tmp_path / "remote.git", tmp_path / "clone"
-    _git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
-    _git(tmp_path, "clone", "-q", str(remote), str(clone))
+    run_git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    run_git(tmp_path, "clone", "-q", str(remote), str(clone))
     for key, value in (("user.name", "ann"), ("user.email", ANN), ("commit.gpgsign", "false")):
-        _git(clone, "config", key, value)
+        run_git(clone, "config", key, value)
     splendor_in(clone, "new", "--players", f"ann={ANN},bob={BOB}", "--seed", "5", "-g", str(GAME))
     splendor_in(clone, "sync", "-g", str(GAME))
     assert [a["since"] for a in audits] == [None]
-    head = _git(clone, "rev-parse", "HEAD")
+    head = run_git(clone, "rev-parse", "HEAD")
     splendor_in(clone, "take", "-g", str(GAME), "white", "blue", "green")
     out = splendor_in(clone, "sync", "-g", str(GAME))
     assert "pushed to origin/main" in out

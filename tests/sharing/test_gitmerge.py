@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from helpers import deal
+from sharing.gitrepos import identity, init
 
 from splendor_cli import store
 from splendor_cli.errors import ConflictError, GameFileError, UsageError
@@ -250,16 +251,12 @@ def _git(cwd: Path, *args: str, ok: bool = True) -> subprocess.CompletedProcess[
 
 
 def _repo(path: Path, *, clone: Path | None = None) -> Path:
+    """A new repository at `path` (or a clone of `clone`), whose user is named after its folder."""
     if clone is None:
-        _git(path.parent, "init", "-q", "-b", "main", path.name)
+        init(path)
     else:
         _git(path.parent, "clone", "-q", str(clone), path.name)
-    for key, value in (
-        ("user.name", path.name),
-        ("user.email", f"{path.name}@example.org"),
-        ("commit.gpgsign", "false"),
-    ):
-        _git(path, "config", key, value)
+    identity(path, path.name)
     return path
 
 

@@ -19,6 +19,7 @@ import attrs
 import pytest
 from helpers import git
 from sealed_helpers import Table
+from sharing.gitrepos import commit_all
 
 from splendor_cli.events import RewindAgreed, actor
 from splendor_cli.events.codec import format_record
@@ -71,12 +72,6 @@ def _write(repo: Path, data: bytes) -> None:
     (repo / GAME).write_bytes(data)
 
 
-def _commit(repo: Path, who: str, message: str) -> str:
-    git(repo, "add", "-A", who=who)
-    git(repo, "commit", "-q", "--no-verify", "-m", message, who=who)
-    return git(repo, "rev-parse", "HEAD", who=who).stdout.strip()
-
-
 def _play_out(repo: Path, table: Table, start: int, end: int) -> None:
     """Commit the events `start` to `end` (0-based, end excluded) of `table`, a commit per group
     (`gitsync.groups`: what `splendor sync` commits together), each by the group's player."""
@@ -85,7 +80,7 @@ def _play_out(repo: Path, table: Table, start: int, end: int) -> None:
     for group in groups(table.variant, events[start:end]):
         done += len(group)
         _write(repo, format_record(attrs.evolve(table.record, events=events[:done])).encode())
-        _commit(repo, actor(group[0]) or "ann", f"#{group[0].seq}-{group[-1].seq}")
+        commit_all(repo, actor(group[0]) or "ann", f"#{group[0].seq}-{group[-1].seq}")
 
 
 def _history(repo: Path, fork: Fork) -> None:

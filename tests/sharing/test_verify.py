@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 from helpers import ROOT, deal, deal_duel
+from sharing.gitrepos import commit_all, run_git
 
 from splendor_cli import store
 from splendor_cli.errors import GameFileError, SplendorError, UsageError
@@ -21,26 +21,9 @@ SAMPLE = ROOT / "games" / "sample-3p.toml"
 ANN, BOB = "ann@example.org", "bob@example.org"
 
 
-def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True)
-    return done.stdout.strip()
-
-
 def commit(repo: Path, email: str, message: str) -> str:
     """Commit everything in the working tree as `email`; return the new commit's hash."""
-    name = email.partition("@")[0]
-    git(repo, "add", "-A")
-    ident = ["-c", f"user.name={name}", "-c", f"user.email={email}", "-c", "commit.gpgsign=false"]
-    git(repo, *ident, "commit", "-q", "--no-verify", "-m", message)
-    return git(repo, "rev-parse", "HEAD")
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    path = tmp_path / "repo"
-    path.mkdir()
-    git(path, "init", "-q", "-b", "main")
-    return path
+    return commit_all(repo, email.partition("@")[0], message, email=email)
 
 
 def new_game(repo: Path, emails: tuple[str, ...] = (ANN, BOB)) -> store.Loaded:
@@ -347,7 +330,7 @@ def test_the_rev_range_limits_the_walk(repo: Path) -> None:
     commit(repo, ANN, "new game")
     loaded = play(play(loaded))
     bad = commit(repo, ANN, "two turns")
-    git(repo, "checkout", "-q", "-b", "feature")
+    run_git(repo, "checkout", "-q", "-b", "feature")
     loaded = play(loaded)
     commit(repo, ANN, "ann: a turn")
     play(loaded)
@@ -369,14 +352,13 @@ def test_a_merge_that_takes_one_side_is_walked_through(repo: Path) -> None:
     and so is the merge (its file differs from its first parent's): four commits."""
     loaded = new_game(repo)
     commit(repo, ANN, "new game")
-    git(repo, "checkout", "-q", "-b", "turns")
+    run_git(repo, "checkout", "-q", "-b", "turns")
     loaded = play(loaded)
     commit(repo, ANN, "ann: a turn")
-    git(repo, "checkout", "-q", "main")
+    run_git(repo, "checkout", "-q", "main")
     (repo / "notes.txt").write_text("meanwhile\n")
     commit(repo, BOB, "notes")
-    ident = ["-c", "user.name=bob", "-c", f"user.email={BOB}", "-c", "commit.gpgsign=false"]
-    git(repo, *ident, "merge", "-q", "--no-ff", "--no-edit", "turns")
+    run_git(repo, "merge", "-q", "--no-ff", "--no-edit", "turns", who="bob")
     play(store.read(game_path(repo)))
     commit(repo, BOB, "bob: a turn")
     report = git_report(game_path(repo), None)
@@ -390,7 +372,7 @@ def test_outside_a_repository_or_without_git_is_a_usage_error(tmp_path: Path, mo
     with pytest.raises(UsageError, match="not in a git repository") as caught:
         git_report(game_path(tmp_path), None)
     assert caught.value.exit_code == 2
-    git(tmp_path, "init", "-q", "-b", "main")
+    run_git(tmp_path, "init", "-q", "-b", "main")
     commit(tmp_path, ANN, "new game")
     with pytest.raises(UsageError, match="bad revision range"):
         git_report(game_path(tmp_path), "--output=/tmp/x")
@@ -407,7 +389,7 @@ def test_a_shallow_clone_is_refused_rather_than_misjudged(repo: Path, tmp_path: 
     commit(repo, ANN, "new game")
     play(loaded)
     commit(repo, ANN, "ann: a turn")
-    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", "shallow")
+    run_git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", "shallow")
     with pytest.raises(UsageError, match="fetch-depth: 0"):
         git_report(tmp_path / "shallow" / "games" / "g.toml", None)
     assert git_report(tmp_path / "shallow" / "games" / "g.toml", "HEAD..HEAD")["ok"] is True
@@ -417,7 +399,7 @@ def test_the_staged_change_is_held_to_the_same_rules(repo: Path, monkeypatch: py
     """For a pre-commit hook: the staged file against HEAD's, with the author git would record."""
     loaded = new_game(repo)
     path = game_path(repo)
-    git(repo, "add", "-A")
+    run_git(repo, "add", "-A")
     monkeypatch.setenv("GIT_AUTHOR_NAME", "ann")
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", ANN)
     first = staged_report(path)
@@ -425,7 +407,7 @@ def test_the_staged_change_is_held_to_the_same_rules(repo: Path, monkeypatch: py
     commit(repo, ANN, "new game")
     assert staged_report(path)["commits"] == 0
     loaded = play(loaded)
-    git(repo, "add", "-A")
+    run_git(repo, "add", "-A")
     assert staged_report(path)["ok"] is True
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", BOB)
     report = staged_report(path)

@@ -13,7 +13,8 @@ from typing import Any
 
 import attrs
 import pytest
-from helpers import deal, git, splendor_in
+from helpers import deal, splendor_in
+from sharing.gitrepos import commit_all, run_git
 
 from splendor_cli import store
 from splendor_cli.events.codec import Header
@@ -32,26 +33,6 @@ pytestmark = pytest.mark.skipif(
 ANN, BOB = "ann@example.org", "bob@example.org"
 PEOPLE = {"ann": ANN, "bob": BOB}
 GAME = Path("games") / "g.toml"
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    path = tmp_path / "repo"
-    path.mkdir()
-    _git(path, "init", "-q", "-b", "main")
-    return path
-
-
-def _git(repo: Path, *args: str, who: str = "ann", email: str = "") -> str:
-    """`git ARGS` in `repo` as `who` (e-mail: `email`, else who's own)."""
-    return git(repo, *args, who=who, email=email or PEOPLE.get(who, f"{who}@example.org")).stdout.strip()
-
-
-def _commit(repo: Path, who: str, message: str, *, email: str = "") -> str:
-    """Commit everything as `who`; the new commit's hash."""
-    _git(repo, "add", "-A", who=who, email=email)
-    _git(repo, "commit", "-q", "--no-verify", "-m", message, who=who, email=email)
-    return _git(repo, "rev-parse", "HEAD")
 
 
 def _new(repo: Path, *, emails: tuple[str, ...] = (ANN, BOB), path: Path = GAME) -> store.Loaded:
@@ -73,7 +54,7 @@ def _undo(repo: Path, by: str) -> store.Loaded:
 
 def _listed_by_git_log(repo: Path) -> list[str]:
     """The commits `git log -- FILE` lists: what the walk saw before it walked every commit."""
-    return _git(repo, "log", "--format=%H", "--", str(GAME)).split()
+    return run_git(repo, "log", "--format=%H", "--", str(GAME)).split()
 
 
 # -- side branches and merges ------------------------------------------------------------------
@@ -84,18 +65,18 @@ def test_a_bad_commit_on_a_merged_side_branch_is_found(repo: Path) -> None:
     the branch. The merge changes nothing, so `git log -- FILE` never shows the side branch: the
     walk judges every commit, and finds it."""
     _new(repo)
-    _commit(repo, "ann", "new game")
-    _git(repo, "checkout", "-q", "-b", "side")
+    commit_all(repo, "ann", "new game")
+    run_git(repo, "checkout", "-q", "-b", "side")
     _play(repo)
     _play(repo)
-    bad = _commit(repo, "ann", "ann and bob, at once")
-    _git(repo, "checkout", "-q", "main")
+    bad = commit_all(repo, "ann", "ann and bob, at once")
+    run_git(repo, "checkout", "-q", "main")
     _play(repo)
-    _commit(repo, "ann", "ann: a turn")
+    commit_all(repo, "ann", "ann: a turn")
     _play(repo)
-    _commit(repo, "bob", "bob: a turn", email=BOB)
-    _git(repo, "merge", "-q", "--no-ff", "--no-edit", "side")
-    assert (repo / GAME).read_bytes() == _git(repo, "show", f"{bad}:{GAME}").encode() + b"\n"
+    commit_all(repo, "bob", "bob: a turn", email=BOB)
+    run_git(repo, "merge", "-q", "--no-ff", "--no-edit", "side")
+    assert (repo / GAME).read_bytes() == run_git(repo, "show", f"{bad}:{GAME}").encode() + b"\n"
     assert bad not in _listed_by_git_log(repo)
     report = git_report(repo / GAME)
     assert report["ok"] is False
@@ -110,18 +91,18 @@ def _erase(repo: Path) -> tuple[str, str]:
     (keeping only her branch), and fast-forwards main to it: ann's #4 and bob's #5 are gone. The
     merge and the tip it erased."""
     _new(repo)
-    _commit(repo, "ann", "new game")
+    commit_all(repo, "ann", "new game")
     for who in ("ann", "bob", "ann", "bob"):
         _play(repo)
-        _commit(repo, who, f"{who}: a turn")
-    erased = _git(repo, "rev-parse", "HEAD")
-    _git(repo, "checkout", "-q", "-b", "rewrite", "HEAD~2")
+        commit_all(repo, who, f"{who}: a turn")
+    erased = run_git(repo, "rev-parse", "HEAD")
+    run_git(repo, "checkout", "-q", "-b", "rewrite", "HEAD~2")
     _play(repo, 1)
-    _commit(repo, "ann", "ann: another #4")
-    _git(repo, "merge", "-q", "-s", "ours", "--no-edit", "main")
-    merge = _git(repo, "rev-parse", "HEAD")
-    _git(repo, "checkout", "-q", "main")
-    _git(repo, "merge", "-q", "--ff-only", "rewrite")
+    commit_all(repo, "ann", "ann: another #4")
+    run_git(repo, "merge", "-q", "-s", "ours", "--no-edit", "main")
+    merge = run_git(repo, "rev-parse", "HEAD")
+    run_git(repo, "checkout", "-q", "main")
+    run_git(repo, "merge", "-q", "--ff-only", "rewrite")
     return merge, erased
 
 
@@ -146,15 +127,15 @@ def test_a_merge_that_cuts_a_parent_is_found(repo: Path) -> None:
     """A merge that keeps the older of two files (no fork: the other only extends it) drops the
     newer one's turns: no exception applies."""
     _new(repo)
-    _commit(repo, "ann", "new game")
-    _git(repo, "checkout", "-q", "-b", "old")
-    _git(repo, "checkout", "-q", "main")
+    commit_all(repo, "ann", "new game")
+    run_git(repo, "checkout", "-q", "-b", "old")
+    run_git(repo, "checkout", "-q", "main")
     _play(repo)
-    turn = _commit(repo, "ann", "ann: a turn")
-    _git(repo, "checkout", "-q", "old")
+    turn = commit_all(repo, "ann", "ann: a turn")
+    run_git(repo, "checkout", "-q", "old")
     (repo / "notes.txt").write_text("meanwhile\n")
-    _commit(repo, "ann", "notes")
-    _git(repo, "merge", "-q", "-s", "ours", "--no-edit", "main")
+    commit_all(repo, "ann", "notes")
+    run_git(repo, "merge", "-q", "-s", "ours", "--no-edit", "main")
     report = git_report(repo / GAME)
     assert report["bad"]["reason"] == (
         f"drops #2 ann's turn of parent {turn[:12]}: a merge may only combine its parents' events"
@@ -166,13 +147,13 @@ def _fork(repo: Path) -> tuple[str, str]:
     clone, say). The two commits of bob's."""
     _new(repo)
     _play(repo)
-    _commit(repo, "ann", "new game, ann's turn")
-    _git(repo, "branch", "desk")
+    commit_all(repo, "ann", "new game, ann's turn")
+    run_git(repo, "branch", "desk")
     _play(repo, 0)
-    pushed = _commit(repo, "bob", "bob: take", email=BOB)
-    _git(repo, "checkout", "-q", "desk")
+    pushed = commit_all(repo, "bob", "bob: take", email=BOB)
+    run_git(repo, "checkout", "-q", "desk")
     _play(repo, 1)
-    stale = _commit(repo, "bob", "bob: another take", email=BOB)
+    stale = commit_all(repo, "bob", "bob: another take", email=BOB)
     return pushed, stale
 
 
@@ -182,15 +163,15 @@ def test_settling_a_fork_withdraws_the_resolvers_own_move_only(repo: Path, resol
     """Through the merge driver and `splendor resolve`: bob's stale #3 forks the game; keeping
     main's side leaves it out. Bob may withdraw his own move; ann may not withdraw it for him."""
     splendor_in(repo, "git", "install")
-    _commit(repo, "ann", "git install")
+    commit_all(repo, "ann", "git install")
     pushed, stale = _fork(repo)
     merged = subprocess.run(
         ["git", "merge", "main"], cwd=repo, capture_output=True, text=True, env=_env(resolver), check=False
     )
     assert merged.returncode != 0 and "game forked after event #2" in merged.stderr, merged
     assert "kept theirs" in splendor_in(repo, "resolve", "-g", str(GAME), "--keep", "theirs")
-    merge = _commit(repo, resolver, "settled: main's #3 kept")
-    assert _git(repo, "show", f"{merge}:{GAME}") == _git(repo, "show", f"{pushed}:{GAME}")
+    merge = commit_all(repo, resolver, "settled: main's #3 kept")
+    assert run_git(repo, "show", f"{merge}:{GAME}") == run_git(repo, "show", f"{pushed}:{GAME}")
     report = git_report(repo / GAME)
     if resolver == "bob":
         assert (report["ok"], report["commits"]) == (True, 4), report  # the game, both #3s, the merge
@@ -220,10 +201,10 @@ def test_settling_a_fork_never_erases_another_players_turn(repo: Path) -> None:
     (as `resolve --keep` does): that leaves out ann's #4 too, which is not his to withdraw."""
     _fork(repo)
     _play(repo)
-    answer = _commit(repo, "ann", "ann answers the stale #3")
-    _git(repo, "checkout", "-q", "main")
-    _git(repo, "merge", "-q", "-s", "ours", "--no-edit", "desk", who="bob")
-    merge = _git(repo, "rev-parse", "HEAD")
+    answer = commit_all(repo, "ann", "ann answers the stale #3")
+    run_git(repo, "checkout", "-q", "main")
+    run_git(repo, "merge", "-q", "-s", "ours", "--no-edit", "desk", who="bob")
+    merge = run_git(repo, "rev-parse", "HEAD")
     report = git_report(repo / GAME)
     assert report["bad"]["commit"] == merge
     assert report["bad"]["reason"] == (
@@ -237,7 +218,7 @@ def test_a_merge_that_keeps_the_stale_side_withdraws_the_pushed_move(repo: Path)
     """Settling works both ways: bob may keep his stale #3 and withdraw the one he pushed (`-s ours`
     on the stale branch gives the bytes `resolve --keep ours` gives); the walk passes."""
     _fork(repo)
-    _git(repo, "merge", "-q", "-s", "ours", "--no-edit", "main", who="bob")
+    run_git(repo, "merge", "-q", "-s", "ours", "--no-edit", "main", who="bob")
     report = git_report(repo / GAME)
     assert (report["ok"], report["commits"]) == (True, 4), report
 
@@ -251,19 +232,19 @@ def test_a_mailmap_cannot_lend_a_player_another_address(repo: Path, monkeypatch:
     author as recorded."""
     _new(repo)
     _play(repo)
-    _commit(repo, "ann", "new game, ann's turn")
+    commit_all(repo, "ann", "new game, ann's turn")
     (repo / ".mailmap").write_text(f"bob <{BOB}> <{ANN}>\n")
-    _commit(repo, "ann", "a mailmap")
+    commit_all(repo, "ann", "a mailmap")
     _play(repo)
-    _git(repo, "add", "-A")
+    run_git(repo, "add", "-A")
     monkeypatch.setenv("GIT_AUTHOR_NAME", "ann")
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", ANN)
-    assert _git(repo, "check-mailmap", f"ann <{ANN}>") == f"bob <{BOB}>"  # what the map says
+    assert run_git(repo, "check-mailmap", f"ann <{ANN}>") == f"bob <{BOB}>"  # what the map says
     staged = staged_report(repo / GAME)
     assert staged["bad"]["email"] == ANN
     assert staged["bad"]["reason"] == f"turn #3 is bob's ({BOB}), but the commit's author is {ANN}"
-    bad = _commit(repo, "ann", "bob's turn, as ann")
-    assert _git(repo, "log", "-1", "--format=%aE") == BOB
+    bad = commit_all(repo, "ann", "bob's turn, as ann")
+    assert run_git(repo, "log", "-1", "--format=%aE") == BOB
     report = git_report(repo / GAME)
     assert (report["bad"]["commit"], report["bad"]["email"]) == (bad, ANN)
     assert report["bad"]["reason"] == f"turn #3 is bob's ({BOB}), but the commit's author is {ANN}"
@@ -275,9 +256,9 @@ def test_an_undo_that_names_nobody_is_checked_only_without_emails(repo: Path, em
     cannot be, so it is bad in a game with e-mails, and fine in a game without."""
     _new(repo, emails=emails)
     _play(repo)
-    _commit(repo, "ann", "new game, ann's turn")
+    commit_all(repo, "ann", "new game, ann's turn")
     _undo(repo, by="")
-    undo = _commit(repo, "ann", "undo")
+    undo = commit_all(repo, "ann", "undo")
     report = git_report(repo / GAME)
     if emails:
         assert report["bad"]["commit"] == undo
@@ -296,17 +277,17 @@ def test_a_renamed_game_is_followed(repo: Path, together: bool) -> None:
     made before the rename."""
     new = Path("games") / "friday.toml"
     _new(repo)
-    _commit(repo, "ann", "new game")
+    commit_all(repo, "ann", "new game")
     _play(repo)
     _play(repo)
-    bad = _commit(repo, "ann", "two turns")
+    bad = commit_all(repo, "ann", "two turns")
     _play(repo)
-    _commit(repo, "ann", "ann: a turn")
-    _git(repo, "mv", str(GAME), str(new))
+    commit_all(repo, "ann", "ann: a turn")
+    run_git(repo, "mv", str(GAME), str(new))
     if not together:
-        _commit(repo, "bob", "rename", email=BOB)
+        commit_all(repo, "bob", "rename", email=BOB)
     _play(repo, path=new)
-    _commit(repo, "bob", "bob: a turn" + (", and a rename" if together else ""), email=BOB)
+    commit_all(repo, "bob", "bob: a turn" + (", and a rename" if together else ""), email=BOB)
     report = git_report(repo / new)
     assert report["bad"]["commit"] == bad
     assert report["path"] == "games/friday.toml"
@@ -320,10 +301,10 @@ def test_a_renamed_game_is_followed_when_staged(repo: Path, monkeypatch: pytest.
     new = Path("games") / "friday.toml"
     _new(repo)
     _play(repo)
-    _commit(repo, "ann", "new game, ann's turn")
-    _git(repo, "mv", str(GAME), str(new))
+    commit_all(repo, "ann", "new game, ann's turn")
+    run_git(repo, "mv", str(GAME), str(new))
     _play(repo, path=new)
-    _git(repo, "add", "-A")
+    run_git(repo, "add", "-A")
     monkeypatch.setenv("GIT_AUTHOR_NAME", "bob")
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", BOB)
     report = staged_report(repo / new)
@@ -334,11 +315,11 @@ def test_a_renamed_game_is_followed_when_staged(repo: Path, monkeypatch: pytest.
 def test_a_deletion_is_bad_even_when_the_file_comes_back(repo: Path) -> None:
     """Deleting the game and restoring it later: the history has a deletion, and it is found."""
     _new(repo)
-    _commit(repo, "ann", "new game")
-    _git(repo, "rm", "-q", str(GAME))
-    gone = _commit(repo, "ann", "gone")
-    _git(repo, "checkout", "HEAD~1", "--", str(GAME))
-    _commit(repo, "ann", "back")
+    commit_all(repo, "ann", "new game")
+    run_git(repo, "rm", "-q", str(GAME))
+    gone = commit_all(repo, "ann", "gone")
+    run_git(repo, "checkout", "HEAD~1", "--", str(GAME))
+    commit_all(repo, "ann", "back")
     report = git_report(repo / GAME)
     assert report["bad"]["commit"] == gone
     assert report["bad"]["reason"] == "deletes the game file"
@@ -349,11 +330,11 @@ def test_moving_a_game_away_is_no_deletion_of_the_path(repo: Path) -> None:
     histories pass: the move ends the old game's history at g.toml, the new game is a creation."""
     _new(repo)
     _play(repo)
-    _commit(repo, "ann", "new game, ann's turn")
-    _git(repo, "mv", str(GAME), "games/friday.toml")
-    _commit(repo, "ann", "rename")
+    commit_all(repo, "ann", "new game, ann's turn")
+    run_git(repo, "mv", str(GAME), "games/friday.toml")
+    commit_all(repo, "ann", "rename")
     _new(repo)
-    _commit(repo, "ann", "another game")
+    commit_all(repo, "ann", "another game")
     assert git_report(repo / GAME)["ok"] is True
     assert git_report(repo / "games" / "friday.toml")["ok"] is True
 
@@ -373,20 +354,20 @@ def test_bot_answers_may_share_the_commit_of_the_turn_they_answer(repo: Path) ->
     Two persons' turns in one commit stay bad, bots between them or not."""
     players = f"ann={ANN},bot:greedy,bob={BOB}"
     splendor_in(repo, "new", "-g", str(GAME), "--players", players, "--seed", "3")
-    _commit(repo, "ann", "new game")
+    commit_all(repo, "ann", "new game")
     splendor_in(repo, "play", "-g", str(GAME), "--as", "ann", "--bots", _moves(repo / GAME)[0])
-    _commit(repo, "ann", "ann, and the bot's answer")
+    commit_all(repo, "ann", "ann, and the bot's answer")
     splendor_in(repo, "play", "-g", str(GAME), "--as", "bob", _moves(repo / GAME)[0])
-    _commit(repo, "bob", "bob", email=BOB)
+    commit_all(repo, "bob", "bob", email=BOB)
     splendor_in(repo, "play", "-g", str(GAME), "--as", "ann", _moves(repo / GAME)[0])
-    _commit(repo, "ann", "ann")
+    commit_all(repo, "ann", "ann")
     splendor_in(repo, "bot", "-g", str(GAME))
-    _commit(repo, "carol", "carol runs the bot")
+    commit_all(repo, "carol", "carol runs the bot")
     report = git_report(repo / GAME)
     assert (report["ok"], report["commits"]) == (True, 5), report
     splendor_in(repo, "play", "-g", str(GAME), "--as", "bob", _moves(repo / GAME)[0])
     splendor_in(repo, "play", "-g", str(GAME), "--as", "ann", "--bots", _moves(repo / GAME)[0])
-    bad = _commit(repo, "ann", "bob's turn, mine, and the bot's")
+    bad = commit_all(repo, "ann", "bob's turn, mine, and the bot's")
     report = git_report(repo / GAME)
     assert report["bad"]["commit"] == bad
     assert report["bad"]["reason"] == (
@@ -399,14 +380,14 @@ def test_a_player_may_withdraw_their_turn_with_the_bots_answer(repo: Path) -> No
     """A stale `play --bots` forks the game; settling it leaves out ann's turn and the bot's answer
     to it: the bot's turn followed hers, so both are hers to withdraw."""
     splendor_in(repo, "new", "-g", str(GAME), "--players", f"ann={ANN},bot:greedy", "--seed", "3")
-    _commit(repo, "ann", "new game")
-    _git(repo, "branch", "desk")
+    commit_all(repo, "ann", "new game")
+    run_git(repo, "branch", "desk")
     splendor_in(repo, "play", "-g", str(GAME), "--as", "ann", "--bots", _moves(repo / GAME)[0])
-    _commit(repo, "ann", "ann, and the bot")
-    _git(repo, "checkout", "-q", "desk")
+    commit_all(repo, "ann", "ann, and the bot")
+    run_git(repo, "checkout", "-q", "desk")
     splendor_in(repo, "play", "-g", str(GAME), "--as", "ann", "--bots", _moves(repo / GAME)[1])
-    _commit(repo, "ann", "ann's other turn, and the bot")
-    _git(repo, "merge", "-q", "-s", "ours", "--no-edit", "main")
+    commit_all(repo, "ann", "ann's other turn, and the bot")
+    run_git(repo, "merge", "-q", "-s", "ours", "--no-edit", "main")
     report = git_report(repo / GAME)
     assert (report["ok"], report["commits"]) == (True, 4), report
 
@@ -416,9 +397,9 @@ def test_a_duel_commit_may_hold_one_players_steps_and_the_bots_steps(repo: Path)
     the bot's answering steps share one commit."""
     players = f"bot:greedy,ann={ANN}"
     splendor_in(repo, "new", "-g", str(GAME), "--players", players, "--variant", "duel", "--seed", "4")
-    _commit(repo, "ann", "new Duel")
+    commit_all(repo, "ann", "new Duel")
     splendor_in(repo, "bot", "-g", str(GAME))
-    _commit(repo, "ann", "the bot's turn")
+    commit_all(repo, "ann", "the bot's turn")
     loaded = store.read(repo / GAME)
     said = []
     while True:
@@ -430,7 +411,7 @@ def test_a_duel_commit_may_hold_one_players_steps_and_the_bots_steps(repo: Path)
         said.append(format_step(step))
         loaded = store.stage(loaded, loaded.game.decide(step))
     splendor_in(repo, "play", "-g", str(GAME), "--as", "ann", "--bots", "; ".join(said))
-    _commit(repo, "ann", "ann's turn and the bot's")
+    commit_all(repo, "ann", "ann's turn and the bot's")
     report = git_report(repo / GAME)
     assert (report["ok"], report["commits"]) == (True, 3), report
 
@@ -441,10 +422,10 @@ def test_a_duel_commit_may_hold_one_players_steps_and_the_bots_steps(repo: Path)
 def test_a_staged_change_with_two_turns_says_how_to_split_it(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The pre-commit check names the moves and says how to commit them one by one."""
     _new(repo)
-    _commit(repo, "ann", "new game")
+    commit_all(repo, "ann", "new game")
     _play(repo)
     _play(repo)
-    _git(repo, "add", "-A")
+    run_git(repo, "add", "-A")
     monkeypatch.setenv("GIT_AUTHOR_NAME", "ann")
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", ANN)
     report = staged_report(repo / GAME)
@@ -456,14 +437,14 @@ def test_a_staged_merge_that_drops_events_is_found(repo: Path, monkeypatch: pyte
     """During a merge the index may hold HEAD's file while MERGE_HEAD's holds more turns: the
     staged change drops them, though it equals HEAD's file."""
     _new(repo)
-    _commit(repo, "ann", "new game")
-    _git(repo, "branch", "old")
+    commit_all(repo, "ann", "new game")
+    run_git(repo, "branch", "old")
     _play(repo)
-    _commit(repo, "ann", "ann: a turn")
-    _git(repo, "checkout", "-q", "old")
+    commit_all(repo, "ann", "ann: a turn")
+    run_git(repo, "checkout", "-q", "old")
     (repo / "notes.txt").write_text("meanwhile\n")
-    _commit(repo, "ann", "notes")
-    _git(repo, "merge", "-q", "--no-commit", "-s", "ours", "main")
+    commit_all(repo, "ann", "notes")
+    run_git(repo, "merge", "-q", "--no-commit", "-s", "ours", "main")
     monkeypatch.setenv("GIT_AUTHOR_NAME", "ann")
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", ANN)
     report = staged_report(repo / GAME)
@@ -498,7 +479,7 @@ def _fast_import(repo: Path, commits: list[dict[str, Any]]) -> None:
             out += f"merge :{c['merge']}\n".encode()
         out += f"M 100644 inline {GAME}\ndata {len(c['data'])}\n".encode() + c["data"] + b"\n\n"
     subprocess.run(["git", "fast-import", "--quiet"], cwd=repo, input=bytes(out), check=True)
-    _git(repo, "checkout", "-q", "-f", "main")
+    run_git(repo, "checkout", "-q", "-f", "main")
 
 
 def _long_history(repo: Path, commits: int) -> int:
