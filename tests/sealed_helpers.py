@@ -1,9 +1,9 @@
-"""A sealed game played in memory (projection/sealing.py): keys, duties, the deal, seats' moves.
+"""A sealed game played in memory (splendor_cli/sealing/): keys, duties, the deal, seats' moves.
 
 `Table` is the whole table at once: every player's secret key, the record as the file would
 hold it, and the game folded from it. Each player does their duties (join, shuffle, shares,
-keys) as `sealing.duties` lists them, every event sealed onto the record (`codec.chained`) and then
-signed by its author (`sealing.sign`), as `splendor play` writes them. The player to move
+keys) as `duties` lists them, every event chained onto the record (`codec.chained`) and then
+signed by its author (`sign`), as `splendor play` writes them. The player to move
 chooses among the legal moves of their own view (the public state with the cards only they can
 open: `private_cards`), shows their share of a blind reserve they buy (`reveal_own`), and plays
 the public event the fold decides. Everything is drawn from seeded sources: a seed is a game.
@@ -22,10 +22,13 @@ from splendor_cli.crypto.group import Scalar
 from splendor_cli.crypto.keys import SecretKey
 from splendor_cli.events import Event, SealedAsked
 from splendor_cli.events.codec import Header, Record, chained
-from splendor_cli.projection import sealing
 from splendor_cli.projection.game import Game, replay
-from splendor_cli.projection.sealed import placeholder
 from splendor_cli.projection.variant import AnyVariant
+from splendor_cli.sealing.duties import duties, reveal_own
+from splendor_cli.sealing.placeholders import LEVELS, placeholder
+from splendor_cli.sealing.reveal import placeholders, private_cards, substitute
+from splendor_cli.sealing.signing import game_key, sign
+from splendor_cli.sealing.table import Sealing
 from splendor_cli.variants import find_variant
 
 NAMES = ("ann", "bob", "cy", "dee")
@@ -100,7 +103,7 @@ class Table:
         return self.game.states[-1] if self.game.states else None
 
     @property
-    def sealing(self) -> sealing.Sealing:
+    def sealing(self) -> Sealing:
         assert self.game.sealing is not None
         return self.game.sealing
 
@@ -109,29 +112,29 @@ class Table:
         return self.sealing.root
 
     def signed(self, event: Event, by: str | None) -> Event:
-        """`event` sealed onto the record and signed by `by` (None: not signed), not added."""
+        """`event` chained onto the record and signed by `by` (None: not signed), not added."""
         event = chained(self.record, event)
         if by is not None:
-            event = sealing.sign(event, self.record.events[-1], self.keys[by])
+            event = sign(event, self.record.events[-1], self.keys[by])
         return event
 
-    def add_sealed(self, event: Event) -> Event:
-        """Fold `event`, sealed already, and append it to the record."""
+    def add_chained(self, event: Event) -> Event:
+        """Fold `event`, chained already, and append it to the record."""
         self.game = self.game.apply(event)
         self.record = attrs.evolve(self.record, events=(*self.record.events, event))
         return event
 
     def add(self, event: Event, by: str | None = None) -> Event:
-        """Seal `event`, sign it by `by`, fold it and append it."""
-        return self.add_sealed(self.signed(event, by))
+        """Chain `event`, sign it by `by`, fold it and append it."""
+        return self.add_chained(self.signed(event, by))
 
     # -- duties and the deal
 
     def duties(self, player: str) -> list[Event]:
-        """What `player` owes now (unsigned, unsealed)."""
+        """What `player` owes now (unsigned, not chained)."""
         state = self.state
         finished = bool(state is not None and state.finished)
-        return sealing.duties(self.sealing, state, player, self.keys[player], self.source.randbytes, finished=finished)
+        return duties(self.sealing, state, player, self.keys[player], self.source.randbytes, finished=finished)
 
     def duty_round(self) -> bool:
         """Every player's duties, in turn order; whether anyone did anything."""
@@ -165,23 +168,23 @@ class Table:
 
     def card_secret(self, player: str) -> Scalar:
         """`player`'s card secret of this game."""
-        return sealing.game_key(self.keys[player], self.root).card
+        return game_key(self.keys[player], self.root).card
 
     def private(self, player: str) -> dict[str, str]:
         """The cards `player` alone can open now."""
-        return sealing.private_cards(self.sealing, self.state, player, self.card_secret(player))
+        return private_cards(self.sealing, self.state, player, self.card_secret(player))
 
     def view(self, player: str | None = None) -> Any:
         """The table as `player` (default: the one to move) sees it."""
         player = player or self.state.player.name
-        return sealing.substitute(self.state, self.private(player))
+        return substitute(self.sealing, self.state, self.private(player))
 
     def random_move(self, private: dict[str, str] | None = None, blind: float = 0.0) -> Any:
         """A legal move of the view of the player to move, drawn by the table's rng: a blind
         reserve with probability `blind` when there is one (random play seldom reserves blind)."""
         if private is None:
             private = self.private(self.state.player.name)
-        moves = self.variant.legal_moves(sealing.substitute(self.state, private))
+        moves = self.variant.legal_moves(substitute(self.sealing, self.state, private))
         reserves = [m for m in moves if getattr(m, "deck", 0)]
         if reserves and blind and self.rng.random() < blind:
             return reserves[self.rng.randrange(len(reserves))]
@@ -193,16 +196,16 @@ class Table:
         player = self.state.player.name
         if private is None:
             private = self.private(player)
-        view = sealing.substitute(self.state, private)
+        view = substitute(self.sealing, self.state, private)
         event = self.variant.decide(view, self.variant.draw(view, move, self.game.chance()))
         used = set(strings(event))
-        _, reserved = sealing.placeholders(self.sealing, self.state)
+        _, reserved = placeholders(self.sealing, self.state)
         return [card for card in reserved.get(player, []) if private.get(card) in used]
 
     def reveal(self, cards: list[str]) -> Event:
         """The player to move shows their share of their own blind reserves `cards`."""
         player = self.state.player.name
-        shown = sealing.reveal_own(self.sealing, self.state, player, self.keys[player], self.source.randbytes, cards)
+        shown = reveal_own(self.sealing, self.state, player, self.keys[player], self.source.randbytes, cards)
         return self.add(shown, player)
 
     def play(self, move: Any, private: dict[str, str] | None = None) -> Event:
@@ -243,11 +246,11 @@ class Table:
         return truth(self.sealing)
 
 
-def truth(table: sealing.Sealing) -> dict[str, str]:
+def truth(table: Sealing) -> dict[str, str]:
     """Every placeholder opened with the published card secrets (all must be published)."""
     secrets = [Scalar.from_hex(table.published[p].card) for p in table.players]
     out: dict[str, str] = {}
-    for level, deck in zip(sealing.LEVELS, table.decks(), strict=True):
+    for level, deck in zip(LEVELS, table.decks(), strict=True):
         known = Deck(table.cards[level])
         for k, ciphertext in enumerate(deck, start=1):
             out[placeholder(level, k)] = known.card_of(

@@ -106,6 +106,30 @@ def test_new_and_the_bots_play_the_toy_game(tmp_path: Path) -> None:
     assert code == 0 and report["games"] == 6 and sum(report["wins"].values()) >= 6, err
 
 
+def test_the_toy_writes_only_what_differs() -> None:
+    """The toy's class writes none of the hooks whose default fits it (`GameVariant`): one move
+    is one turn, chance draws nothing in play, the turn is said from the state, a random move is
+    one of the legal moves; and it declares no sealed cards."""
+    written = set(vars(toy_game.TwoCards))
+    inherited = {"stepwise", "drawing_types", "sealed_cards", "draw", "random_move", "at_turn_start", "status"}
+    assert not written & {*inherited, "whose_turn"}
+    toy = toy_game.VARIANT
+    state = toy.start(toy.deal(("ann", "bob"), RandomChance(random.Random(4))))
+    assert not toy.stepwise and toy.drawing_types == () and toy.sealed_cards is None
+    assert toy.at_turn_start(state) and toy.status(state) == {} and toy.whose_turn(state) == "ann to move"
+    assert toy.draw(state, "take", RandomChance(random.Random(5))) == "take"
+    assert toy.random_move(state, random.Random(6)) in toy.legal_moves(state)
+
+
+def test_a_game_that_declares_no_sealed_cards_cannot_be_made_sealed(tmp_path: Path) -> None:
+    """`new --sealed` of the toy (no `sealed_cards`) is a usage error, exit 2, said in one line
+    where the game is made; no file is written."""
+    path = tmp_path / "sealed.toml"
+    code, out, err = cli("new", "-g", path, "--players", "ann,bob", "--variant", "toy", "--sealed")
+    assert code == 2 and "toy cannot be sealed" in err and len(err.strip().splitlines()) == 1, err + out
+    assert not path.exists()
+
+
 def test_a_variant_this_program_does_not_know_is_refused(tmp_path: Path) -> None:
     """A file of a game not registered (say, written by a newer version) is refused, exit 4."""
     path = _file(tmp_path)

@@ -6,7 +6,9 @@ the pile is empty; most points wins, equal points share the victory.
 
 Everything a game is lives here: its events, its state, its rules (`decide` with one handler per
 action), its notation, its views and its bots' evaluation, gathered in one object satisfying
-`splendor_cli.projection.variant.Variant`. The registry learns it with one call,
+`splendor_cli.projection.variant.Variant`: a `GameVariant` that writes only what no default does
+(no `draw`, `random_move`, `at_turn_start`, `status`, `whose_turn`; and no sealed cards, so it
+cannot be sealed). The registry learns it with one call,
 `splendor_cli.variants.register(VARIANT)` (a built-in game: one line in `_BUILT_IN`).
 """
 
@@ -19,37 +21,31 @@ from typing import Any, ClassVar, Literal, assert_never
 import attrs
 
 from splendor_cli.errors import IllegalMoveError, InvalidMoveError
-from splendor_cli.events import Event, PlayEvent
-from splendor_cli.projection.variant import Chance, Moment, Variant
+from splendor_cli.events import Envelope, Event, PlayEvent
+from splendor_cli.projection.variant import Chance, GameVariant, Moment, Variant
 
 POINTS = {"A": 1, "B": 2}
 
 
 @attrs.frozen(kw_only=True)
-class PileDealt:
+class PileDealt(Envelope):
     """The setup: the players and the pile, from the top."""
 
     TYPE: ClassVar[str] = "pile_dealt"
-    seq: int
-    parent: str
     players: tuple[str, ...]
     pile: tuple[str, ...]
 
 
 @attrs.frozen(kw_only=True)
-class CardTaken:
+class CardTaken(Envelope):
     TYPE: ClassVar[str] = "card_taken"
-    seq: int
-    parent: str
     player: str
     card: str
 
 
 @attrs.frozen(kw_only=True)
-class CardBurned:
+class CardBurned(Envelope):
     TYPE: ClassVar[str] = "card_burned"
-    seq: int
-    parent: str
     player: str
     card: str
 
@@ -90,25 +86,26 @@ class Table:
 
 
 def _take(state: Table) -> CardTaken:
-    return CardTaken(seq=0, parent="", player=state.player.name, card=state.pile[0])
+    return CardTaken(player=state.player.name, card=state.pile[0])
 
 
 def _burn(state: Table) -> CardBurned:
-    return CardBurned(seq=0, parent="", player=state.player.name, card=state.pile[0])
+    return CardBurned(player=state.player.name, card=state.pile[0])
 
 
-class TwoCards:
+class TwoCards(GameVariant[Table, Action]):
+    """What the toy writes: what no default of `GameVariant` does. One move is one turn, chance
+    draws nothing in play, `whose_turn` and `random_move` are the defaults; no sealed cards."""
+
     name = "toy"
     title = "Two cards"
     seats = (2, 2)
     demo_players: tuple[str, ...] = ("ann", "bob")
-    stepwise = False
     setup_type: type[Event] = PileDealt
     play_types: tuple[type[PlayEvent], ...] = (CardTaken, CardBurned)
-    drawing_types: tuple[type[PlayEvent], ...] = ()
 
     def deal(self, players: tuple[str, ...], chance: Chance) -> PileDealt:
-        return PileDealt(seq=1, parent="", players=players, pile=chance.shuffle(sorted(POINTS), "pile"))
+        return PileDealt(seq=1, players=players, pile=chance.shuffle(sorted(POINTS), "pile"))
 
     def start(self, setup: PileDealt) -> Table:
         if sorted(setup.pile) != sorted(POINTS):
@@ -139,20 +136,8 @@ class TwoCards:
             raise ValueError(f"there is no card {event.card!r}")
         return "take" if isinstance(event, CardTaken) else "burn"
 
-    def draw(self, state: Table, move: Action, chance: Chance) -> Action:
-        return move
-
     def legal_moves(self, state: Table) -> Sequence[Action]:
         return () if state.finished else ("take", "burn")
-
-    def random_move(self, state: Table, rng: random.Random) -> Action:
-        return rng.choice(("take", "burn"))
-
-    def at_turn_start(self, state: Table) -> bool:
-        return True
-
-    def card_places(self, state: Table) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
-        return (), {}  # the pile is a deck: never sealed
 
     def parse_moves(self, text: str) -> list[Action]:
         word = text.strip().lower()
@@ -179,14 +164,6 @@ class TwoCards:
             "pile": len(state.pile),
             "players": [{"name": p.name, "points": p.points} for p in state.players],
         }
-
-    def status(self, state: Table) -> dict[str, Any]:
-        return {}
-
-    def whose_turn(self, state: Table) -> str:
-        if state.finished:
-            return f"game over: {' and '.join(state.winners())} won"
-        return f"{state.player.name} to move"
 
     def event_notation(self, event: PileDealt | ToyEvent) -> str:
         if isinstance(event, PileDealt):

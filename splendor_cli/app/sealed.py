@@ -1,6 +1,6 @@
 """A sealed game at the command line: the local player's key, their part of the protocol, their view.
 
-In a sealed game (`splendor new --sealed`, projection/sealing.py) the player on this machine is
+In a sealed game (`splendor new --sealed`, splendor_cli/sealing/) the player on this machine is
 the seat whose key (`splendor key new`) joined the game: their moves are signed with it, and
 only they can open their blind reserves. `part` stages whatever the protocol asks of them now
 (join, shuffle, the decryption shares they owe, their keys at the end) and the deal when it is
@@ -112,7 +112,7 @@ def part(loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
     """
     from .. import store
     from ..events import DeckShuffled
-    from ..projection.sealing import duties
+    from ..sealing.duties import duties
 
     if replayed(loaded.game, seat):
         raise IllegalMoveError(
@@ -200,7 +200,8 @@ def dropped_lines(fork: Fork, dropped: str) -> list[str]:
 
 def private(game: Game, seat: str, secret: SecretKey) -> dict[str, str]:
     """The sealed cards `seat` sees alone now (their blind reserves...), by placeholder."""
-    from ..projection.sealing import game_key, private_cards
+    from ..sealing.reveal import private_cards
+    from ..sealing.signing import game_key
 
     sealing = game.sealing
     if sealing is None or not game.states or sealing.keys.get(seat) is None:
@@ -212,7 +213,7 @@ def view(game: Game, seat: str | None, secret: SecretKey | None = None) -> Any:
     """The table as `seat` may know it: in a sealed game, with the cards only they can open
     when their key (`secret`, default: this machine's) is here (else as any spectator sees it);
     an open game's as it is."""
-    from ..projection.sealing import substitute
+    from ..sealing.reveal import substitute
 
     state = game.state
     if game.sealing is None or seat is None:
@@ -220,7 +221,7 @@ def view(game: Game, seat: str | None, secret: SecretKey | None = None) -> Any:
     secret = secret or local_key(required=False)
     if secret is None or seat_of(game, secret) != seat:
         return state
-    return substitute(state, private(game, seat, secret))
+    return substitute(game.sealing, state, private(game, seat, secret))
 
 
 def reveal_for(loaded: Loaded, seat: str, secret: SecretKey, event: Any) -> Loaded:
@@ -228,7 +229,7 @@ def reveal_for(loaded: Loaded, seat: str, secret: SecretKey, event: Any) -> Load
     view) names staged first: buying a card reserved blind shows it to all."""
     from .. import store
     from ..events.codec import event_to_dict
-    from ..projection.sealing import reveal_own
+    from ..sealing.duties import reveal_own
 
     cards = private(loaded.game, seat, secret)
     named = {str(v) for v in event_to_dict(event).values() if isinstance(v, str)}
@@ -242,7 +243,7 @@ def reveal_for(loaded: Loaded, seat: str, secret: SecretKey, event: Any) -> Load
 
 def waiting_lines(game: Game) -> list[str]:
     """What `show` says of a sealed game: the stage of the setup, or each card that waits for shares."""
-    from ..projection.sealing import waiting
+    from ..sealing.reveal import waiting
 
     sealing = game.sealing
     if sealing is None:
@@ -254,7 +255,7 @@ def waiting_lines(game: Game) -> list[str]:
 
 def check_turn(game: Game, seat: str) -> None:
     """Refuse (exit 3) a turn that must wait for other players' shares, saying for whom."""
-    from ..projection.sealing import blocked
+    from ..sealing.reveal import blocked
 
     sealing = game.sealing
     if sealing is None or not game.states or not game.variant.at_turn_start(game.state):

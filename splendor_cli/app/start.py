@@ -97,9 +97,9 @@ def new(
     path = game if game is not None else os.path.join(GAMES_DIR, f"{game_id}.toml")
     header = Header(game=game_id, variant=variant, players=names, created=created, emails=emails)
     if sealed:
-        from ..events import SealedAsked
+        from ..sealing.capability import ask
 
-        store.create(path, header, SealedAsked(seq=1, variant=variant, players=names))
+        store.create(path, header, ask(game_of, names))  # UsageError: a game that cannot be sealed
         after = (
             f"each player now runs `splendor seal -g {path} --as NAME` (with a key from `splendor key new`)"
             " and sends the file on, until the cards are dealt"

@@ -12,16 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..errors import SplendorError, UsageError, safe
-from .boards import board as _board
-from .boards import keys_owed as _keys_owed
-from .boards import keys_owed_line as _keys_owed_line
-from .boards import picture as _picture
-from .boards import seen as _seen
-from .gamefile import locks as _locks
-from .gamefile import seen_now as _seen_now
-from .output import json_text as _json_text
-from .output import out as _out
-from .output import use_color as _use_color
+from . import boards, gamefile, output
 from .params import COLOR, GAME, JSON, NOTIFY, Param, command
 
 if TYPE_CHECKING:
@@ -89,7 +80,7 @@ def sync(
     from ..sharing.sync import AuditRefused
     from ..sharing.sync import sync as share
 
-    _use_color(color)
+    output.use_color(color)
     repo = gitsync.locate(game) if game else gitsync.locate_folder(".")
     _ensure_driver(repo)
     try:
@@ -107,7 +98,7 @@ def sync(
     up = result.upstream
     reports = []
     for synced in result.games:
-        after = _seen_now(synced.loaded)
+        after = gamefile.seen_now(synced.loaded)
         notified: list[str] = []
         if notify and synced.shared:
             from .notices import notify_after
@@ -115,8 +106,8 @@ def sync(
             notified = notify_after(after)
         reports.append(_GameReport(after, synced.me, synced.seen, notified))
     if json:
-        _out(
-            _json_text(
+        output.out(
+            output.json_text(
                 {
                     "committed": [_made(m) for m in result.made],
                     "merged": list(result.merged),
@@ -144,7 +135,7 @@ def sync(
         if len(reports) > 1:
             lines += ["", f"== {report.path}"]
         lines += report.text(color)
-    _out("\n".join(lines))
+    output.out("\n".join(lines))
 
 
 def _made(made: Made) -> dict[str, Any]:
@@ -194,7 +185,7 @@ def local(picture: bool = False) -> Local:
     from .sealed import local_key
 
     def draw(loaded: Loaded) -> bytes:
-        return _picture(loaded, None, None).encode("utf-8")
+        return boards.picture(loaded, None, None).encode("utf-8")
 
     return Local(
         trusted=cache.verified_prefix,
@@ -202,7 +193,7 @@ def local(picture: bool = False) -> Local:
         write_part=write_part,
         key=lambda: local_key(required=False),
         marks=_Marks(),
-        locks=_locks(),
+        locks=gamefile.locks(),
         picture=draw if picture else None,
     )
 
@@ -248,7 +239,7 @@ class _GameReport:
         self.new = [e for e in log_entries(game) if e.seq > (mine[-1] if mine else seen)]
         now = game.table if dealt else None
         self.my_turn = bool(me) and now is not None and not now.finished and now.player.name == me
-        self.keys_owed = _keys_owed(game)
+        self.keys_owed = boards.keys_owed(game)
         """A finished sealed game: the players whose keys the audit still waits for."""
         self.json = {
             "path": loaded.path,
@@ -271,14 +262,14 @@ class _GameReport:
         lines = [f"notified {safe(n)}" for n in self.notified]
         if self.new:
             lines.append("since your last turn:" if self.since_mine else "new here:")
-            lines.append(log_text(self.new, color=_use_color(color)).rstrip("\n"))
+            lines.append(log_text(self.new, color=output.use_color(color)).rstrip("\n"))
         if self.my_turn:
-            board = _board(_seen(game, self.me), color, game.variant).rstrip("\n")
+            board = boards.board(boards.seen(game, self.me), color, game.variant).rstrip("\n")
             lines += ["", board, "", f"your turn, {self.me}: `splendor moves` lists them"]
         elif game.states:
             lines.append(game.variant.whose_turn(game.state))
             if self.keys_owed:
-                lines.append(safe(_keys_owed_line(self.keys_owed)))
+                lines.append(safe(boards.keys_owed_line(self.keys_owed)))
         else:
             lines.append(_not_dealt(game))
         return lines
@@ -347,12 +338,12 @@ def games(*, folder: str | None = None, as_: str | None = None, json: bool = Fal
     root = folder or _repository_top() or "."
     rows = [_row(path, as_) for path in scan(root)]
     if json:
-        _out(_json_text(rows))
+        output.out(output.json_text(rows))
         return
     if not rows:
-        _out(f"no game under {root}: start one with `splendor new --players ann,bob`")
+        output.out(f"no game under {root}: start one with `splendor new --players ann,bob`")
         return
-    _out(_table(rows))
+    output.out(_table(rows))
 
 
 def _repository_top() -> str | None:

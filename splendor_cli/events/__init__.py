@@ -3,7 +3,7 @@
 Every event carries the envelope `seq` (its 1-based position in the log) and `parent` (the
 digest of the event before it; for the first event, of the file header), which chains the
 log as git chains commits. In a sealed game (`SealedAsked`), the events players make carry a
-third field, `sig`: their author's Ed25519 signature (projection/sealing.py says what it
+third field, `sig`: their author's Ed25519 signature (splendor_cli/sealing/ says what it
 covers); it is written only when there is one, so open games' files never show it.
 
 The envelope is declared once: every event class derives from `Envelope` (`seq`, `parent`), or
@@ -213,7 +213,7 @@ SEALED_TYPES: tuple[type[Event], ...] = (
     KeysPublished,
     RewindAgreed,
 )
-"""The events of a sealed game's protocol (projection/sealing.py)."""
+"""The events of a sealed game's protocol (splendor_cli/sealing/)."""
 
 
 E = TypeVar("E", bound=Event)

@@ -23,7 +23,7 @@ import attrs
 
 from ..errors import safe
 from ..model import Card, Gem, Tokens
-from ..projection.sealed import is_placeholder, level_of
+from ..sealing.placeholders import is_placeholder, level_of
 
 Value = str | int | float
 """An attribute's value: numbers are written without trailing zeros."""

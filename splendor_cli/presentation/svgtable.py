@@ -14,8 +14,8 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from ..model import Card, Gem, Tokens
-from ..projection.sealed import is_placeholder, level_of
 from ..projection.variant import State
+from ..sealing.placeholders import is_placeholder, level_of
 from .svg import (
     CARD_H,
     CARD_W,

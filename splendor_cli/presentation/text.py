@@ -19,7 +19,7 @@ from rich.text import Text
 
 from ..errors import UNSAFE, safe
 from ..model import DUEL_GEMS, Card, Gem, Tokens
-from ..projection.sealed import is_placeholder, level_of
+from ..sealing.placeholders import is_placeholder, level_of
 
 __all__ = ["UNSAFE", "safe"]  # made safe where they are printed: defined with the errors (stdlib only)
 

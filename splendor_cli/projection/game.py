@@ -36,7 +36,7 @@ from ..events import (
 from .variant import AnyVariant, State, check_players
 
 if TYPE_CHECKING:
-    from .sealing import Sealing
+    from ..sealing.table import Sealing
     from .seeding import SeededChance, Seeding
 
 
@@ -56,7 +56,7 @@ class Game:
     seeding: Seeding | None = None
     """While a commit-then-reveal deal is under way; None once dealt or without one."""
     sealing: Sealing | None = None
-    """A sealed game's keys, sealed decks and shares (sealing.py); None for an open game."""
+    """A sealed game's keys, sealed decks and shares (sealing/table.py); None for an open game."""
     chained_draws: bool = False
     """A file of format 1: each draw follows the digest of the effective event before it (see
     `chance`)."""
@@ -147,9 +147,9 @@ class Game:
         if self.states or (self.seeding is None and self.sealing is None):
             raise IllegalMoveError("the cards of this game are dealt already", rule="seed")
         if self.sealing is not None:
-            from .sealing import deal
+            from ..sealing.deal import deal
 
-            return deal(self.variant, self.sealing)
+            return deal(self.sealing)
         assert self.seeding is not None
         return _dealt(self.variant, self.seeding)
 
@@ -256,7 +256,7 @@ def _check_agreed(game: _History, actors: Sequence[str], *, to: int, by: str, fo
     (`RewindAgreed`, since the last move) have: when a card was revealed after `to` to a player
     whose moves it takes back (look, then choose again), every other player; else, for a forced
     rewind, every other player whose turns it takes back."""
-    from .sealing import learned
+    from ..sealing.table import learned
 
     since = [e for e in game.events[game.after[-1] :] if isinstance(e, RewindAgreed) and e.to == to]
     agreed = {e.player for e in since}
@@ -336,7 +336,18 @@ class _Fold:
     """A game being folded, in lists: adding an event costs the same at event #20,000 as at
     event #2 (a `Game` is frozen, and `Game.apply` copies its history each time)."""
 
-    __slots__ = ("after", "chained_draws", "events", "sealing", "seeding", "states", "trusted", "undone", "variant")
+    __slots__ = (
+        "after",
+        "chained_draws",
+        "events",
+        "handlers",
+        "sealing",
+        "seeding",
+        "states",
+        "trusted",
+        "undone",
+        "variant",
+    )
 
     def __init__(self, game: Game, trusted: int = 0) -> None:
         self.trusted = trusted
@@ -383,80 +394,90 @@ class _Fold:
             raise CorruptLogError(f"seq is {event.seq}, expected {seq}", seq=seq)
         variant = self.variant
         verify = check and seq > self.trusted  # the cryptography of a sealed game
-        if verify and self.sealing is not None and not isinstance(event, (variant.setup_type, PlayerJoined)):
+        if verify and self.sealing is not None and not isinstance(event, (self.variant.setup_type, PlayerJoined)):
             try:
                 self.sealing.check_signature(event, self.events[-1])
             except IllegalMoveError as exc:
                 raise CorruptLogError(str(exc), seq=seq) from None
-        if isinstance(event, variant.play_types):
-            if not self.states:
-                raise CorruptLogError(f"{event.TYPE} before the cards are dealt", seq=seq)
-            state = self.states[-1]
-            if self.sealing is not None and variant.at_turn_start(state):
-                from .sealing import blocked
-
-                why = blocked(self.sealing, state, state.player.name)
-                if why:
-                    raise CorruptLogError(f"{event.TYPE} played too soon: {why}", seq=seq)
-            if check:
-                _check_play(variant, state, event, _LogChance(self))
-            # Judged (now, or when the file was first read): it applies, or the rules have a bug.
-            # A sealed game needs no substitution here: the state it follows has every card
-            # revealed so far in place (a reveal, an undo substitutes), its decks included.
-            self.states.append(variant.evolve(state, event))
-            self.after.append(seq)
-        elif isinstance(event, SEALED_TYPES):
-            self._sealed(event, verify=verify)
-        elif isinstance(event, TurnUndone):
-            try:
-                if self.sealing is not None and self.sealing.published:
-                    raise IllegalMoveError("the game's keys are published: it cannot be taken back", rule="undo")
-                actors = _check_undo(self, to=event.to, by=event.by, forced=event.forced)
-                if self.sealing is not None:
-                    _check_agreed(self, actors, to=event.to, by=event.by, forced=event.forced)
-            except IllegalMoveError as exc:
-                raise CorruptLogError(str(exc), seq=seq) from None
-            keep = self.after.index(event.to) + 1
-            self.undone.update(self.after[keep:])
-            del self.states[keep:]
-            del self.after[keep:]
-            if self.sealing is not None:  # cards revealed since stay revealed
-                from .sealing import substitute
-
-                self.states[-1] = substitute(self.states[-1], self.sealing.revealed)
-        elif isinstance(event, SeedsAsked):
-            if self.events:
-                raise CorruptLogError("seeds_asked must be the first event", seq=seq)
-            if event.variant != variant.name:
-                raise CorruptLogError(f"seeds_asked for {event.variant!r}, in a {variant.name!r} game", seq=seq)
-            problem = check_players(variant, event.players)
-            if problem:
-                raise CorruptLogError(problem, seq=seq)
-            from .seeding import Seeding  # only for a commit-then-reveal deal
-
-            self.seeding = Seeding(players=event.players)
-        elif isinstance(event, SeedCommitted | SeedRevealed | SeedsRestarted):
-            if self.seeding is None or self.states:
-                raise CorruptLogError(f"{event.TYPE} outside a commit-then-reveal deal", seq=seq)
-            try:
-                if isinstance(event, SeedCommitted):
-                    self.seeding = self.seeding.commit(event)
-                elif isinstance(event, SeedRevealed):
-                    self.seeding = self.seeding.reveal(event)
-                else:
-                    self.seeding = self.seeding.restart(event)
-            except IllegalMoveError as exc:
-                raise CorruptLogError(str(exc), seq=seq) from None
-        elif isinstance(event, variant.setup_type):
-            self._setup(event)
-        else:
-            raise CorruptLogError(f"a {event.TYPE} event has no place in {variant.title}", seq=seq)
+        handler = self.handlers.get(type(event)) or _inherited(self.handlers, type(event))
+        if handler is None:
+            raise CorruptLogError(f"a {event.TYPE} event has no place in {self.variant.title}", seq=seq)
+        handler(self, event, check, verify)
         self.events.append(event)
 
-    def _sealed(self, event: Event, *, verify: bool) -> None:
-        """Fold an event of a sealed game's protocol (sealing.py); `verify`: its signature and
+    def _play(self, event: PlayEvent, check: bool, verify: bool) -> None:
+        """A turn of the game, or a step of one: judged by the rules again (`check`), then folded."""
+        seq, variant = event.seq, self.variant
+        if not self.states:
+            raise CorruptLogError(f"{event.TYPE} before the cards are dealt", seq=seq)
+        state = self.states[-1]
+        if self.sealing is not None and variant.at_turn_start(state):
+            from ..sealing.reveal import blocked
+
+            why = blocked(self.sealing, state, state.player.name)
+            if why:
+                raise CorruptLogError(f"{event.TYPE} played too soon: {why}", seq=seq)
+        if check:
+            _check_play(variant, state, event, _LogChance(self))
+        # Judged (now, or when the file was first read): it applies, or the rules have a bug.
+        # A sealed game needs no substitution here: the state it follows has every card
+        # revealed so far in place (a reveal, an undo substitutes), its decks included.
+        self.states.append(variant.evolve(state, event))
+        self.after.append(seq)
+
+    def _undo(self, event: TurnUndone, check: bool, verify: bool) -> None:
+        """An undo: the policy checked again (`_check_undo`), the moves after `to` set aside."""
+        try:
+            if self.sealing is not None and self.sealing.published:
+                raise IllegalMoveError("the game's keys are published: it cannot be taken back", rule="undo")
+            actors = _check_undo(self, to=event.to, by=event.by, forced=event.forced)
+            if self.sealing is not None:
+                _check_agreed(self, actors, to=event.to, by=event.by, forced=event.forced)
+        except IllegalMoveError as exc:
+            raise CorruptLogError(str(exc), seq=event.seq) from None
+        keep = self.after.index(event.to) + 1
+        self.undone.update(self.after[keep:])
+        del self.states[keep:]
+        del self.after[keep:]
+        if self.sealing is not None:  # cards revealed since stay revealed
+            from ..sealing.reveal import substitute
+
+            self.states[-1] = substitute(self.sealing, self.states[-1], self.sealing.revealed)
+
+    def _seeds_asked(self, event: SeedsAsked, check: bool, verify: bool) -> None:
+        """The start of a commit-then-reveal deal."""
+        seq, variant = event.seq, self.variant
+        if self.events:
+            raise CorruptLogError("seeds_asked must be the first event", seq=seq)
+        if event.variant != variant.name:
+            raise CorruptLogError(f"seeds_asked for {event.variant!r}, in a {variant.name!r} game", seq=seq)
+        problem = check_players(variant, event.players)
+        if problem:
+            raise CorruptLogError(problem, seq=seq)
+        from .seeding import Seeding  # only for a commit-then-reveal deal
+
+        self.seeding = Seeding(players=event.players)
+
+    def _seed_step(self, event: SeedCommitted | SeedRevealed | SeedsRestarted, check: bool, verify: bool) -> None:
+        """A step of a commit-then-reveal deal: a commitment, a secret revealed, a restart."""
+        if self.seeding is None or self.states:
+            raise CorruptLogError(f"{event.TYPE} outside a commit-then-reveal deal", seq=event.seq)
+        try:
+            if isinstance(event, SeedCommitted):
+                self.seeding = self.seeding.commit(event)
+            elif isinstance(event, SeedRevealed):
+                self.seeding = self.seeding.reveal(event)
+            else:
+                self.seeding = self.seeding.restart(event)
+        except IllegalMoveError as exc:
+            raise CorruptLogError(str(exc), seq=event.seq) from None
+
+    def _sealed(self, event: Event, check: bool, verify: bool) -> None:
+        """Fold an event of a sealed game's protocol (splendor_cli/sealing/); `verify`: its signature and
         proofs checked."""
-        from .sealing import Sealing, face_up_cards, may_show
+        from ..sealing.deal import face_up_cards
+        from ..sealing.reveal import may_show
+        from ..sealing.table import Sealing
 
         seq = event.seq
         try:
@@ -490,11 +511,11 @@ class _Fold:
                 state = self.states[-1] if self.states else None
                 self.sealing, revealed = sealing.show(event, may_show(sealing, state, event.player), verify=verify)
                 if revealed and self.states:
-                    from .sealing import substitute
+                    from ..sealing.reveal import substitute
 
-                    self.states[-1] = substitute(self.states[-1], revealed)
+                    self.states[-1] = substitute(self.sealing, self.states[-1], revealed)
             elif isinstance(event, RewindAgreed):
-                sealing._check_player(event.player)
+                sealing.check_player(event.player)
                 if event.to not in self.after[:-1]:
                     raise IllegalMoveError(f"there is no rewind to event #{event.to} to agree to", rule="undo")
             elif isinstance(event, KeysPublished):
@@ -512,9 +533,9 @@ class _Fold:
         if self.seeding is not None or self.sealing is not None:  # a deal the players made together
             try:
                 if self.sealing is not None:
-                    from .sealing import deal
+                    from ..sealing.deal import deal
 
-                    dealt, source = deal(self.variant, self.sealing), "sealed decks and their shares"
+                    dealt, source = deal(self.sealing), "sealed decks and their shares"
                 else:
                     assert self.seeding is not None
                     dealt, source = _dealt(self.variant, self.seeding), "revealed seeds"
@@ -540,6 +561,34 @@ class _Fold:
 
 def _dealt(variant: AnyVariant, seeding: Seeding) -> Event:
     """The setup a finished commit-then-reveal deal gives (IllegalMoveError before then)."""
+Handler = Callable[[_Fold, Any, bool, bool], None]
+"""How the fold takes in an event of one type: `handler(fold, event, check, verify)`."""
+
+_HANDLERS: dict[tuple[type, tuple[type, ...]], dict[type, Handler]] = {}
+
+
+def _handlers(variant: AnyVariant) -> dict[type, Handler]:
+    """The fold's handler of each event type a game of `variant` may log: its play events (all
+    one handler), its setup, and the events every game shares (the undo, the commit-then-reveal
+    deal, a sealed game's protocol)."""
+    key = (variant.setup_type, variant.play_types)
+    known = _HANDLERS.get(key)
+    if known is not None:
+        return known
+    table: dict[type, Handler] = {variant.setup_type: _Fold._setup}
+    table.update(dict.fromkeys(SEALED_TYPES, _Fold._sealed))
+    table.update({TurnUndone: _Fold._undo, SeedsAsked: _Fold._seeds_asked})
+    table.update(dict.fromkeys((SeedCommitted, SeedRevealed, SeedsRestarted), _Fold._seed_step))
+    table.update(dict.fromkeys(variant.play_types, _Fold._play))  # a play event is first of all a play
+    _HANDLERS[key] = table
+    return table
+
+
+def _inherited(table: Mapping[type, Handler], kind: type) -> Handler | None:
+    """The handler of the nearest class `kind` derives from that has one (None: none has)."""
+    return next((table[base] for base in kind.__mro__[1:] if base in table), None)
+
+
     return variant.deal(seeding.players, seeding.chance())
 
 

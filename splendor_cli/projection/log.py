@@ -165,9 +165,10 @@ def _turns(game: Game) -> dict[int, int]:
 def _revealing(game: Game) -> Callable[[Any], Any]:
     """What puts every card a sealed game revealed by now in a table or a move (`substitute`);
     in an open game, or before a card is revealed, nothing."""
-    revealed = game.sealing.revealed if game.sealing is not None else {}
-    if not revealed:
+    sealing = game.sealing
+    if sealing is None or not sealing.revealed:
         return lambda value: value
-    from .sealing import substitute
+    from ..sealing.reveal import substitute
 
-    return lambda value: substitute(value, revealed)
+    revealed = sealing.revealed
+    return lambda value: substitute(sealing, value, revealed)

@@ -5,7 +5,10 @@ command line know a game only through this protocol: they never ask which game i
 game is one package under `splendor_cli/variants/` that builds one object satisfying
 `Variant` and registers it in `splendor_cli/variants/__init__.py` (one line); `find_variant`
 there turns a file header's `variant` into it, as python-chess's `find_variant` turns a PGN
-header into a board class.
+header into a board class. A game's class derives from `GameVariant`, which writes what games
+share once (the delegation to the game's modules, the defaults), so that it writes only what
+differs; and it declares up front what it can be (OpenSpiel's `GameType`): whether it is played
+`stepwise`, and whether it can be sealed (`sealed_cards`).
 
 A game has states (frozen, rebuilt by the fold), moves (what a player says: a whole turn, or
 in a game played `stepwise`, one step of a turn) and events (what the log records). The
@@ -21,14 +24,19 @@ when a game is dealt or simulated, the SHA-256 stream of seeding.py when the log
 
 from __future__ import annotations
 
+import abc
+import functools
+import importlib
 import re
-from collections.abc import Hashable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from ..events import Event, PlayEvent
 
 if TYPE_CHECKING:
     import random
+
+    from ..sealing.capability import SealedCards
 
 
 class Seat(Protocol):
@@ -117,6 +125,13 @@ class Variant(Protocol[S, M]):
     and the k-th draw of a game is the same whatever happened before it (an undo cannot re-roll
     it, a detour cannot choose it): `projection.game.Game.chance`."""
 
+    @property
+    def sealed_cards(self) -> SealedCards[S] | None:
+        """What the game declares to be played sealed (`splendor new --sealed`): its decks, its
+        deal from given decks, where its states keep cards, how revealed cards replace
+        placeholders (splendor_cli/sealing/capability.py). None: the game cannot be sealed."""
+        ...
+
     # -- setup and rules -------------------------------------------------------------------
 
     def deal(self, players: tuple[str, ...], chance: Chance) -> Event:
@@ -158,14 +173,6 @@ class Variant(Protocol[S, M]):
 
     def at_turn_start(self, state: S) -> bool:
         """Whether `state` is between two turns (always, unless `stepwise`)."""
-        ...
-
-    def card_places(self, state: S) -> tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]]:
-        """Where `state` keeps the cards a sealed game may hold unrevealed, outside its decks:
-        the cards face up on the table (a market, a pyramid: row by row, as the state holds
-        them, empty slots left out), and each player's reserved cards, by name (every player, in
-        seat order). A game that is never sealed answers `((), {})`. A sealed game reads it at
-        every turn and reveal (projection/sealing.py), instead of walking the whole state."""
         ...
 
     # -- notation and views ----------------------------------------------------------------
@@ -226,6 +233,171 @@ class Variant(Protocol[S, M]):
         ...
 
 
+# -- what a game writes: only what differs ---------------------------------------------------
+
+S_contra = TypeVar("S_contra", contravariant=True)
+M_contra = TypeVar("M_contra", contravariant=True)
+
+
+class RulesModule(Protocol[S, M]):
+    """A game's rules module, as `GameVariant` delegates to it."""
+
+    def decide(self, state: S, move: M, /) -> PlayEvent: ...
+
+    def evolve(self, state: S, event: Any, /) -> S: ...
+
+    def move_of(self, event: Any, /) -> M: ...
+
+    def legal_moves(self, state: S, /) -> Sequence[M]: ...
+
+
+class NotationModule(Protocol[M]):
+    """A game's notation module, where one move is one turn (`parse_moves` says one move)."""
+
+    def parse_move(self, text: str, /) -> M: ...
+
+    def format_move(self, move: M, /) -> str: ...
+
+
+class ViewsModule(Protocol[S_contra, M_contra]):
+    """A game's views module: what it shows as data (docs/contract.md) and in the log."""
+
+    def item_json(self, state: S_contra, move: M_contra, /) -> dict[str, Any]: ...
+
+    def state_json(self, seq: int, state: S_contra, /) -> dict[str, Any]: ...
+
+    def event_notation(self, event: Any, /) -> str: ...
+
+    def shown(self, event: Any, /) -> tuple[str, ...]: ...
+
+
+@functools.cache
+def _lazy(module: str, name: str) -> Any:
+    """`name` of `module`, imported on first use (a game's board, picture or heuristics)."""
+    return getattr(importlib.import_module(module), name)
+
+
+class GameVariant(abc.ABC, Generic[S, M]):
+    """The base class of a game: it writes what games share once, so that a game writes only
+    what differs (as python-chess's variants override the few hooks that differ from `Board`).
+
+    A game names its modules and the base class delegates to them: `rules` (`decide`, `evolve`,
+    `move_of`, `legal_moves`), `notation` (`parse_moves` of one move, `format_move`), `views`
+    (`move_json` is its `item_json`, `state_json`, `event_notation`, `shown`), and under
+    `package` the modules imported on first use, the presentation and the bots' evaluation:
+    `render.board_text`, `svg.board_svg`, `heuristics.value` and `heuristics.score` (a game's
+    own boards, reached lazily as before: nothing but the game's package is named). It writes
+    `deal` and `start`, and overrides any other hook whose default does not fit:
+
+    - one move is one turn (`stepwise` False, `at_turn_start` always), chance draws nothing in
+      play (`drawing_types` empty, `draw` the move as it is), `random_move` a uniform choice
+      among `legal_moves` with its outcome drawn;
+    - `status` nothing, `whose_turn` from the state's `finished`, `winners` and `player`;
+    - `hide` the state as it is (a game that hides nothing from its players);
+    - `sealed_cards` None: the game cannot be sealed until it declares what sealing needs.
+    """
+
+    name: str
+    title: str
+    seats: tuple[int, int]
+    demo_players: tuple[str, ...]
+    setup_type: type[Event]
+    play_types: tuple[type[PlayEvent], ...]
+    stepwise: bool = False
+    drawing_types: tuple[type[PlayEvent], ...] = ()
+    sealed_cards: SealedCards[S] | None = None
+
+    rules: RulesModule[S, M]
+    notation: NotationModule[M]
+    views: ViewsModule[S, M]
+    package: str = ""
+    """The game's package, where its `render`, `svg` and `heuristics` modules are."""
+
+    # -- setup and rules: what every game writes
+
+    @abc.abstractmethod
+    def deal(self, players: tuple[str, ...], chance: Chance) -> Event: ...
+
+    @abc.abstractmethod
+    def start(self, setup: Any) -> S: ...
+
+    # -- what a game's modules say
+
+    def decide(self, state: S, move: M) -> PlayEvent:
+        return self.rules.decide(state, move)
+
+    def evolve(self, state: S, event: Any) -> S:
+        return self.rules.evolve(state, event)
+
+    def move_of(self, event: Any) -> M:
+        return self.rules.move_of(event)
+
+    def legal_moves(self, state: S) -> Sequence[M]:
+        return self.rules.legal_moves(state)
+
+    def parse_moves(self, text: str) -> list[M]:
+        return [self.notation.parse_move(text)]
+
+    def format_move(self, move: M) -> str:
+        return self.notation.format_move(move)
+
+    def move_json(self, state: S, move: M) -> dict[str, Any]:
+        return self.views.item_json(state, move)
+
+    def state_json(self, seq: int, state: S) -> dict[str, Any]:
+        return self.views.state_json(seq, state)
+
+    def event_notation(self, event: Any) -> str:
+        return self.views.event_notation(event)
+
+    def shown(self, event: Any) -> tuple[str, ...]:
+        return self.views.shown(event)
+
+    def board_text(self, game: Moment, *, width: int, color: bool, ascii: bool) -> str:
+        board_text: Callable[..., str] = _lazy(f"{self.package}.render", "board_text")  # rich: only to print
+        return board_text(game, width=width, color=color, ascii=ascii)
+
+    def board_svg(self, game: Moment, *, seat: str | None = None, event: Event | None = None) -> str:
+        board_svg: Callable[..., str] = _lazy(f"{self.package}.svg", "board_svg")  # only when asked for
+        return board_svg(game, seat=seat, event=event)
+
+    def value(self, state: S, seat: int) -> float:
+        value: Callable[[S, int], float] = _lazy(f"{self.package}.heuristics", "value")  # bots only
+        return value(state, seat)
+
+    def score(self, state: S, seat: int) -> float:
+        score: Callable[[S, int], float] = _lazy(f"{self.package}.heuristics", "score")
+        return score(state, seat)
+
+    # -- defaults
+
+    def draw(self, state: S, move: M, chance: Chance) -> M:
+        return move
+
+    def random_move(self, state: S, rng: random.Random) -> M:
+        from .seeding import RandomChance
+
+        options = self.legal_moves(state)
+        return self.draw(state, options[rng.randrange(len(options))], RandomChance(rng))
+
+    def at_turn_start(self, state: S) -> bool:
+        return True
+
+    def status(self, state: S) -> dict[str, Any]:
+        return {}
+
+    def whose_turn(self, state: S) -> str:
+        if not state.finished:
+            return f"{state.player.name} to move"
+        winners = state.winners()
+        if not winners:
+            return "game over: a draw"
+        return f"game over: {' and '.join(winners)} won{'' if len(winners) == 1 else ' together'}"
+
+    def hide(self, state: S, seat: int, rng: random.Random) -> S:
+        return state
+
+
 AnyVariant = Variant[Any, Any]
 """A game of unknown kind, as the code written once against the protocol holds it."""
 
@@ -282,6 +454,7 @@ __all__ = [
     "NAME_RULE",
     "AnyVariant",
     "Chance",
+    "GameVariant",
     "Moment",
     "Seat",
     "State",

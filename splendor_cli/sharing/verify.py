@@ -179,7 +179,7 @@ def _sealed_report(game: Game) -> dict[str, Any]:
     """What `verify` says of a sealed game: every event signed (the read checked each signature
     and share), and, once keys are published, the audit of every shuffle and card."""
     from ..events import signature
-    from ..projection.sealing import audit
+    from ..sealing.audit import audit
 
     sealing = game.sealing
     assert sealing is not None

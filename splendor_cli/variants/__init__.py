@@ -1,8 +1,9 @@
 """The games, one package each, and the registry that finds one by the name a file header gives.
 
 Adding a game is one package under `splendor_cli/variants/` that defines `VARIANT` (an object
-satisfying `splendor_cli.projection.variant.Variant`) and one line in `_BUILT_IN` below. A
-game's package is imported only when a file or a command asks for it.
+satisfying `splendor_cli.projection.variant.Variant`: usually a `GameVariant`, which writes what
+games share once, so that the game writes only what differs) and one line in `_BUILT_IN` below.
+A game's package is imported only when a file or a command asks for it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The boards of sealed games (projection/sealed.py): a placeholder is drawn face down, with its level.
+"""The boards of sealed games (sealing/placeholders.py): a placeholder is drawn face down, with its level.
 
 A market or pyramid place holding a placeholder is a card being revealed: the text boards draw
 `? level 2` and `being revealed`, the pictures a card back of class `sealed` whose id is the
@@ -18,8 +18,8 @@ import attrs
 import pytest
 
 from splendor_cli.model import Gem, Tokens
-from splendor_cli.projection.sealed import is_placeholder, placeholder
 from splendor_cli.projection.seeding import RandomChance
+from splendor_cli.sealing.placeholders import is_placeholder, placeholder
 from splendor_cli.variants.base import VARIANT as BASE
 from splendor_cli.variants.base.cards import CARDS as BASE_CARDS
 from splendor_cli.variants.base.state import GameState

@@ -21,8 +21,8 @@ from splendor_cli.crypto import sodium
 from splendor_cli.crypto.group import ORDER
 from splendor_cli.crypto.keys import SecretKey, _signed
 from splendor_cli.events import Event
-from splendor_cli.projection import sealing
 from splendor_cli.projection.game import Game
+from splendor_cli.sealing.signing import signed_message
 from splendor_cli.variants.duel.step import Step
 
 
@@ -69,7 +69,7 @@ def test_grinding_the_signature_of_the_step_before_gives_one_draw() -> None:
     privilege, replenish = _to_privilege_and_replenish(table)
     player = table.state.player.name
     unsigned = table.signed(table.game.decide(privilege), None)
-    message = sealing._signed_message(unsigned, table.record.events[-1])
+    message = signed_message(unsigned, table.record.events[-1])
     draws = set()
     signatures = set()
     for _ in range(40):

@@ -1,4 +1,4 @@
-"""Where a state keeps its cards (`Variant.card_places`), as the sealed fold reads it instead of
+"""Where a state keeps its cards (`SealedCards.card_places`), as the sealed fold reads it instead of
 walking the state: at every state of whole sealed games, base and Duel (blind reserves, reveals,
 undos), the placeholders it finds are the ones a walk of the whole state finds, in the same
 order; and `substitute` replaces exactly what a plain rebuild of the state replaces, keeping
@@ -13,9 +13,12 @@ import pytest
 from sealed_helpers import Table, strings
 from toy_game import VARIANT as TOY
 
-from splendor_cli.projection import sealing
-from splendor_cli.projection.sealed import is_placeholder
-from splendor_cli.variants import find_variant
+from splendor_cli.errors import IllegalMoveError, UsageError
+from splendor_cli.events import SealedAsked
+from splendor_cli.sealing.capability import ask
+from splendor_cli.sealing.placeholders import is_placeholder
+from splendor_cli.sealing.reveal import placeholders, substitute
+from splendor_cli.sealing.table import Sealing
 
 
 def rebuilt(value: Any, cards: dict[str, str]) -> Any:
@@ -61,7 +64,7 @@ def walked(state: Any) -> tuple[list[str], dict[str, list[str]]]:
     return face_up, reserved
 
 
-def _states(variant: str, seed: int) -> tuple[sealing.Sealing, list[Any]]:
+def _states(variant: str, seed: int) -> tuple[Sealing, list[Any]]:
     table = Table.new(variant, 2, seed)
     table.deal()
     states = []
@@ -80,12 +83,12 @@ def test_the_places_say_what_a_walk_of_the_state_finds(variant: str, seed: int) 
     table, states = _states(variant, seed)
     blind = found = 0
     for state in states:
-        face_up, reserved = sealing.placeholders(table, state)
+        face_up, reserved = placeholders(table, state)
         walked_face_up, walked_reserved = walked(state)
         assert (face_up, reserved) == (walked_face_up, walked_reserved)
         blind += sum(map(len, reserved.values()))
         found += len(face_up)
-        places_face_up, places_reserved = find_variant(variant).card_places(state)
+        places_face_up, places_reserved = table.game.card_places(state)
         assert [card for card in places_face_up if is_placeholder(card)] == face_up
         assert None not in places_face_up
         assert all(set(cards) <= set(places_reserved[owner]) for owner, cards in reserved.items())
@@ -100,7 +103,7 @@ def test_substitute_replaces_what_a_rebuild_replaces_and_keeps_the_rest(variant:
     truth = table.truth()
     for state in table.game.states[:: max(1, len(table.game.states) // 25)]:
         for cards in (truth, {k: v for k, v in truth.items() if k.startswith("1")}, {}):
-            done = sealing.substitute(state, cards)
+            done = substitute(table.sealing, state, cards)
             assert done == rebuilt(state, cards)
             if not any(card in cards for card in _strings(state)):
                 assert done is state
@@ -114,14 +117,11 @@ def _strings(value: Any) -> list[str]:
     return list(strings(value))
 
 
-def test_a_game_that_is_never_sealed_has_no_places() -> None:
-    setup = TOY.deal(("ann", "bob"), _Listed())
-    assert TOY.card_places(TOY.start(setup)) == ((), {})
-
-
-class _Listed:
-    def shuffle(self, items: Any, label: str) -> tuple[str, ...]:
-        return tuple(items)
-
-    def sample(self, items: Any, count: int, label: str) -> tuple[str, ...]:
-        return tuple(items[:count])
+def test_a_game_that_declares_no_sealed_cards_cannot_be_sealed() -> None:
+    """The toy declares no sealed cards: the first event of a sealed game of it is refused where
+    it is made (a usage error, exit 2), and a file that holds one anyway where it is read."""
+    assert TOY.sealed_cards is None
+    with pytest.raises(UsageError, match=r"^toy cannot be sealed"):
+        ask(TOY, ("ann", "bob"))
+    with pytest.raises(IllegalMoveError, match="toy cannot be sealed"):
+        Sealing.start(TOY, SealedAsked(seq=1, variant="toy", players=("ann", "bob")))

@@ -1,4 +1,4 @@
-"""Sealed games, the protocol core (projection/sealing.py, folded by projection/game.py).
+"""Sealed games, the protocol core (splendor_cli/sealing/, folded by projection/game.py).
 
 Whole sealed games are played in memory by `sealed_helpers.Table`: every player joins, shuffles,
 shows their decryption shares and publishes their keys at the end, each event signed; the
@@ -39,9 +39,14 @@ from splendor_cli.events import (
     TurnUndone,
 )
 from splendor_cli.events.codec import chained, format_record, parse
-from splendor_cli.projection import sealing
 from splendor_cli.projection.game import replay
-from splendor_cli.projection.sealed import is_placeholder, placeholder
+from splendor_cli.projection.seeding import SeededChance
+from splendor_cli.sealing.audit import audit
+from splendor_cli.sealing.duties import duties, reveal_own
+from splendor_cli.sealing.placeholders import LEVELS, is_placeholder, placeholder
+from splendor_cli.sealing.reveal import blocked, exposed, owed, placeholders, substitute
+from splendor_cli.sealing.signing import sign
+from splendor_cli.sealing.table import learned
 from splendor_cli.variants import event_types
 
 GAMES = [
@@ -107,7 +112,7 @@ def test_a_whole_sealed_game_replays_from_its_text_and_the_audit_opens_every_car
     game = replay(table.variant, record.events)
     assert game.state.finished and game.states == table.game.states
     assert game.sealing == table.sealing
-    report = sealing.audit(game.sealing, game.state)
+    report = audit(game.sealing, game.state)
     assert report.problems == ()
     assert report.unpublished == ()
     assert report.shuffles_checked == players * 3
@@ -119,7 +124,7 @@ def test_a_whole_sealed_game_replays_from_its_text_and_the_audit_opens_every_car
 
 def test_before_the_keys_are_out_the_audit_checks_nothing_and_says_whose_keys_it_waits_for() -> None:
     table = dealt()
-    report = sealing.audit(table.sealing, table.state)
+    report = audit(table.sealing, table.state)
     assert report.problems == () and report.unpublished == ("ann", "bob")
     assert report.shuffles_checked == 0 and report.cards_opened == 0
 
@@ -143,18 +148,18 @@ def test_every_reveal_is_the_card_the_open_engine_deals_and_plays(variant: str, 
     assert table.sealing.revealed and all(cards[p] == card for p, card in table.sealing.revealed.items())
 
     setup = game.events[game.after[0] - 1]
-    opened = sealing.substitute(setup, cards)
-    for level in sealing.LEVELS:  # the open setup deals the decks as the shuffles left them
+    opened = substitute(table.sealing, setup, cards)
+    for level in LEVELS:  # the open setup deals the decks as the shuffles left them
         deck = getattr(opened, f"deck_{level}")
         assert deck == tuple(cards[placeholder(level, k)] for k in range(1, len(deck) + 1))
     state = table.variant.start(opened)
     assert not any(is_placeholder(s) for s in strings(state))
-    assert state == sealing.substitute(game.states[0], cards)
+    assert state == substitute(table.sealing, game.states[0], cards)
     for index, seq in enumerate(game.after[1:], start=1):
-        event = sealing.substitute(game.events[seq - 1], cards)
+        event = substitute(table.sealing, game.events[seq - 1], cards)
         assert _payload(table.variant.decide(state, table.variant.move_of(event))) == _payload(event)
         state = table.variant.evolve(state, event)
-        assert state == sealing.substitute(game.states[index], cards), f"after event #{seq}"
+        assert state == substitute(table.sealing, game.states[index], cards), f"after event #{seq}"
 
 
 # -- 3. hidden stays hidden --------------------------------------------------------------------
@@ -167,7 +172,7 @@ def test_a_blind_reserve_is_seen_by_its_owner_alone_until_it_is_bought() -> None
     table = dealt(seed=32)
     play(table, "reserve deck 2")
     table.duty_round()
-    _, reserved = sealing.placeholders(table.sealing, table.state)
+    _, reserved = placeholders(table.sealing, table.state)
     (hidden,) = reserved["ann"]
     assert set(table.sealing.shares[hidden]) == {"bob"}
     ciphertext = table.sealing.ciphertext(hidden)
@@ -206,10 +211,10 @@ def test_the_owner_never_shows_their_share_of_their_blind_reserve_unasked() -> N
     """ann's duties never show her own blind reserve: she owes nothing for it, bob owes his share."""
     table = dealt(seed=33)
     play(table, "reserve deck 1")
-    (hidden,) = sealing.placeholders(table.sealing, table.state)[1]["ann"]
-    assert sealing.owed(table.sealing, table.state, "ann") == []
-    assert sealing.owed(table.sealing, table.state, "bob") == [hidden]
-    assert sealing.blocked(table.sealing, table.state, "bob") == ""
+    (hidden,) = placeholders(table.sealing, table.state)[1]["ann"]
+    assert owed(table.sealing, table.state, "ann") == []
+    assert owed(table.sealing, table.state, "bob") == [hidden]
+    assert blocked(table.sealing, table.state, "bob") == ""
     table.duty_round()
     assert "ann" not in table.sealing.shares[hidden]
     assert hidden in table.state.players[0].reserved  # the public state: a placeholder
@@ -266,12 +271,12 @@ def test_a_share_of_a_card_still_in_a_deck_is_refused() -> None:
     """A deck's card is never shown: a share of it would help open the deck."""
     table = dealt()
     deep = placeholder(1, 40)
-    event = sealing.reveal_own(table.sealing, table.state, "ann", table.keys["ann"], table.source.randbytes, [deep])
+    event = reveal_own(table.sealing, table.state, "ann", table.keys["ann"], table.source.randbytes, [deep])
     refused(table, table.signed(event, "ann"), "a deck's card stays sealed")
 
 
 def _next_play(table: Table) -> Event:
-    """The event the player to move would sign now: their first legal move, unsigned, sealed."""
+    """The event the player to move would sign now: their first legal move, unsigned, chained."""
     return table.signed(table.game.decide(table.variant.legal_moves(table.view())[0]), None)
 
 
@@ -281,7 +286,7 @@ def test_a_forged_signature_is_refused() -> None:
     sig = event.sig  # type: ignore[attr-defined]
     flipped = sig[:10] + ("0" if sig[10] != "0" else "1") + sig[11:]
     refused(table, attrs.evolve(event, sig=flipped), "the signature is not ann's")
-    table.add_sealed(event)
+    table.add_chained(event)
 
 
 def test_an_event_of_the_protocol_with_a_forged_signature_is_refused() -> None:
@@ -315,18 +320,18 @@ def test_a_signature_covers_the_event_before_it() -> None:
     signature or its new envelope drops it; signed again after the first, it is taken."""
     table = shuffled()
     ann, bob = table.signed(_shown(table, "ann"), "ann"), table.signed(_shown(table, "bob"), "bob")
-    table.add_sealed(ann)
+    table.add_chained(ann)
     moved = chained(table.record, bob)  # a new envelope: the signature is dropped
     assert moved.seq == bob.seq + 1 and moved.sig == ""  # type: ignore[attr-defined]
     refused(table, moved, "cards_shown by bob is not signed")
     refused(table, attrs.evolve(moved, sig=bob.sig), "the signature is not bob's")  # type: ignore[attr-defined]
-    table.add_sealed(sealing.sign(moved, table.record.events[-1], table.keys["bob"]))
+    table.add_chained(sign(moved, table.record.events[-1], table.keys["bob"]))
 
 
 def _join(table: Table, player: str, seat: str, key: Any = None) -> PlayerJoined:
     """`player`'s join made as if for `seat` (with `key`: another player's secret key)."""
     secret = key or table.keys[player]
-    (event,) = sealing.duties(table.sealing, None, seat, secret, table.source.randbytes, finished=False)
+    (event,) = duties(table.sealing, None, seat, secret, table.source.randbytes, finished=False)
     assert isinstance(event, PlayerJoined)
     return attrs.evolve(event, player=player)
 
@@ -374,7 +379,7 @@ def test_a_shuffle_before_every_player_has_joined_is_refused() -> None:
     table = Table.new("base", 3, 43)
     table.add(_join(table, "ann", "ann"), "ann")
     table.add(_join(table, "bob", "bob"), "bob")
-    (shuffle,) = sealing.duties(
+    (shuffle,) = duties(
         attrs.evolve(table.sealing, keys={**table.sealing.keys, "cy": table.keys["cy"].public}),
         None,
         "ann",
@@ -391,8 +396,8 @@ def test_a_turn_started_while_a_face_up_card_waits_for_a_share_is_refused() -> N
     table = dealt(seed=44)
     card = market_card(table, 1)
     play(table, f"reserve {card}")
-    (slot,) = sealing.placeholders(table.sealing, table.state)[0]
-    assert sealing.blocked(table.sealing, table.state, "bob").startswith(f"the face-up card {slot} is not revealed")
+    (slot,) = placeholders(table.sealing, table.state)[0]
+    assert blocked(table.sealing, table.state, "bob").startswith(f"the face-up card {slot} is not revealed")
     early = table.signed(table.game.decide(table.variant.legal_moves(table.state)[0]), "bob")
     refused(table, early, f"played too soon: the face-up card {re.escape(slot)} is not revealed yet")
     table.add(_shown(table, "bob"), "bob")
@@ -408,14 +413,14 @@ def test_a_turn_of_a_player_whose_blind_reserve_waits_for_a_share_is_refused() -
     play(table, "reserve deck 3")
     table.add(table.game.decide(table.variant.legal_moves(table.view("bob"))[0]), "bob")  # bob owes, not blocked
     early = table.signed(table.game.decide(table.variant.legal_moves(table.view("ann"))[0]), "ann")
-    (hidden,) = sealing.placeholders(table.sealing, table.state)[1]["ann"]
+    (hidden,) = placeholders(table.sealing, table.state)[1]["ann"]
     refused(table, early, f"ann's blind reserve {re.escape(hidden)} waits for bob's decryption share")
 
 
 def test_keys_published_before_the_game_is_over_are_refused() -> None:
     table = dealt()
     table.step()
-    events = sealing.duties(table.sealing, table.state, "ann", table.keys["ann"], table.source.randbytes, finished=True)
+    events = duties(table.sealing, table.state, "ann", table.keys["ann"], table.source.randbytes, finished=True)
     (keys,) = [e for e in events if isinstance(e, KeysPublished)]
     refused(table, table.signed(keys, "ann"), "the keys are published only once the game is over")
 
@@ -452,8 +457,8 @@ def test_a_setup_that_is_not_the_deal_the_shares_give_is_refused() -> None:
 def test_a_setup_before_every_face_up_card_is_shown_is_refused() -> None:
     table = shuffled()
     table.add(_shown(table, "ann"), "ann")
-    decks = {level: table.sealing.cards[level] for level in sealing.LEVELS}
-    early = table.variant.deal(table.players, sealing._Probe(decks))
+    decks = {level: table.sealing.cards[level] for level in LEVELS}
+    early = table.sealing.game.deal(table.players, decks, SeededChance(b"early"))
     refused(table, table.signed(early, None), "the cards cannot be dealt yet")
 
 
@@ -500,7 +505,7 @@ def _stacked(table: Table, player: str) -> DeckShuffled:
                 for k, card in enumerate(sorted(table.sealing.cards[level]))
             ]
         )
-        for level in sealing.LEVELS
+        for level in LEVELS
     }
     return attrs.evolve(honest, **decks)
 
@@ -545,7 +550,7 @@ def test_the_audit_still_names_a_cheating_last_shuffle_taken_unchecked(cheat: st
     _unchecked(table, _cheat(table, "bob", 3, 19, CHEATS[cheat]), "bob")
     table.deal()
     assert _play_out(table) is None
-    report = sealing.audit(table.sealing, table.state)
+    report = audit(table.sealing, table.state)
     shuffles = [p for p in report.problems if "shuffle of deck" in p]
     assert shuffles == [
         "bob's shuffle of deck 3 is not the shuffle their seed makes: a cheating shuffle (cards dropped, doubled or"
@@ -568,7 +573,7 @@ def test_a_cheating_first_shuffle_is_refused_at_once_or_named_by_the_audit() -> 
     table.add(table.duties("bob")[0], "bob")
     table.deal()
     assert _play_out(table) is None
-    report = sealing.audit(table.sealing, table.state)
+    report = audit(table.sealing, table.state)
     assert report.problems == (
         "ann's shuffle of deck 1 is not the shuffle their seed makes: a cheating shuffle (cards dropped, doubled or"
         " replaced)",
@@ -615,7 +620,7 @@ def test_an_undo_after_a_player_published_their_keys_is_refused() -> None:
 def test_conservation_of_cards_in_a_finished_game() -> None:
     """Every card of every deck is in the final state exactly once, placeholders opened."""
     table = finished("base", 2)
-    cards = cards_in(sealing.substitute(table.state, truth(table.sealing)))
+    cards = cards_in(substitute(table.sealing, table.state, truth(table.sealing)))
     assert sorted(cards) == sorted(c for deck in table.sealing.cards.values() for c in deck)
 
 
@@ -632,7 +637,7 @@ def test_no_look_then_choose_by_undo(case: str) -> None:
         play(table, f"reserve {market_card(table, 1)}")
     to = table.game.after[-2]
     table.add(_shown(table, "bob"), "bob")
-    assert [who for _, who in sealing.learned(table.sealing, ["ann"], to)] == ["ann"]
+    assert [who for _, who in learned(table.sealing, ["ann"], to)] == ["ann"]
     with pytest.raises(IllegalMoveError, match=r"ann saw the card .* every player agrees \(bob: `splendor undo --to"):
         table.game.decide_undo(by="ann")
     undo = table.signed(TurnUndone(seq=0, parent="", by="ann", to=to), "ann")
@@ -660,26 +665,26 @@ def test_an_undo_that_puts_a_shown_card_back_in_its_deck_reveals_it_to_all(case:
         play(table, f"reserve {market_card(table, 1)}")
         table.add(_shown(table, "ann"), "ann")
     (card,) = [
-        *sealing.placeholders(table.sealing, table.state)[0],
-        *sealing.placeholders(table.sealing, table.state)[1].get("ann", []),
+        *placeholders(table.sealing, table.state)[0],
+        *placeholders(table.sealing, table.state)[1].get("ann", []),
     ]
     if case == "blind reserve":
         table.add(RewindAgreed(seq=0, parent="", player="bob", to=table.game.after[-2]), "bob")
     table.add(table.game.decide_undo(by="ann"), "ann")
     assert card in table.state.decks[int(card[0]) - 1]
-    assert sealing.exposed(table.sealing, table.state) == [card]
+    assert exposed(table.sealing, table.state) == [card]
     late = table.sealing.missing(card)
     assert late == (["ann"] if case == "blind reserve" else ["bob"])
-    why = sealing.blocked(table.sealing, table.state, table.state.player.name)
+    why = blocked(table.sealing, table.state, table.state.player.name)
     assert card in why and "put back in its deck" in why
     move = table.variant.legal_moves(table.state)[0]
     refused(table, table.signed(table.game.decide(move), "ann"), "played too soon")
-    assert sealing.owed(table.sealing, table.state, late[0]) == [card]
+    assert owed(table.sealing, table.state, late[0]) == [card]
     table.add(_shown(table, late[0]), late[0])
     assert card in table.sealing.revealed
     revealed = table.sealing.revealed[card]
     assert revealed in table.state.decks[int(card[0]) - 1] and card not in table.state.decks[int(card[0]) - 1]
-    assert sealing.blocked(table.sealing, table.state, table.state.player.name) == ""
+    assert blocked(table.sealing, table.state, table.state.player.name) == ""
 
 
 # -- the encodings -------------------------------------------------------------------------------

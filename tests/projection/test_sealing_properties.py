@@ -1,4 +1,4 @@
-"""Sealed games over random seeds and tables (projection/sealing.py): what holds in every game.
+"""Sealed games over random seeds and tables (splendor_cli/sealing/): what holds in every game.
 
 Each example plays a sealed game in memory (`sealed_helpers.Table`), its seats choosing on their
 own views: every card of each deck is somewhere exactly once, placeholders opened; every legal
@@ -21,8 +21,10 @@ from sealed_helpers import Table, cards_in, truth
 from splendor_cli.errors import IllegalMoveError
 from splendor_cli.events import RewindAgreed, actor
 from splendor_cli.events.codec import format_record, parse
-from splendor_cli.projection import sealing
 from splendor_cli.projection.game import replay
+from splendor_cli.sealing.audit import audit
+from splendor_cli.sealing.reveal import placeholders, substitute
+from splendor_cli.sealing.table import learned
 from splendor_cli.variants import event_types
 
 TABLES = st.sampled_from([("base", 2), ("base", 3), ("base", 4), ("duel", 2)])
@@ -39,7 +41,7 @@ def _clean(table: Table) -> None:
     """The file replays to the same game, and the audit finds nothing and opens every card."""
     game = replay(table.variant, parse(format_record(table.record), event_types).events)
     assert game.states == table.game.states and game.undone == table.game.undone
-    report = sealing.audit(game.sealing, game.state)
+    report = audit(game.sealing, game.state)
     assert report.problems == () and report.unpublished == ()
     assert report.shuffles_checked == 3 * len(table.players)
     assert report.cards_opened == sum(len(cards) for cards in table.sealing.cards.values())
@@ -57,11 +59,11 @@ def test_every_card_is_in_every_state_exactly_once(table: tuple[str, int], seed:
     cards = truth(game.sealing)
     every = sorted(card for deck in game.sealing.cards.values() for card in deck)
     for index, state in enumerate(game.game.states):
-        opened = cards_in(sealing.substitute(state, cards))
+        opened = cards_in(substitute(game.sealing, state, cards))
         assert sorted(opened) == every, f"state #{index}"
-    report = sealing.audit(game.sealing, game.state)
+    report = audit(game.sealing, game.state)
     assert report.problems == () and report.cards_opened == len(every)
-    _, reserved = sealing.placeholders(game.sealing, game.state)
+    _, reserved = placeholders(game.sealing, game.state)
     assert report.reserves == {owner: tuple(cards[c] for c in held) for owner, held in reserved.items()}
     assert all(cards[p] == card for p, card in game.sealing.revealed.items())
 
@@ -72,7 +74,7 @@ def _check_moves(table: Table, every: bool) -> int:
     the event the view decided. How many needed the owner's share first."""
     table.duty_round()
     private = table.private(table.state.player.name)
-    view = sealing.substitute(table.state, private)
+    view = substitute(table.sealing, table.state, private)
     shown = 0
     for move in table.variant.legal_moves(view):
         need = table.needs(move, private)
@@ -85,8 +87,8 @@ def _check_moves(table: Table, every: bool) -> int:
         assert _payload(event) == _payload(expected), table.variant.format_move(move)
         revealed = fork.sealing.revealed
         assert all(card in revealed and card not in table.sealing.revealed for card in need)
-        after = table.variant.evolve(sealing.substitute(table.state, revealed), event)
-        assert fork.state == sealing.substitute(after, revealed)
+        after = table.variant.evolve(substitute(table.sealing, table.state, revealed), event)
+        assert fork.state == substitute(table.sealing, after, revealed)
     return shown
 
 
@@ -139,7 +141,7 @@ def test_an_undo_restores_the_state_before_the_move_with_revealed_cards_kept(
         before, revealed = game.game.states[-2], dict(game.sealing.revealed)
         to = game.game.after[-2]
         mover = actor(game.game.events[game.game.after[-1] - 1])
-        if sealing.learned(game.sealing, [mover], to):
+        if learned(game.sealing, [mover], to):
             with pytest.raises(IllegalMoveError, match=f"{mover} saw the card"):
                 game.game.decide_undo(by=mover)
             for other in game.players:
@@ -147,8 +149,8 @@ def test_an_undo_restores_the_state_before_the_move_with_revealed_cards_kept(
                     game.add(RewindAgreed(seq=0, parent="", player=other, to=to), other)
         game.undo()
         assert dict(game.sealing.revealed) == revealed
-        assert game.state == sealing.substitute(before, revealed)
-        assert not set(revealed) & set(sealing.placeholders(game.sealing, game.state)[0])
+        assert game.state == substitute(game.sealing, before, revealed)
+        assert not set(revealed) & set(placeholders(game.sealing, game.state)[0])
         done += 1
     game.play_to_end(blind=0.1)
     assert len(game.game.undone) >= done

@@ -1,4 +1,4 @@
-"""Splendor with sealed decks (projection/sealed.py): the game's own code on placeholders.
+"""Splendor with sealed decks (sealing/placeholders.py): the game's own code on placeholders.
 
 A sealed setup is dealt by the game's own `deal` with a chance that, like the core's, deals real
 cards to the face-up places and a placeholder (`2?07`) to every other place of a deck. Then turns
@@ -19,8 +19,7 @@ from hypothesis import strategies as st
 
 from splendor_cli.errors import IllegalMoveError, InvalidMoveError
 from splendor_cli.model import EMPTY, Tokens
-from splendor_cli.projection.sealed import is_placeholder, level_of, placeholder
-from splendor_cli.projection.sealing import substitute
+from splendor_cli.sealing.placeholders import is_placeholder, level_of, placeholder
 from splendor_cli.variants.base import VARIANT as BASE
 from splendor_cli.variants.base import heuristics
 from splendor_cli.variants.base.cards import DECKS
@@ -70,7 +69,7 @@ def sealed_start(seed: int = 1, players: tuple[str, ...] = ("ann", "bob")) -> tu
 
 
 def reveal(state: GameState, cards: dict[str, str]) -> GameState:
-    revealed = substitute(state, cards)
+    revealed = BASE.sealed_cards.substitute(state, cards) if BASE.sealed_cards else state
     assert isinstance(revealed, GameState)
     return revealed
 

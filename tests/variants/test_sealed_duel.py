@@ -1,4 +1,4 @@
-"""Splendor Duel with sealed decks (projection/sealed.py): the game's own code on placeholders.
+"""Splendor Duel with sealed decks (sealing/placeholders.py): the game's own code on placeholders.
 
 As for the base game (test_sealed_base.py): a sealed setup dealt by the game's `deal` with a
 chance that deals real cards to the pyramid and a placeholder (`2?07`) to every other place of a
@@ -19,8 +19,7 @@ from hypothesis import strategies as st
 
 from splendor_cli.errors import IllegalMoveError, InvalidMoveError
 from splendor_cli.model import Gem, Tokens
-from splendor_cli.projection.sealed import is_placeholder, level_of, placeholder
-from splendor_cli.projection.sealing import substitute
+from splendor_cli.sealing.placeholders import is_placeholder, level_of, placeholder
 from splendor_cli.variants.duel import VARIANT as DUEL
 from splendor_cli.variants.duel import heuristics
 from splendor_cli.variants.duel.cards import CARDS, DECKS
@@ -69,7 +68,7 @@ def sealed_start(seed: int = 1) -> tuple[DuelState, SealedChance]:
 
 
 def reveal(state: DuelState, cards: dict[str, str]) -> DuelState:
-    revealed = substitute(state, cards)
+    revealed = DUEL.sealed_cards.substitute(state, cards) if DUEL.sealed_cards else state
     assert isinstance(revealed, DuelState)
     return revealed
 

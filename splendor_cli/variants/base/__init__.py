@@ -3,44 +3,61 @@
 The package holds the whole game: its cards and nobles (cards.py, data/), its events
 (events.py), its table (state.py), its rules (rules.py: `decide` with one handler per action,
 `evolve`, the legal turns), its notation (notation.py), what it shows as data (views.py) and as
-a board (render.py, presentation), and its bots' evaluation (heuristics.py).
+a board (render.py, svg.py: presentation), and its bots' evaluation (heuristics.py). The class
+below names those modules and writes only what no default does (`GameVariant`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ...events import Event, PlayEvent
-from ...projection.variant import Chance, Moment, Variant
-from ..common.sealed import deck_problem
+from ...projection.variant import Chance, GameVariant, Variant
+from ...sealing.capability import Places, SealedDecks
+from ...sealing.placeholders import deck_problem
 from . import notation, rules, views
 from .cards import DECKS, NOBLES
-from .events import TURN_TYPES, GameStarted, TurnEvent
+from .events import TURN_TYPES, GameStarted
 from .rules import Move
 from .state import GameState, start
 
 if TYPE_CHECKING:
     import random
 
+LEVELS = (1, 2, 3)
 
-class Splendor:
+
+def _deal(players: tuple[str, ...], decks: Mapping[int, tuple[str, ...]], chance: Chance) -> GameStarted:
+    """The setup with these decks (from the top), and players + 1 nobles drawn from `chance`."""
+    nobles = chance.sample(sorted(NOBLES), len(players) + 1, "nobles")
+    return GameStarted.of(players, tuple(decks[level] for level in LEVELS), nobles)
+
+
+def _card_places(state: GameState) -> Places:
+    """The market, row by row, and each player's reserved cards."""
+    face_up = tuple(card for row in state.board for card in row if card is not None)
+    return face_up, {player.name: player.reserved for player in state.players}
+
+
+class Splendor(GameVariant[GameState, Move]):
     """The base game. Satisfies `splendor_cli.projection.variant.Variant[GameState, Move]`."""
 
     name = "base"
     title = "Splendor"
     seats = (2, 4)
     demo_players: tuple[str, ...] = ("ann", "bob", "cy")
-    stepwise = False
     setup_type: type[Event] = GameStarted
     play_types: tuple[type[PlayEvent], ...] = TURN_TYPES
-    drawing_types: tuple[type[PlayEvent], ...] = ()
+    sealed_cards = SealedDecks(decks=DECKS, deal=_deal, places=_card_places)
+    rules = rules
+    notation = notation
+    views = views
+    package = __name__
 
     def deal(self, players: tuple[str, ...], chance: Chance) -> GameStarted:
         """Shuffle the decks and reveal players + 1 nobles; the event records the outcome."""
-        decks = tuple(chance.shuffle(DECKS[level], f"deck {level}") for level in (1, 2, 3))
-        nobles = chance.sample(sorted(NOBLES), len(players) + 1, "nobles")
-        return GameStarted.of(players, decks, nobles)
+        return _deal(players, {level: chance.shuffle(DECKS[level], f"deck {level}") for level in LEVELS}, chance)
 
     def start(self, setup: GameStarted) -> GameState:
         """The table after the setup. Raise ValueError naming what is wrong with the setup."""
@@ -55,85 +72,14 @@ class Splendor:
             raise ValueError(f"{len(setup.players) + 1} distinct nobles are needed, not {nobles!r}")
         return start(setup.players, (setup.deck_1, setup.deck_2, setup.deck_3), nobles)
 
-    def decide(self, state: GameState, move: Move) -> TurnEvent:
-        return rules.decide(state, move)
-
-    def evolve(self, state: GameState, event: TurnEvent) -> GameState:
-        return rules.evolve(state, event)
-
-    def move_of(self, event: TurnEvent) -> Move:
-        return rules.move_of(event)
-
-    def draw(self, state: GameState, move: Move, chance: Chance) -> Move:
-        return move  # a turn draws nothing that the setup did not record
-
-    def legal_moves(self, state: GameState) -> Sequence[Move]:
-        return rules.legal_moves(state)
-
     def random_move(self, state: GameState, rng: random.Random) -> Move:
-        options = rules.choices(state)
+        options = rules.choices(state)  # quicker than listing every move
         return options.move(rng.randrange(len(options)))
 
-    def at_turn_start(self, state: GameState) -> bool:
-        return True
-
-    def card_places(self, state: GameState) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
-        face_up = tuple(card for row in state.board for card in row if card is not None)
-        return face_up, {player.name: player.reserved for player in state.players}
-
-    def parse_moves(self, text: str) -> list[Move]:
-        return [notation.parse_move(text)]
-
-    def format_move(self, move: Move) -> str:
-        return notation.format_move(move)
-
-    def move_json(self, state: GameState, move: Move) -> dict[str, Any]:
-        return views.item_json(state, move)
-
-    def state_json(self, seq: int, state: GameState) -> dict[str, Any]:
-        return views.state_json(seq, state)
-
-    def status(self, state: GameState) -> dict[str, Any]:
-        return {}
-
-    def whose_turn(self, state: GameState) -> str:
-        if state.finished:
-            winners = state.winners()
-            return f"game over: {' and '.join(winners)} won{'' if len(winners) == 1 else ' together'}"
-        return f"{state.player.name} to move"
-
-    def event_notation(self, event: GameStarted | TurnEvent) -> str:
-        return views.event_notation(event)
-
-    def shown(self, event: TurnEvent) -> tuple[str, ...]:
-        return views.shown(event)
-
-    def board_text(self, game: Moment, *, width: int, color: bool, ascii: bool) -> str:
-        from .render import board_text  # rich: only to print
-
-        return board_text(game, width=width, color=color, ascii=ascii)
-
-    def board_svg(self, game: Moment, *, seat: str | None = None, event: Event | None = None) -> str:
-        from .svg import board_svg  # the picture: only when asked for
-
-        return board_svg(game, seat=seat, event=event)
-
-    # -- bots: their modules load on first use (a command that only shows or plays needs none)
-
     def hide(self, state: GameState, seat: int, rng: random.Random) -> GameState:
-        from ..common.hidden import determinize
+        from ..common.hidden import determinize  # bots only
 
         return determinize(state, seat, rng, cards=DECKS, face_up="board")
-
-    def value(self, state: GameState, seat: int) -> float:
-        from .heuristics import value
-
-        return value(state, seat)
-
-    def score(self, state: GameState, seat: int) -> float:
-        from .heuristics import score
-
-        return score(state, seat)
 
 
 VARIANT: Variant[GameState, Move] = Splendor()

@@ -36,8 +36,8 @@ from ...presentation.text import (
     safe,
     sealed_cell,
 )
-from ...projection.sealed import is_placeholder
 from ...projection.variant import Moment
+from ...sealing.placeholders import is_placeholder
 from .cards import CARDS, NOBLES
 from .state import WINNING_POINTS, GameState, PlayerState
 

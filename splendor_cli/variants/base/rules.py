@@ -17,7 +17,7 @@ import attrs
 
 from ...errors import AmbiguousMoveError, IllegalMoveError
 from ...model import COLOURS, EMPTY, GEMS, Gem, Tokens
-from ...projection.sealed import PLACEHOLDER, is_placeholder, level_of
+from ...sealing.placeholders import PLACEHOLDER, is_placeholder, level_of
 from ..common import payment as paying
 from ..common.display import draw_card, take_face_up, unreserve
 from ..common.payment import affordable, payment_for

@@ -7,7 +7,7 @@ from typing import Any
 import attrs
 
 from ...model import Gem
-from ...projection.sealed import is_placeholder
+from ...sealing.placeholders import is_placeholder
 from .events import CardPurchased, CardReserved, GameStarted, TurnEvent
 from .notation import format_move, move_json
 from .rules import Move, choices, default_payment, move_of

@@ -7,7 +7,7 @@ hidden part by a sample: the unseen cards of each level (deck and opponents' bli
 in id order, shuffled by the bot's own random source. The sample depends only on what the
 player could know, so changing the real hidden order changes nothing a bot decides.
 
-In a sealed game (`projection/sealed.py`) the state itself does not know every card: a card
+In a sealed game (`sealing/placeholders.py`) the state itself does not know every card: a card
 nobody has seen is a placeholder (`2?07`). The unseen cards of a level are then the real ids in
 the hidden places plus every card of the level that appears nowhere in the state (neither in a
 row, a deck, a reserve nor among the cards bought); the sample deals them to the hidden places,
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
-from ...projection.sealed import is_placeholder
+from ...sealing.placeholders import is_placeholder
 
 if TYPE_CHECKING:
     import random

@@ -39,8 +39,8 @@ from ...presentation.text import (
     safe,
     sealed_cell,
 )
-from ...projection.sealed import is_placeholder
 from ...projection.variant import Moment
+from ...sealing.placeholders import is_placeholder
 from .cards import CARDS, ROYALS
 from .state import CELLS, MAX_TOKENS, SIZE, WIN_COLOUR, WIN_CROWNS, WIN_POINTS, DuelPlayer, DuelState
 

@@ -21,7 +21,7 @@ import attrs
 
 from ...errors import AmbiguousMoveError, IllegalMoveError
 from ...model import COLOURS, EMPTY, Gem, Tokens
-from ...projection.sealed import PLACEHOLDER, is_placeholder, level_of
+from ...sealing.placeholders import PLACEHOLDER, is_placeholder, level_of
 from ..common.display import draw_card, take_face_up, unreserve
 from ..common.payment import affordable, default_payment, payment_for
 from .cards import CARDS, ROYALS, SPIRAL
@@ -514,6 +514,10 @@ def legal_steps(state: DuelState) -> list[Step]:
     if phase == "royal":
         return [_step("royal", card=royal) for royal in state.royals]
     return [_step("return", colour=gem) for gem, _ in player.tokens.items()]
+
+
+legal_moves = legal_steps
+"""The name the game's protocol reads them by (`Variant.legal_moves`): a Duel's moves are steps."""
 
 
 def draw(state: DuelState, step: Step, chance: Chance) -> Step:

@@ -8,7 +8,7 @@ from typing import Any, Literal, TypeVar
 import attrs
 
 from ...model import COLOURS, EMPTY, Gem, Tokens
-from ..common.sealed import deck_problem
+from ...sealing.placeholders import deck_problem
 from .cards import CARDS, DECKS, ROYALS, SPIRAL
 from .events import DuelStarted
 

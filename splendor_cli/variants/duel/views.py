@@ -7,7 +7,7 @@ from typing import Any
 import attrs
 
 from ...model import COLOURS, Gem
-from ...projection.sealed import is_placeholder
+from ...sealing.placeholders import is_placeholder
 from .events import (
     BoardReplenished,
     BonusTokenTaken,

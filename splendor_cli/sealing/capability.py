@@ -1,0 +1,172 @@
+"""What a game declares to be played sealed, and the first event of a sealed game (pure).
+
+As OpenSpiel's `GameType` says up front what a game is, a game says whether it can be sealed:
+its `Variant.sealed_cards` is a `SealedCards` (or None: the game cannot be sealed, and
+`splendor new --sealed` refuses it, exit 2, where the first event is made: `ask`). The sealed
+protocol reads the game through this declaration only; it never probes the game's deal nor
+walks its states to find where cards are.
+
+A game with decks of cards usually declares a `SealedDecks`: its decks, its deal from given
+decks, and where its states keep cards outside the decks; revealed cards replace placeholders
+wherever they are in an attrs state or event (`substitute_anywhere`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+import attrs
+
+from ..errors import UsageError
+from ..events import Event, SealedAsked
+
+if TYPE_CHECKING:
+    from ..projection.variant import AnyVariant, Chance
+
+Places = tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]]
+"""Where a state keeps cards outside its decks: those face up, and each player's reserved ones."""
+Decks = Mapping[int, tuple[str, ...]]
+"""A game's three decks by level (1 to 3), each from the top."""
+Dealer = Callable[[tuple[str, ...], Decks, "Chance"], Event]
+
+S_contra = TypeVar("S_contra", contravariant=True)
+
+
+class SealedCards(Protocol[S_contra]):
+    """What a game declares to be played sealed (`Variant.sealed_cards`)."""
+
+    @property
+    def decks(self) -> Decks:
+        """The cards of each of the three decks (levels 1 to 3) in the order the game lists them:
+        the first shuffle encrypts them in this order, openly."""
+        ...
+
+    def deal(self, players: tuple[str, ...], decks: Decks, chance: Chance) -> Event:
+        """The setup event of a game whose decks are `decks` (each from the top: cards, or the
+        placeholders of cards nobody has seen), the rest of the deal (nobles, a Duel's bag)
+        drawn from `chance` by its labels."""
+        ...
+
+    def card_places(self, state: S_contra) -> Places:
+        """Where `state` keeps the cards a sealed game may hold unrevealed, outside its decks:
+        the cards face up on the table (a market, a pyramid: row by row, as the state holds
+        them, empty slots left out), and each player's reserved cards, by name (every player, in
+        seat order). Read at every turn and reveal (reveal.py), instead of walking the state."""
+        ...
+
+    def substitute(self, value: Any, cards: Mapping[str, str]) -> Any:
+        """`value` (a state, or a play event) with each placeholder of `cards` replaced by its
+        card: only the parts that hold one are made anew, the others kept (the very objects)."""
+        ...
+
+
+@attrs.frozen(kw_only=True)
+class SealedDecks(Generic[S_contra]):
+    """A `SealedCards` made of what differs between games (their decks, their deal, where their
+    states keep cards); revealed cards replace placeholders anywhere (`substitute_anywhere`)."""
+
+    decks: Decks
+    deal: Dealer
+    places: Callable[[S_contra], Places]
+
+    def card_places(self, state: S_contra) -> Places:
+        return self.places(state)
+
+    def substitute(self, value: Any, cards: Mapping[str, str]) -> Any:
+        return substitute_anywhere(value, cards)
+
+
+def cannot(variant: AnyVariant) -> str:
+    """Why `variant` cannot be sealed ("" when it can)."""
+    if variant.sealed_cards is not None:
+        return ""
+    return f"{variant.name} cannot be sealed: the game declares no sealed cards"
+
+
+def ask(variant: AnyVariant, players: tuple[str, ...]) -> SealedAsked:
+    """The first event of a sealed game of `variant` between `players`.
+
+    Raises:
+        UsageError: the game declares no sealed cards (exit 2: ask for an open game instead).
+    """
+    why = cannot(variant)
+    if why:
+        raise UsageError(f"{why} (play it open: without --sealed)")
+    return SealedAsked(seq=1, variant=variant.name, players=players)
+
+
+# -- revealed cards, anywhere in an attrs value --------------------------------------------------
+
+
+def substitute_anywhere(value: Any, cards: Mapping[str, str]) -> Any:
+    """`value` (an attrs state or event, a tuple, a dict) with every placeholder of `cards`
+    replaced by its card, wherever it is: only the parts that hold one are made anew, the others
+    are kept as they are (the very objects)."""
+    if not cards:
+        return value
+    return _substituted(value, cards)
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(field.name for field in attrs.fields(cls))
+    return names
+
+
+_PARTS: dict[type, bool] = {}
+"""Whether values of a type may hold cards (a tuple, a dict, an attrs class), by type."""
+
+
+def _has_parts(kind: type) -> bool:
+    known = _PARTS.get(kind)
+    if known is None:
+        known = _PARTS[kind] = kind is tuple or kind is dict or attrs.has(kind)
+    return known
+
+
+def _substituted(value: Any, cards: Mapping[str, str]) -> Any:
+    kind = type(value)
+    if kind is str:
+        return cards.get(value, value)
+    if kind is tuple:
+        items: list[Any] = []
+        changed = False
+        new: Any
+        for item in value:
+            inner = type(item)
+            if inner is str:
+                new = cards.get(item, item)
+            elif _has_parts(inner):
+                new = _substituted(item, cards)
+            else:
+                new = item  # None, a number, a gem: no card in it
+            changed = changed or new is not item
+            items.append(new)
+        return tuple(items) if changed else value
+    if kind is dict:
+        pairs = [(_substituted(k, cards), _substituted(v, cards)) for k, v in value.items()]
+        changed = any(k is not old_k or v is not old_v for (k, v), (old_k, old_v) in zip(pairs, value.items()))
+        return dict(pairs) if changed else value
+    if _has_parts(kind):
+        changes = {}
+        for name in _field_names(kind):
+            old = getattr(value, name)
+            inner = type(old)
+            if inner is str:
+                new = cards.get(old, old)
+            elif _has_parts(inner):
+                new = _substituted(old, cards)
+            else:
+                continue
+            if new is not old:
+                changes[name] = new
+        return attrs.evolve(value, **changes) if changes else value
+    return value
+
+
+__all__ = ["Decks", "Places", "SealedCards", "SealedDecks", "ask", "cannot", "substitute_anywhere"]

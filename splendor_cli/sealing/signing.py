@@ -1,0 +1,133 @@
+"""The digests and signatures of a sealed game's events, a player's keys of one game, and the
+contexts every proof is bound to (pure; the cryptography imported when used).
+
+Every event after `SealedAsked` but the setup is signed by its author (`actor`): the Ed25519
+signature covers the event without its `sig` and the SHA-256 of the whole event before it
+(signature included), so a signed event fixes the whole history before it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from ..events import Event, PlayerJoined, actor
+
+if TYPE_CHECKING:
+    from ..crypto.keys import SecretKey
+    from .table import Sealing
+
+
+def canonical(event: Event) -> bytes:
+    """The event as the chain and the signatures read it: canonical JSON of its dict."""
+    from ..events.codec import event_to_dict
+
+    return _json(event_to_dict(event))
+
+
+def _json(raw: dict[str, Any]) -> bytes:
+    return json.dumps(raw, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+_DIGESTS: dict[int, tuple[Event, bytes]] = {}
+"""The full digest of each event hashed before, by identity (the event held, so that its identity
+stays its own): a fold hashes each event as the one before the next, once."""
+
+
+def full_digest(event: Event) -> bytes:
+    """SHA-256 of the whole event (the chain's `parent` keeps 16 hex digits of it)."""
+    known = _DIGESTS.get(id(event))
+    if known is not None and known[0] is event:
+        return known[1]
+    digest = hashlib.sha256(canonical(event)).digest()
+    _remember_digest(event, digest)
+    return digest
+
+
+def _remember_digest(event: Event, digest: bytes) -> None:
+    if len(_DIGESTS) > 20_000:
+        _DIGESTS.clear()
+    _DIGESTS[id(event)] = (event, digest)
+
+
+def signed_message(event: Event, previous: Event) -> bytes:
+    """What a signature covers: the event without its `sig` (a field at its default is not
+    written), and the full digest of the event before it. The event's own full digest is kept
+    on the way (the next event's signature covers it)."""
+    from ..crypto.group import framed
+    from ..events.codec import event_to_dict
+
+    raw = event_to_dict(event)
+    if "sig" in raw:
+        known = _DIGESTS.get(id(event))
+        if known is None or known[0] is not event:
+            _remember_digest(event, hashlib.sha256(_json(raw)).digest())
+        del raw["sig"]
+    return framed(b"splendor-cli/event/v1", _json(raw), full_digest(previous))
+
+
+def sign(event: Event, previous: Event, secret: SecretKey) -> Event:
+    """`event` (chained onto the log: its envelope set) signed by `secret`, after `previous`."""
+    sig = secret.sign("event", signed_message(event, previous)).hex()
+    signed: Event = attrs.evolve(event, sig=sig)  # type: ignore[misc]
+    return signed
+
+
+def signer_of(sealing: Sealing, event: Event) -> bytes | None:
+    """The Ed25519 key that must sign `event` (None: nobody's, such as the setup's)."""
+    if isinstance(event, PlayerJoined):
+        try:
+            return bytes.fromhex(event.signing)
+        except ValueError:
+            return None
+    key = sealing.keys.get(actor(event))
+    return key.signing if key is not None else None
+
+
+# -- a player's keys of one game, and what each proof is bound to ---------------------------------
+
+
+def game_key(secret: SecretKey, root: bytes) -> SecretKey:
+    """A player's keys for the game of first-event digest `root`: their own signing key, and a
+    card secret made for this game alone (published at the end without harm to other games)."""
+    from ..crypto.group import hash_to_scalar
+    from ..crypto.keys import SecretKey as Secret
+
+    card = hash_to_scalar("game-card", secret.signing, secret.card.data, root)
+    return Secret(name=secret.name, signing=secret.signing, card=card)
+
+
+def seed_label(root: bytes, player: str, level: int) -> str:
+    """The label of a player's shuffle of a deck (crypto/shuffle.py): the game, the seat, the deck."""
+    return f"{root.hex()}:{player}:deck {level}"
+
+
+def context(root: bytes, *parts: str) -> bytes:
+    """What a proof (of possession, of a share) is bound to: the game, and `parts` (what it
+    proves: `join` and the seat, `share` and the card)."""
+    from ..crypto.group import framed
+
+    return framed(root, *(part.encode("utf-8") for part in parts))
+
+
+def shuffle_context(root: bytes, player: str, level: int) -> bytes:
+    """What a proof of shuffle is bound to besides its decks and the joint key: the game (the
+    digest of its first event), the seat and the deck. A proof moved to another game, seat or
+    deck does not verify."""
+    return context(root, "shuffle", player, f"deck {level}")
+
+
+__all__ = [
+    "canonical",
+    "context",
+    "full_digest",
+    "game_key",
+    "seed_label",
+    "shuffle_context",
+    "sign",
+    "signed_message",
+    "signer_of",
+]
