@@ -8,7 +8,7 @@ rule is refused, naming the event. The game itself is reached only through its `
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -36,7 +36,7 @@ from ..events import (
 from .variant import AnyVariant, State, check_players
 
 if TYPE_CHECKING:
-    from ..sealing.table import Sealing
+    from .sealing import Sealing
     from .seeding import SeededChance, Seeding
 
 
@@ -56,7 +56,7 @@ class Game:
     seeding: Seeding | None = None
     """While a commit-then-reveal deal is under way; None once dealt or without one."""
     sealing: Sealing | None = None
-    """A sealed game's keys, sealed decks and shares (sealing/table.py); None for an open game."""
+    """A sealed game's keys, sealed decks and shares (sealing.py); None for an open game."""
     chained_draws: bool = False
     """A file of format 1: each draw follows the digest of the effective event before it (see
     `chance`)."""
@@ -147,9 +147,9 @@ class Game:
         if self.states or (self.seeding is None and self.sealing is None):
             raise IllegalMoveError("the cards of this game are dealt already", rule="seed")
         if self.sealing is not None:
-            from ..sealing.deal import deal
+            from .sealing import deal
 
-            return deal(self.sealing)
+            return deal(self.variant, self.sealing)
         assert self.seeding is not None
         return _dealt(self.variant, self.seeding)
 
@@ -256,7 +256,7 @@ def _check_agreed(game: _History, actors: Sequence[str], *, to: int, by: str, fo
     (`RewindAgreed`, since the last move) have: when a card was revealed after `to` to a player
     whose moves it takes back (look, then choose again), every other player; else, for a forced
     rewind, every other player whose turns it takes back."""
-    from ..sealing.table import learned
+    from .sealing import learned
 
     since = [e for e in game.events[game.after[-1] :] if isinstance(e, RewindAgreed) and e.to == to]
     agreed = {e.player for e in since}
@@ -310,7 +310,7 @@ def _decide_undo(game: _History, *, to: int | None, by: str, forced: bool) -> Tu
                 " --as NAME (or $SPLENDOR_PLAYER)"
             )
         by = actors[0]
-    return TurnUndone(seq=0, parent="", by=by, to=to, forced=forced)
+    return TurnUndone(by=by, to=to, forced=forced)
 
 
 class _History(Protocol):
@@ -354,6 +354,7 @@ class _Fold:
         """The events up to this seq were verified before by this reader: their signatures and
         proofs are not checked again (their rules are)."""
         self.variant = game.variant
+        self.handlers = _handlers(game.variant)
         self.events: list[Event] = list(game.events)
         self.states: list[Any] = list(game.states)
         self.after: list[int] = list(game.after)
@@ -388,11 +389,11 @@ class _Fold:
         )
 
     def add(self, event: Event, *, check: bool) -> None:
-        """Fold `event` in (see `Game.apply`). Raise CorruptLogError if it cannot follow."""
+        """Fold `event` in (see `Game.apply`), by the handler of its type (`_handlers`). Raise
+        CorruptLogError if it cannot follow."""
         seq = self.seq + 1
         if event.seq != seq:
             raise CorruptLogError(f"seq is {event.seq}, expected {seq}", seq=seq)
-        variant = self.variant
         verify = check and seq > self.trusted  # the cryptography of a sealed game
         if verify and self.sealing is not None and not isinstance(event, (self.variant.setup_type, PlayerJoined)):
             try:
@@ -412,7 +413,7 @@ class _Fold:
             raise CorruptLogError(f"{event.TYPE} before the cards are dealt", seq=seq)
         state = self.states[-1]
         if self.sealing is not None and variant.at_turn_start(state):
-            from ..sealing.reveal import blocked
+            from .sealing import blocked
 
             why = blocked(self.sealing, state, state.player.name)
             if why:
@@ -440,9 +441,9 @@ class _Fold:
         del self.states[keep:]
         del self.after[keep:]
         if self.sealing is not None:  # cards revealed since stay revealed
-            from ..sealing.reveal import substitute
+            from .sealing import substitute
 
-            self.states[-1] = substitute(self.sealing, self.states[-1], self.sealing.revealed)
+            self.states[-1] = substitute(self.states[-1], self.sealing.revealed)
 
     def _seeds_asked(self, event: SeedsAsked, check: bool, verify: bool) -> None:
         """The start of a commit-then-reveal deal."""
@@ -473,11 +474,9 @@ class _Fold:
             raise CorruptLogError(str(exc), seq=event.seq) from None
 
     def _sealed(self, event: Event, check: bool, verify: bool) -> None:
-        """Fold an event of a sealed game's protocol (splendor_cli/sealing/); `verify`: its signature and
+        """Fold an event of a sealed game's protocol (sealing.py); `verify`: its signature and
         proofs checked."""
-        from ..sealing.deal import face_up_cards
-        from ..sealing.reveal import may_show
-        from ..sealing.table import Sealing
+        from .sealing import Sealing, face_up_cards, may_show
 
         seq = event.seq
         try:
@@ -511,11 +510,11 @@ class _Fold:
                 state = self.states[-1] if self.states else None
                 self.sealing, revealed = sealing.show(event, may_show(sealing, state, event.player), verify=verify)
                 if revealed and self.states:
-                    from ..sealing.reveal import substitute
+                    from .sealing import substitute
 
-                    self.states[-1] = substitute(self.sealing, self.states[-1], revealed)
+                    self.states[-1] = substitute(self.states[-1], revealed)
             elif isinstance(event, RewindAgreed):
-                sealing.check_player(event.player)
+                sealing._check_player(event.player)
                 if event.to not in self.after[:-1]:
                     raise IllegalMoveError(f"there is no rewind to event #{event.to} to agree to", rule="undo")
             elif isinstance(event, KeysPublished):
@@ -526,16 +525,17 @@ class _Fold:
                 raise
             raise CorruptLogError(_one_line(exc), seq=seq) from None
 
-    def _setup(self, event: Event) -> None:
+    def _setup(self, event: Event, check: bool, verify: bool) -> None:
+        """The setup: dealt by the rules, or by the players together (it must be their deal)."""
         seq = event.seq
         if self.states or (self.events and self.seeding is None and self.sealing is None):
             raise CorruptLogError(f"a second setup ({event.TYPE})", seq=seq)
         if self.seeding is not None or self.sealing is not None:  # a deal the players made together
             try:
                 if self.sealing is not None:
-                    from ..sealing.deal import deal
+                    from .sealing import deal
 
-                    dealt, source = deal(self.sealing), "sealed decks and their shares"
+                    dealt, source = deal(self.variant, self.sealing), "sealed decks and their shares"
                 else:
                     assert self.seeding is not None
                     dealt, source = _dealt(self.variant, self.seeding), "revealed seeds"
@@ -559,8 +559,6 @@ class _Fold:
         self.states, self.after, self.seeding = [state], [seq], None
 
 
-def _dealt(variant: AnyVariant, seeding: Seeding) -> Event:
-    """The setup a finished commit-then-reveal deal gives (IllegalMoveError before then)."""
 Handler = Callable[[_Fold, Any, bool, bool], None]
 """How the fold takes in an event of one type: `handler(fold, event, check, verify)`."""
 
@@ -589,6 +587,8 @@ def _inherited(table: Mapping[type, Handler], kind: type) -> Handler | None:
     return next((table[base] for base in kind.__mro__[1:] if base in table), None)
 
 
+def _dealt(variant: AnyVariant, seeding: Seeding) -> Event:
+    """The setup a finished commit-then-reveal deal gives (IllegalMoveError before then)."""
     return variant.deal(seeding.players, seeding.chance())
 
 
