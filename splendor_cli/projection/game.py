@@ -36,7 +36,7 @@ from ..events import (
 from .variant import AnyVariant, State, check_players
 
 if TYPE_CHECKING:
-    from .sealing import Sealing
+    from ..sealing.table import Sealing
     from .seeding import SeededChance, Seeding
 
 
@@ -56,7 +56,7 @@ class Game:
     seeding: Seeding | None = None
     """While a commit-then-reveal deal is under way; None once dealt or without one."""
     sealing: Sealing | None = None
-    """A sealed game's keys, sealed decks and shares (sealing.py); None for an open game."""
+    """A sealed game's keys, sealed decks and shares (sealing/table.py); None for an open game."""
     chained_draws: bool = False
     """A file of format 1: each draw follows the digest of the effective event before it (see
     `chance`)."""
@@ -147,9 +147,9 @@ class Game:
         if self.states or (self.seeding is None and self.sealing is None):
             raise IllegalMoveError("the cards of this game are dealt already", rule="seed")
         if self.sealing is not None:
-            from .sealing import deal
+            from ..sealing.deal import deal
 
-            return deal(self.variant, self.sealing)
+            return deal(self.sealing)
         assert self.seeding is not None
         return _dealt(self.variant, self.seeding)
 
@@ -256,7 +256,7 @@ def _check_agreed(game: _History, actors: Sequence[str], *, to: int, by: str, fo
     (`RewindAgreed`, since the last move) have: when a card was revealed after `to` to a player
     whose moves it takes back (look, then choose again), every other player; else, for a forced
     rewind, every other player whose turns it takes back."""
-    from .sealing import learned
+    from ..sealing.table import learned
 
     since = [e for e in game.events[game.after[-1] :] if isinstance(e, RewindAgreed) and e.to == to]
     agreed = {e.player for e in since}
@@ -413,7 +413,7 @@ class _Fold:
             raise CorruptLogError(f"{event.TYPE} before the cards are dealt", seq=seq)
         state = self.states[-1]
         if self.sealing is not None and variant.at_turn_start(state):
-            from .sealing import blocked
+            from ..sealing.reveal import blocked
 
             why = blocked(self.sealing, state, state.player.name)
             if why:
@@ -441,9 +441,9 @@ class _Fold:
         del self.states[keep:]
         del self.after[keep:]
         if self.sealing is not None:  # cards revealed since stay revealed
-            from .sealing import substitute
+            from ..sealing.reveal import substitute
 
-            self.states[-1] = substitute(self.states[-1], self.sealing.revealed)
+            self.states[-1] = substitute(self.sealing, self.states[-1], self.sealing.revealed)
 
     def _seeds_asked(self, event: SeedsAsked, check: bool, verify: bool) -> None:
         """The start of a commit-then-reveal deal."""
@@ -474,9 +474,11 @@ class _Fold:
             raise CorruptLogError(str(exc), seq=event.seq) from None
 
     def _sealed(self, event: Event, check: bool, verify: bool) -> None:
-        """Fold an event of a sealed game's protocol (sealing.py); `verify`: its signature and
+        """Fold an event of a sealed game's protocol (splendor_cli/sealing/); `verify`: its signature and
         proofs checked."""
-        from .sealing import Sealing, face_up_cards, may_show
+        from ..sealing.deal import face_up_cards
+        from ..sealing.reveal import may_show
+        from ..sealing.table import Sealing
 
         seq = event.seq
         try:
@@ -510,11 +512,11 @@ class _Fold:
                 state = self.states[-1] if self.states else None
                 self.sealing, revealed = sealing.show(event, may_show(sealing, state, event.player), verify=verify)
                 if revealed and self.states:
-                    from .sealing import substitute
+                    from ..sealing.reveal import substitute
 
-                    self.states[-1] = substitute(self.states[-1], revealed)
+                    self.states[-1] = substitute(self.sealing, self.states[-1], revealed)
             elif isinstance(event, RewindAgreed):
-                sealing._check_player(event.player)
+                sealing.check_player(event.player)
                 if event.to not in self.after[:-1]:
                     raise IllegalMoveError(f"there is no rewind to event #{event.to} to agree to", rule="undo")
             elif isinstance(event, KeysPublished):
@@ -533,9 +535,9 @@ class _Fold:
         if self.seeding is not None or self.sealing is not None:  # a deal the players made together
             try:
                 if self.sealing is not None:
-                    from .sealing import deal
+                    from ..sealing.deal import deal
 
-                    dealt, source = deal(self.variant, self.sealing), "sealed decks and their shares"
+                    dealt, source = deal(self.sealing), "sealed decks and their shares"
                 else:
                     assert self.seeding is not None
                     dealt, source = _dealt(self.variant, self.seeding), "revealed seeds"

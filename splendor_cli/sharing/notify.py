@@ -124,7 +124,7 @@ def position(loaded: Loaded) -> Position:
 def _sealed_waiting(game: Game) -> tuple[tuple[str, ...], str, str | None]:
     """Who a sealed game waits for, where it stands, and who is to move: while a card the player
     to move must see waits for shares, the players who owe them (not the player to move)."""
-    from ..projection.sealing import blocked, waiting
+    from ..sealing.reveal import blocked, waiting
 
     sealing = game.sealing
     assert sealing is not None

@@ -16,7 +16,7 @@ from .rules import events_listed, possessive, resolved_fork
 from .versions import Trusted, Version, read_version
 
 if TYPE_CHECKING:
-    from ..projection.sealing import Sealing
+    from ..sealing.table import Sealing
 
 # -- a sealed game's forks: withdrawn by their own player's signed consent ----------------------
 
@@ -51,7 +51,7 @@ def withdrawal_statement(sealing: Sealing, last_dropped: Event, last_kept: Event
     `last_dropped`, in a merge whose file ends with `last_kept`: the game's root and both events'
     digests (each fixes the whole history before it)."""
     from ..crypto.group import framed
-    from ..projection.sealing import full_digest
+    from ..sealing.signing import full_digest
 
     return framed(b"splendor-cli/withdraw/v1", sealing.root, full_digest(last_dropped), full_digest(last_kept))
 
