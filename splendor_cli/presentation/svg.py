@@ -1,5 +1,6 @@
 """The pieces both games' pictures are drawn with, as SVG: a small typed element tree, escaping,
-the gem palette, and the shared pieces (a card face up or down, a token, a noble tile).
+the gem palette, and the shared pieces (a card face up or down, a token, a noble tile). How both
+tables lay these out the same way (the headline, a player's area) is in `svgtable`.
 
 Pure: values in, text out (no file, no font, no clock). A picture is one self-contained SVG
 document: no external font, image, script, link or `url(` (so no gradient, clip-path, filter
