@@ -8,6 +8,8 @@ from collections.abc import Callable
 import attrs
 
 from ..errors import ConflictError, GameFileError
+from ..events.codec import Record
+from ..forks import cut, decode
 from .history import Blob
 from .rules import events_listed, moves_reason, resolved_fork, rewrite_reason, withdrawal_fault
 from .versions import Trusted, Version, extend_version, read_version
@@ -27,14 +29,28 @@ class Checker:
     """Versions the caller read already (as `store.read` reads them), by blob id, with their bytes."""
 
     def version(self, blob: Blob) -> Version:
+        """`blob` read: as the caller read it, or folded back from a version it read (`fold`), or
+        replayed whole."""
         if blob.oid not in self.read:
-            self.read[blob.oid] = self.seeded(blob) or read_version(blob.data, self.trusted)
+            self.read[blob.oid] = self.seeded(blob) or self.fold(blob) or read_version(blob.data, self.trusted)
         return self.read[blob.oid]
 
     def seeded(self, blob: Blob) -> Version | None:
         """The version the caller read of exactly these bytes (`known`), if any."""
         seed = self.known.get(blob.oid)
         return seed[1] if seed is not None and seed[0] == blob.data else None
+
+    def fold(self, blob: Blob) -> Version | None:
+        """When `blob`'s bytes begin a version the caller read and end where one of its events
+        ends, that version folded back to them (`folded`): the file before the caller's, which a
+        walk starts from, is not replayed. (Only where a walk starts: a fold costs the events it
+        keeps, where extending a version read before costs only the new ones.)"""
+        for data, version in self.known.values():
+            if len(blob.data) < len(data) and data.startswith(blob.data):
+                found = folded(version, data, len(blob.data))
+                if found is not None:
+                    return found
+        return None
 
     def check(
         self,
@@ -133,3 +149,24 @@ class Checker:
         else:
             fault = withdrawal_fault(left, before.record.header, email, variant.setup_type)
         return None if fault is None else f"{reason} ({fault})"
+
+
+def folded(version: Version, data: bytes, size: int) -> Version | None:
+    """`version` (read from the bytes `data`) as its file was in its first `size` bytes, when they
+    end where one of its events ends (None otherwise): its first events, their game folded again
+    without judging them (`Game.at`): they were judged, in this order, when `version` was read."""
+    events = version.record.events
+    try:
+        blocks = cut(decode(data), len(events))
+    except GameFileError:
+        return None
+    end, count = len(blocks.head.encode("utf-8")), 0
+    for block in blocks.blocks:
+        if end >= size:
+            break
+        end, count = end + len(block.encode("utf-8")), count + 1
+    if end != size or count == 0:
+        return None
+    kept = events[:count]
+    record = Record(header=version.record.header, events=kept, digested=(kept, version.record.digests[:count]))
+    return Version(record=record, game=version.game.at(count))

@@ -9,8 +9,8 @@ gitsync (and so `git.Git`).
 
 Each game file is parsed and replayed once per sync (`Reads`): a file that still holds the same
 bytes is not read again, one that grew (a merge that fast-forwarded, my part appended) is read
-by its new events alone, and the audit before the push starts from the versions read here,
-including the file as the last commit held it before my new turns (`Reads.committed`).
+by its new events alone, and the audit before the push starts from the versions read here
+(the commits before them too: `checker.folded`).
 """
 
 from __future__ import annotations
@@ -143,8 +143,6 @@ def sync(
             before = read(path)  # a clone behind is no news: what you saw is checked later
             mine[before.record.header.game] = me(before, path)
             done = gitsync.commit_turns(read.repo(path), before)
-        if done:
-            read.committed(before, done[0].first - 1)
         made += done
         if done:
             shared.add(before.record.header.game)
@@ -234,24 +232,6 @@ class Reads:
         """`loaded` is what the file at its path holds now."""
         self.last[loaded.path] = loaded
         self.known.setdefault(loaded.path, []).append(loaded)
-
-    def committed(self, loaded: Loaded, count: int) -> None:
-        """The file of `loaded` as it was with its first `count` events (the version the last commit
-        held before this sync committed the rest), known to the audit without a replay: the
-        game is folded back to it unchecked (`Game.at`: its events were judged reading `loaded`)."""
-        from ..events.codec import Record
-        from ..forks import cut, decode
-        from ..store import Loaded
-
-        events = loaded.record.events
-        if not 1 <= count < len(events):
-            return
-        blocks = cut(decode(loaded.data), len(events))
-        data = (blocks.head + "".join(blocks.blocks[:count])).encode("utf-8")
-        kept = events[:count]
-        record = Record(header=loaded.record.header, events=kept, digested=(kept, loaded.record.digests[:count]))
-        prefix = Loaded(path=loaded.path, data=data, record=record, game=loaded.game.at(count))
-        self.known.setdefault(loaded.path, []).append(prefix)
 
 
 def trusting(read: Sequence[Loaded], verified: Trusted | None = None) -> Callable[[Record], int]:

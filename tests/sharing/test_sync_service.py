@@ -28,6 +28,7 @@ from splendor_cli.events import RewindAgreed
 from splendor_cli.events.codec import Header, Record, format_record
 from splendor_cli.projection import Game
 from splendor_cli.sharing import gitmerge, gitsync, versions
+from splendor_cli.sharing.checker import folded
 from splendor_cli.sharing.gitsync import Upstream
 from splendor_cli.sharing.sync import AuditRefused, Local, SyncResult, sync
 from splendor_cli.variants.base.rules import choices
@@ -254,3 +255,23 @@ def test_a_sealed_merge_leaving_out_another_players_events_is_refused(
     result = sync_in(clone, tmp_path, me="ann", key=sealed_fork.keys["ann"])
     assert gitsync.under_way(gitsync.locate(clone / GAME)) is None and result.upstream is None
     assert "Splendor-Withdrawn-By: ann " in run_git(clone, "log", "-1", "--format=%B")
+
+
+def test_a_version_folded_back_is_the_version_read(tmp_path: Path) -> None:
+    """`checker.folded`, how the audit starts from the file before mine without replaying it: the
+    first events of a version read, folded again, are what reading their bytes gives; a size that
+    ends inside an event gives nothing."""
+    header = Header(game="g", variant="base", players=("ann", "bob"), created="2026-12-02T00:00:00Z")
+    loaded = store.create(tmp_path / "g.toml", header, deal(("ann", "bob"), random.Random(4)))
+    files = [loaded.data]
+    for _ in range(4):
+        loaded = store.append(loaded, loaded.game.decide(choices(loaded.game.state).move(0)))
+        files.append(loaded.data)
+    whole = versions.read_version(files[-1])
+    for data in files[:-1]:
+        found = folded(whole, files[-1], len(data))
+        read = versions.read_version(data)
+        assert found is not None and (found.record, found.game) == (read.record, read.game)
+        assert found.record.digests == read.record.digests
+    assert folded(whole, files[-1], len(files[1]) - 1) is None
+    assert folded(whole, files[-1], 10) is None  # inside the header
