@@ -9,8 +9,7 @@ rule is refused, naming the event. The game itself is reached only through its `
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from collections.abc import Set as AbstractSet
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -30,9 +29,9 @@ from ..events import (
     SeedsAsked,
     SeedsRestarted,
     TurnUndone,
-    actor,
     enveloped,
 )
+from .undo_policy import check_agreed, check_undo, decide_undo
 from .variant import AnyVariant, State, check_players
 
 if TYPE_CHECKING:
@@ -139,7 +138,7 @@ class Game:
         """
         if to is not None and not 1 <= to <= self.seq:
             raise UsageError(f"there is no event #{to}: the log has events #1 to #{self.seq}")
-        return _decide_undo(self, to=to, by=by, forced=forced)
+        return decide_undo(self, to=to, by=by, forced=forced)
 
     def deal(self) -> Event:
         """The setup that a finished commit-then-reveal or sealed deal gives (IllegalMoveError
@@ -168,168 +167,6 @@ class Game:
         if not 1 <= seq <= self.seq:
             raise UsageError(f"there is no event #{seq}: the log has events #1 to #{self.seq}")
         return replay(self.variant, self.events[:seq], check=False, chained_draws=self.chained_draws)
-
-
-BOT_SEAT = "bot:"
-"""How a bot's seat is named: `bot:SPEC` (`bot:mcts:400#2`)."""
-
-
-def is_bot_seat(name: str) -> bool:
-    """Whether `name` is a bot's seat: `bot:` then a spec (what `splendor_cli.bots.seat_spec`
-    reads; the core cannot import the bots, and a test checks that the two agree)."""
-    return name.startswith(BOT_SEAT) and bool(name[len(BOT_SEAT) :].partition("#")[0])
-
-
-def _actor_at(game: _History, index: int) -> str:
-    """Who played the effective move `game.after[index]`."""
-    return actor(game.events[game.after[index] - 1])
-
-
-def _others(actors: Sequence[str], by: str) -> list[str]:
-    """The players but `by` whose moves these are, in order; the bot seats' moves that follow one
-    of `by`'s (the bots' answers to it) do not count."""
-    others: list[str] = []
-    answered = False
-    for name in actors:
-        if name == by:
-            answered = True
-        elif not (answered and is_bot_seat(name)) and name not in others:
-            others.append(name)
-    return others
-
-
-def _default_target(game: _History, by: str) -> int:
-    """The event a plain undo goes back to: just before the last move, or, when the last moves are
-    bot seats' answers to a person's move (`by`'s, or anyone's when `by` is not said), just before
-    that person's move."""
-    index = len(game.after) - 1
-    while index > 0 and is_bot_seat(_actor_at(game, index)):
-        index -= 1
-    if 0 < index < len(game.after) - 1 and (not by or by == _actor_at(game, index)):
-        return game.after[index - 1]
-    return game.after[-2]
-
-
-def _names(players: Sequence[str]) -> str:
-    return " and ".join(f"{p}'s" for p in players)
-
-
-def _check_undo(game: _History, *, to: int, by: str, forced: bool) -> list[str]:
-    """Refuse an undo to `to` asked by `by` that the policy forbids; return the players whose moves
-    it takes back (in order). An undo that nobody signed (`by` empty, as earlier releases wrote
-    them) is not judged by the policy: it is read as it was written.
-
-    Raises:
-        IllegalMoveError: nothing to undo, `to` is not an effective event before the last, or
-            the policy forbids it.
-    """
-    if len(game.after) < 2:
-        raise IllegalMoveError("there is no turn to undo", rule="undo")
-    if by and by not in game.players:
-        raise IllegalMoveError(f"{excerpt(by)} does not play in this game", rule="undo")
-    if to not in game.after[:-1]:
-        if to in game.undone:
-            why = "was undone already"
-        elif 1 <= to <= game.seq and isinstance(game.events[to - 1], TurnUndone):
-            why = "is an undo, not a turn"
-        elif to == game.after[-1]:
-            why = "is the last turn: the game is there already"
-        elif 1 <= to < game.after[0]:
-            why = "comes before the cards were dealt"
-        else:
-            why = "does not exist"
-        raise IllegalMoveError(f"cannot undo to event #{to}: it {why}", rule="undo")
-    actors = [_actor_at(game, i) for i in range(game.after.index(to) + 1, len(game.after))]
-    if by and not forced:
-        others = _others(actors, by)
-        if others:
-            raise IllegalMoveError(
-                f"{by} may take back only their own turns (and the bots' answers to them);"
-                f" this would take back {_names(others)}: agree on it and use --force",
-                rule="undo",
-            )
-    return actors
-
-
-def _check_agreed(game: _History, actors: Sequence[str], *, to: int, by: str, forced: bool) -> None:
-    """In a sealed game, refuse an undo to `to` unless the players it must have agreed to it
-    (`RewindAgreed`, since the last move) have: when a card was revealed after `to` to a player
-    whose moves it takes back (look, then choose again), every other player; else, for a forced
-    rewind, every other player whose turns it takes back."""
-    from ..sealing.table import learned
-
-    since = [e for e in game.events[game.after[-1] :] if isinstance(e, RewindAgreed) and e.to == to]
-    agreed = {e.player for e in since}
-    sealing = getattr(game, "sealing", None)
-    seen = learned(sealing, actors, to) if sealing is not None else []
-    if seen:
-        late = [name for name in game.players if name != by and name not in agreed]
-        if late:
-            card, who = seen[0]
-            raise IllegalMoveError(
-                f"{who} saw the card {card} after event #{to}: in a sealed game a move after which a card was"
-                f" revealed to its player is taken back only if every player agrees ({', '.join(late)}: "
-                f"`splendor undo --to {to} --agree`, then sync or mail it)",
-                rule="undo",
-            )
-        return
-    if not forced:
-        return
-    late = [name for name in _others(actors, by) if name not in agreed]
-    if late:
-        raise IllegalMoveError(
-            f"this rewind takes back {_names(late)} turns: in a sealed game each of them agrees first,"
-            f" with `splendor undo --to {to} --agree` (then sync or mail it)",
-            rule="undo",
-        )
-
-
-def _decide_undo(game: _History, *, to: int | None, by: str, forced: bool) -> TurnUndone:
-    """`Game.decide_undo` for a new undo (a fold re-checks a written one with `_check_undo`)."""
-    if len(game.after) < 2:
-        raise IllegalMoveError("there is no turn to undo", rule="undo")
-    if to is None:
-        to = _default_target(game, by)
-    actors = _check_undo(game, to=to, by=by, forced=forced)
-    sealing = getattr(game, "sealing", None)
-    if sealing is not None and sealing.published:
-        raise IllegalMoveError("the game's keys are published: it cannot be taken back", rule="undo")
-    if sealing is not None:
-        _check_agreed(game, actors, to=to, by=by or actors[0], forced=forced)
-    if not by:  # nobody said who asks: the one whose moves they all are, if there is one
-        others = _others(actors, actors[0])
-        if others and not forced:
-            raise IllegalMoveError(
-                f"this would take back {_names([actors[0], *others])} turns: agree on it and use --force,"
-                " with --as NAME to say who asks",
-                rule="undo",
-            )
-        if others:
-            raise UsageError(
-                f"say who asks for this rewind over {_names([actors[0], *others])} turns:"
-                " --as NAME (or $SPLENDOR_PLAYER)"
-            )
-        by = actors[0]
-    return TurnUndone(by=by, to=to, forced=forced)
-
-
-class _History(Protocol):
-    """What the undo policy reads of a game: a `Game`, or a `_Fold` under way."""
-
-    @property
-    def events(self) -> Sequence[Event]: ...
-
-    @property
-    def after(self) -> Sequence[int]: ...
-
-    @property
-    def undone(self) -> AbstractSet[int]: ...
-
-    @property
-    def seq(self) -> int: ...
-
-    @property
-    def players(self) -> tuple[str, ...]: ...
 
 
 class _Fold:
@@ -427,13 +264,13 @@ class _Fold:
         self.after.append(seq)
 
     def _undo(self, event: TurnUndone, check: bool, verify: bool) -> None:
-        """An undo: the policy checked again (`_check_undo`), the moves after `to` set aside."""
+        """An undo: the policy checked again (`check_undo`), the moves after `to` set aside."""
         try:
             if self.sealing is not None and self.sealing.published:
                 raise IllegalMoveError("the game's keys are published: it cannot be taken back", rule="undo")
-            actors = _check_undo(self, to=event.to, by=event.by, forced=event.forced)
+            actors = check_undo(self, to=event.to, by=event.by, forced=event.forced)
             if self.sealing is not None:
-                _check_agreed(self, actors, to=event.to, by=event.by, forced=event.forced)
+                check_agreed(self, actors, to=event.to, by=event.by, forced=event.forced)
         except IllegalMoveError as exc:
             raise CorruptLogError(str(exc), seq=event.seq) from None
         keep = self.after.index(event.to) + 1

@@ -11,7 +11,7 @@ from splendor_cli.bots import seat_spec
 from splendor_cli.errors import CorruptLogError, IllegalMoveError, UsageError
 from splendor_cli.events import TurnUndone
 from splendor_cli.projection import Game
-from splendor_cli.projection.game import is_bot_seat
+from splendor_cli.projection.undo_policy import is_bot_seat
 
 TAKES = ("take white blue green", "take red black white", "take blue green red", "take black white blue")
 
