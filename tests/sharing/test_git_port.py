@@ -53,12 +53,14 @@ def test_git_never_waits_for_a_person(tmp_path: Path) -> None:
 
 
 def test_a_missing_git_says_what_needs_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No git on PATH: a UsageError (GitMissing) that says so and what needs it, no traceback."""
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(GitMissing, match=r"git is not installed \(or not on PATH\): sync needs it"):
         Git(cwd=tmp_path, needs="sync needs it").run("status")
 
 
 def test_an_answer_too_long_is_refused(tmp_path: Path) -> None:
+    """An answer longer than the `limit` a caller gives is refused, not taken in."""
     with pytest.raises(UsageError, match="more than 4 bytes of output"):
         Git(cwd=tmp_path).run("hash-object", "--stdin", stdin=b"x", limit=4)
 
@@ -72,6 +74,7 @@ def test_what_git_says_is_quoted_for_a_terminal() -> None:
 
 
 def test_a_failure_names_the_command(tmp_path: Path) -> None:
+    """A failed command is a UsageError that names it (`git rev-parse: ...`; the audit's `... failed: ...`)."""
     with pytest.raises(UsageError, match=r"^git rev-parse: "):
         Git(cwd=tmp_path)("rev-parse", "--verify", "nothing-here^{commit}")
     with pytest.raises(UsageError, match=r"^git rev-parse failed: "):
@@ -79,6 +82,7 @@ def test_a_failure_names_the_command(tmp_path: Path) -> None:
 
 
 def test_gits_own_files_are_read_bounded_and_not_through_a_link(tmp_path: Path) -> None:
+    """A file of git's folder is read up to the bound, never through a symbolic link, and a missing one is None."""
     message = tmp_path / "MERGE_MSG"
     message.write_bytes(b"m" * 100)
     assert read_git_file(message, 10) == b"m" * 10
