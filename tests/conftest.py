@@ -18,7 +18,7 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 # few tenths of a second, varying with the load of a shared two-core machine): a deadline would
 # report the load, not a regression; the fuzz tests bound each load themselves (test_fuzz.HANG).
 #
-# dev (a developer's run): few examples, so that the fast tier stays well under a minute, and
+# dev (a developer's run): few examples, so that the fast tier stays within a minute, and
 # random ones: each run explores new games, and a failure is saved in .hypothesis/ and tried
 # first on the next run.
 #

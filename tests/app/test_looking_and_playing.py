@@ -239,14 +239,16 @@ def test_the_demo_writes_its_game_here_under_a_free_name_and_no_temporary_folder
     """`demo` writes splendor-demo.toml in the current folder (then -2, ...), says so, and leaves
     nothing else: no temporary folder; `-g` still chooses the file."""
     monkeypatch.chdir(tmp_path)
-    temp = set(os.listdir(tempfile.gettempdir()))
+    temp = tmp_path.parent / f"{tmp_path.name}-temp"  # the temporary folder, this test's alone
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
     code, out, err = cli("demo", "--seed", 1, "--turns", 2)
     assert code == 0, err
     assert "The demo game is splendor-demo.toml: try `" in out and " log -g splendor-demo.toml`" in out
     assert cli("demo", "--seed", 1, "--turns", 1)[0] == 0
     assert sorted(os.listdir(tmp_path)) == ["splendor-demo-2.toml", "splendor-demo.toml"]
     assert state(tmp_path / "splendor-demo.toml")["turn"] == 2
-    assert not {name for name in set(os.listdir(tempfile.gettempdir())) - temp if "splendor" in name}
+    assert os.listdir(temp) == []
     assert cli("demo", "-g", "mine.toml", "--turns", 0)[0] == 0 and (tmp_path / "mine.toml").exists()
 
 
