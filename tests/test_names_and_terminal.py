@@ -28,7 +28,7 @@ from splendor_cli.presentation.text import UNSAFE, safe
 from splendor_cli.projection import Game
 from splendor_cli.projection.log import LogEntry
 from splendor_cli.projection.variant import NAME_RULE, name_problem
-from splendor_cli.sharing import verify
+from splendor_cli.sharing import audit, verify
 from splendor_cli.variants.base import VARIANT as BASE
 from splendor_cli.variants.duel import VARIANT as DUEL
 
@@ -248,12 +248,6 @@ def test_safe_escapes_controls_c1_and_bidi_and_keeps_the_rest() -> None:
     assert safe("ann 2-14 1pt zoë — ok ✓") == "ann 2-14 1pt zoë — ok ✓"
 
 
-def test_verify_escapes_as_safe_does() -> None:
-    """sharing/ may not import presentation/: verify's own copy escapes every code point alike."""
-    every = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
-    assert verify._safe(every) == safe(every)
-
-
 def test_run_prints_one_escaped_line_whatever_the_message(capsys: pytest.CaptureFixture[str]) -> None:
     """The last guard: an error message quoting raw control characters prints them escaped."""
 
@@ -327,7 +321,7 @@ def test_verify_text_reports_escape_what_the_file_and_git_say() -> None:
         "subject": "fine\n#2 ann's turn: ok",
         "reason": "writes a file that does not read: \x1b[2J",
     }
-    git_text = verify.git_report_text({"path": "g.toml", "bad": bad, "staged": False, "commits": 1, "range": None})
+    git_text = audit.git_report_text({"path": "g.toml", "bad": bad, "staged": False, "commits": 1, "range": None})
     assert len(git_text.splitlines()) == 2 and unsafe_in(git_text.replace("\n", "")) == []
     assert "\\u202e" in git_text and "\\x0a#2" in git_text
 

@@ -199,7 +199,7 @@ def local(picture: bool = False) -> Local:
 
 
 AUDITED = "audited"
-"""The cache's view that holds the mark of a game file's last good audit (`verify.audit`'s `mark`)."""
+"""The cache's view that holds the mark of a game file's last good audit (`audit.audit`'s `mark`)."""
 
 
 class _Marks:

@@ -106,16 +106,18 @@ def verify(
     splendor verify --git -g games/friday.toml '@{upstream}..HEAD'
     """
     from ..errors import GameFileError
-    from ..sharing import verify as checks
 
     if (rev_range or staged) and not git:
         raise UsageError("a revision range and --staged go with --git")
     if git:
+        from ..sharing import audit
+
         path = game_path(game)
-        report = checks.staged_report(path) if staged else checks.git_report(path, rev_range)
-        text = checks.git_report_text(report)
+        report = audit.staged_report(path) if staged else audit.git_report(path, rev_range)
+        text = audit.git_report_text(report)
     else:
         from .. import store
+        from ..sharing import verify as checks
         from . import memory
 
         loaded = store.read(game_path(game))  # every signature and proof checked again, whatever was seen before

@@ -31,7 +31,6 @@ from ..events import (
     TurnUndone,
     enveloped,
 )
-from .undo_policy import check_agreed, check_undo, decide_undo
 from .variant import AnyVariant, State, check_players
 
 if TYPE_CHECKING:
@@ -138,6 +137,8 @@ class Game:
         """
         if to is not None and not 1 <= to <= self.seq:
             raise UsageError(f"there is no event #{to}: the log has events #1 to #{self.seq}")
+        from .undo_policy import decide_undo  # an undo's rules: read only when there is one
+
         return decide_undo(self, to=to, by=by, forced=forced)
 
     def deal(self) -> Event:
@@ -265,6 +266,8 @@ class _Fold:
 
     def _undo(self, event: TurnUndone, check: bool, verify: bool) -> None:
         """An undo: the policy checked again (`check_undo`), the moves after `to` set aside."""
+        from .undo_policy import check_agreed, check_undo
+
         try:
             if self.sealing is not None and self.sealing.published:
                 raise IllegalMoveError("the game's keys are published: it cannot be taken back", rule="undo")

@@ -235,40 +235,38 @@ class Variant(Protocol[S, M]):
 
 # -- what a game writes: only what differs ---------------------------------------------------
 
-S_contra = TypeVar("S_contra", contravariant=True)
-M_contra = TypeVar("M_contra", contravariant=True)
+if TYPE_CHECKING:  # what mypy checks a game's modules against (types only: no start-up cost)
+    S_contra = TypeVar("S_contra", contravariant=True)
+    M_contra = TypeVar("M_contra", contravariant=True)
 
+    class RulesModule(Protocol[S, M]):
+        """A game's rules module, as `GameVariant` delegates to it."""
 
-class RulesModule(Protocol[S, M]):
-    """A game's rules module, as `GameVariant` delegates to it."""
+        def decide(self, state: S, move: M, /) -> PlayEvent: ...
 
-    def decide(self, state: S, move: M, /) -> PlayEvent: ...
+        def evolve(self, state: S, event: Any, /) -> S: ...
 
-    def evolve(self, state: S, event: Any, /) -> S: ...
+        def move_of(self, event: Any, /) -> M: ...
 
-    def move_of(self, event: Any, /) -> M: ...
+        def legal_moves(self, state: S, /) -> Sequence[M]: ...
 
-    def legal_moves(self, state: S, /) -> Sequence[M]: ...
+    class NotationModule(Protocol[M]):
+        """A game's notation module, where one move is one turn (`parse_moves` says one move)."""
 
+        def parse_move(self, text: str, /) -> M: ...
 
-class NotationModule(Protocol[M]):
-    """A game's notation module, where one move is one turn (`parse_moves` says one move)."""
+        def format_move(self, move: M, /) -> str: ...
 
-    def parse_move(self, text: str, /) -> M: ...
+    class ViewsModule(Protocol[S_contra, M_contra]):
+        """A game's views module: what it shows as data (docs/contract.md) and in the log."""
 
-    def format_move(self, move: M, /) -> str: ...
+        def item_json(self, state: S_contra, move: M_contra, /) -> dict[str, Any]: ...
 
+        def state_json(self, seq: int, state: S_contra, /) -> dict[str, Any]: ...
 
-class ViewsModule(Protocol[S_contra, M_contra]):
-    """A game's views module: what it shows as data (docs/contract.md) and in the log."""
+        def event_notation(self, event: Any, /) -> str: ...
 
-    def item_json(self, state: S_contra, move: M_contra, /) -> dict[str, Any]: ...
-
-    def state_json(self, seq: int, state: S_contra, /) -> dict[str, Any]: ...
-
-    def event_notation(self, event: Any, /) -> str: ...
-
-    def shown(self, event: Any, /) -> tuple[str, ...]: ...
+        def shown(self, event: Any, /) -> tuple[str, ...]: ...
 
 
 @functools.cache
@@ -305,7 +303,10 @@ class GameVariant(abc.ABC, Generic[S, M]):
     play_types: tuple[type[PlayEvent], ...]
     stepwise: bool = False
     drawing_types: tuple[type[PlayEvent], ...] = ()
-    sealed_cards: SealedCards[S] | None = None
+
+    @property
+    def sealed_cards(self) -> SealedCards[S] | None:
+        return None
 
     rules: RulesModule[S, M]
     notation: NotationModule[M]

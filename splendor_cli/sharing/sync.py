@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from ..crypto.keys import SecretKey
     from ..events.codec import Record
     from ..store import Loaded
-    from .verify import Trusted, Withdrawal
+    from .versions import Trusted
+    from .withdrawals import Withdrawal
 
 
 class AuditMarks(Protocol):
@@ -187,7 +188,7 @@ class Reads:
     """The game files this sync read (or wrote), each as it was then: a file that still holds the
     same bytes is not parsed and replayed again (nothing but its bytes is read), one that grew is
     read by its new events alone, and the audit before the push starts from the versions known
-    here (`verify.audit`'s `known`)."""
+    here (`audit.audit`'s `known`)."""
 
     def __init__(self, trusted: Trusted | None = None) -> None:
         self.trusted = trusted
@@ -214,7 +215,7 @@ class Reads:
             if data == last.data:
                 return last
             if data is not None and data.startswith(last.data):  # a fast-forward: the new events alone
-                from .verify import extend_read
+                from .versions import extend_read
 
                 try:
                     record, game = extend_read(last, data, self.trusted)
@@ -356,7 +357,7 @@ def draw(repo: Repo, paths: list[str], picture: Callable[[Loaded], bytes], read:
 def audit(paths: list[str], up: Upstream, local: Local, read: Reads | None = None) -> None:
     """`verify --git` of each game file: a history that breaks the audit is not pushed.
 
-    Only what is new is audited (`verify.audit`): the user's cache remembers (`Local.marks`), for
+    Only what is new is audited (`audit.audit`): the user's cache remembers (`Local.marks`), for
     each game file and upstream, the last commit whose history was audited and found good, and
     the walk starts after it; a history rewritten under it (the commit no longer an ancestor of
     HEAD) is audited whole. The mark moves only after a good audit. The cache is the user's own
@@ -367,7 +368,7 @@ def audit(paths: list[str], up: Upstream, local: Local, read: Reads | None = Non
     Raises:
         AuditRefused: a history breaks the audit (its report in `details`).
     """
-    from . import verify as checks
+    from . import audit as checks
 
     for path in paths:
         known = read.known.get(path, []) if read is not None else []
@@ -415,12 +416,12 @@ def withdrawn(repo: Repo, merged: Loaded, local: Local) -> list[str]:
     """
     from ..events import actor
     from ..events.codec import event_digest
-    from . import verify as checks
+    from .withdrawals import WITHDRAW, consent_line, withdrawals
 
     path = merged.path
     rel = gitsync.locate(path).rel
     parents = [data for rev in ("HEAD", "MERGE_HEAD") if (data := gitsync.committed(repo, rev, rel=rel)) is not None]
-    found = checks.withdrawals(parents, merged.data, trusting([merged], local.trusted))
+    found = withdrawals(parents, merged.data, trusting([merged], local.trusted))
     if not found:
         return []
     secret = local.key()
@@ -428,7 +429,7 @@ def withdrawn(repo: Repo, merged: Loaded, local: Local) -> list[str]:
     for left in found:
         seat = None if secret is None else _seat_in(left, secret)
         if left.fault is None and secret is not None and seat == left.player:
-            lines.append(checks.consent_line(left.player, secret.sign(checks.WITHDRAW, left.statement)))
+            lines.append(consent_line(left.player, secret.sign(WITHDRAW, left.statement)))
             continue
         first = left.events[0]
         owner = left.player or actor(first)

@@ -1,4 +1,4 @@
-"""`splendor sync`'s audit of what is new (`verify.audit`): the commits after the last one whose
+"""`splendor sync`'s audit of what is new (`audit.audit`): the commits after the last one whose
 history an audit found good (the mark, kept in the user's own authenticated cache), judged as a
 whole audit judges them; the whole history again when the mark is missing, tampered with, for
 another path, not an ancestor of HEAD (a history rewritten under it), or when the walk follows a
@@ -25,10 +25,12 @@ from splendor_cli.app import table as sync_table
 from splendor_cli.errors import GameFileError
 from splendor_cli.events import RewindAgreed, actor
 from splendor_cli.events.codec import Header, format_record
+from splendor_cli.sharing import audit as audit_module
 from splendor_cli.sharing import sync as sharing_sync
-from splendor_cli.sharing import verify, versions
+from splendor_cli.sharing import versions
+from splendor_cli.sharing.audit import audit, git_report
 from splendor_cli.sharing.gitsync import Upstream, groups
-from splendor_cli.sharing.verify import WITHDRAW, audit, consent_line, git_report, withdrawals
+from splendor_cli.sharing.withdrawals import WITHDRAW, consent_line, withdrawals
 from splendor_cli.variants.base.rules import choices
 
 pytestmark = pytest.mark.skipif(
@@ -328,16 +330,16 @@ def test_withdrawals_trusts_what_was_verified(fork: Fork, monkeypatch: pytest.Mo
 
 @pytest.fixture
 def audits(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
-    """Each `verify.audit` that sync runs: the mark it was given, and its report."""
+    """Each `audit.audit` that sync runs: the mark it was given, and its report."""
     seen: list[dict[str, Any]] = []
-    real = verify.audit
+    real = audit_module.audit
 
     def recording(path: Any, mark: str | None = None, *args: Any) -> dict[str, Any]:
         report = real(path, mark, *args)
         seen.append({"given": mark, **report})
         return report
 
-    monkeypatch.setattr(verify, "audit", recording)
+    monkeypatch.setattr(audit_module, "audit", recording)
     yield seen
 
 

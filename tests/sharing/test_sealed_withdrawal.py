@@ -24,10 +24,11 @@ from sharing.gitrepos import commit_all
 from splendor_cli.events import RewindAgreed, actor
 from splendor_cli.events.codec import format_record
 from splendor_cli.records import parse_text, replay_record
-from splendor_cli.sharing import verify
+from splendor_cli.sharing import audit
 from splendor_cli.sharing import withdrawals as withdrawals_
+from splendor_cli.sharing.audit import git_report, staged_report
 from splendor_cli.sharing.gitsync import groups
-from splendor_cli.sharing.verify import WITHDRAW, consent_line, git_report, staged_report, withdrawals
+from splendor_cli.sharing.withdrawals import WITHDRAW, consent_line, withdrawal_statement, withdrawals
 
 pytestmark = pytest.mark.skipif(
     subprocess.run(["git", "--version"], capture_output=True).returncode != 0, reason="no git"
@@ -178,7 +179,7 @@ def test_a_merge_that_leaves_out_another_players_signed_turn_is_bad(repo: Path, 
     seq = fork.main.game.seq
     assert reason.startswith(f"drops #{seq} bob's ") and "a merge may only combine its parents' events" in reason
     assert "they are bob's, and the merge holds no consent signed by bob" in reason
-    assert "first bad commit" in verify.git_report_text(report)
+    assert "first bad commit" in audit.git_report_text(report)
 
 
 def test_a_player_may_withdraw_their_own_signed_event_with_their_consent(repo: Path, fork: Fork) -> None:
@@ -210,9 +211,7 @@ def test_only_the_players_own_consent_to_this_merge_counts(fork: Fork, case: str
     if case == "bob's signature":
         line = consent_line("ann", keys["bob"].sign(WITHDRAW, withdrawal.statement))
     elif case == "a consent to another merge":  # the same branch left out, another file kept
-        other = verify.withdrawal_statement(
-            fork.main.sealing, fork.stale.record.events[-1], fork.stale.record.events[-2]
-        )
+        other = withdrawal_statement(fork.main.sealing, fork.stale.record.events[-1], fork.stale.record.events[-2])
         line = consent_line("ann", keys["ann"].sign(WITHDRAW, other))
     elif case == "a broken signature":
         line = good[:-4] + ("1111" if good.endswith("0000") else "0000")
@@ -250,7 +249,7 @@ def test_the_statement_binds_the_game_and_both_ends(fork: Fork) -> None:
     after = replay_record(parse_text(fork.bobs.decode()))
     assert after.sealing is not None
     dropped, kept = fork.stale.record.events[-1], fork.main.record.events[-1]
-    one = verify.withdrawal_statement(after.sealing, dropped, kept)
+    one = withdrawal_statement(after.sealing, dropped, kept)
     assert one == _statement(fork.anns, fork.bobs)
-    assert one != verify.withdrawal_statement(after.sealing, kept, dropped)
-    assert one != verify.withdrawal_statement(after.sealing, dropped, fork.main.record.events[-2])
+    assert one != withdrawal_statement(after.sealing, kept, dropped)
+    assert one != withdrawal_statement(after.sealing, dropped, fork.main.record.events[-2])

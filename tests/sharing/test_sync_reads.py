@@ -1,5 +1,5 @@
 """How `splendor sync` reads its game files once: a file that still holds the bytes it read is not
-read again, one fast-forwarded is read by its new events alone (`verify.extend_read`, as
+read again, one fast-forwarded is read by its new events alone (`versions.extend_read`, as
 `store.read` reads it), and `commit_turns` counts the committed events without a second parse."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from splendor_cli.errors import GameFileError, SplendorError
 from splendor_cli.events.codec import Header, format_event, format_record
 from splendor_cli.sharing import gitsync
 from splendor_cli.sharing.sync import Reads, trusting
-from splendor_cli.sharing.verify import extend_read
+from splendor_cli.sharing.versions import extend_read
 from splendor_cli.variants.base.rules import choices
 
 pytestmark = pytest.mark.skipif(

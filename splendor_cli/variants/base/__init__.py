@@ -9,12 +9,12 @@ below names those modules and writes only what no default does (`GameVariant`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ...events import Event, PlayEvent
 from ...projection.variant import Chance, GameVariant, Variant
-from ...sealing.capability import Places, SealedDecks
 from ...sealing.placeholders import deck_problem
 from . import notation, rules, views
 from .cards import DECKS, NOBLES
@@ -24,6 +24,8 @@ from .state import GameState, start
 
 if TYPE_CHECKING:
     import random
+
+    from ...sealing.capability import Places, SealedCards
 
 LEVELS = (1, 2, 3)
 
@@ -40,6 +42,15 @@ def _card_places(state: GameState) -> Places:
     return face_up, {player.name: player.reserved for player in state.players}
 
 
+@functools.cache
+def _sealed_cards() -> SealedCards[GameState]:
+    """The game can be sealed: its decks, its deal from given decks, where its states keep cards
+    (built on first use: an open game's commands never import the sealed protocol)."""
+    from ...sealing.capability import SealedDecks
+
+    return SealedDecks(decks=DECKS, deal=_deal, places=_card_places)
+
+
 class Splendor(GameVariant[GameState, Move]):
     """The base game. Satisfies `splendor_cli.projection.variant.Variant[GameState, Move]`."""
 
@@ -49,11 +60,14 @@ class Splendor(GameVariant[GameState, Move]):
     demo_players: tuple[str, ...] = ("ann", "bob", "cy")
     setup_type: type[Event] = GameStarted
     play_types: tuple[type[PlayEvent], ...] = TURN_TYPES
-    sealed_cards = SealedDecks(decks=DECKS, deal=_deal, places=_card_places)
     rules = rules
     notation = notation
     views = views
     package = __name__
+
+    @property
+    def sealed_cards(self) -> SealedCards[GameState]:
+        return _sealed_cards()
 
     def deal(self, players: tuple[str, ...], chance: Chance) -> GameStarted:
         """Shuffle the decks and reveal players + 1 nobles; the event records the outcome."""

@@ -11,13 +11,13 @@ is its own event. The class below names those modules and writes only what no de
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import Event, PlayEvent
 from ...model import Gem
 from ...projection.variant import Chance, GameVariant, Variant
-from ...sealing.capability import Places, SealedDecks
 from . import notation, rules, views
 from .cards import DECKS
 from .events import STEP_TYPES, BoardReplenished, DuelStarted
@@ -26,6 +26,8 @@ from .step import Step
 
 if TYPE_CHECKING:
     import random
+
+    from ...sealing.capability import Places, SealedCards
 
 LEVELS = (1, 2, 3)
 
@@ -50,6 +52,15 @@ def _card_places(state: DuelState) -> Places:
     return face_up, {player.name: player.reserved for player in state.players}
 
 
+@functools.cache
+def _sealed_cards() -> SealedCards[DuelState]:
+    """The game can be sealed: its decks, its deal from given decks, where its states keep cards
+    (built on first use: an open game's commands never import the sealed protocol)."""
+    from ...sealing.capability import SealedDecks
+
+    return SealedDecks(decks=DECKS, deal=_deal, places=_card_places)
+
+
 class Duel(GameVariant[DuelState, Step]):
     """Splendor Duel. Satisfies `splendor_cli.projection.variant.Variant[DuelState, Step]`."""
 
@@ -61,10 +72,13 @@ class Duel(GameVariant[DuelState, Step]):
     setup_type: type[Event] = DuelStarted
     play_types: tuple[type[PlayEvent], ...] = STEP_TYPES
     drawing_types: tuple[type[PlayEvent], ...] = (BoardReplenished,)
-    sealed_cards = SealedDecks(decks=DECKS, deal=_deal, places=_card_places)
     rules = rules
     views = views
     package = __name__
+
+    @property
+    def sealed_cards(self) -> SealedCards[DuelState]:
+        return _sealed_cards()
 
     def deal(self, players: tuple[str, ...], chance: Chance) -> DuelStarted:
         """Shuffle the three decks, and draw the 25 tokens from the bag onto the board in spiral
