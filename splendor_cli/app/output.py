@@ -1,8 +1,8 @@
 """What a command prints, and where: standard library only (the fast path imports it).
 
 Every command writes its result through `out` (one text, one final line break) or, under
-`--json`, `json_text` (ASCII JSON); a picture goes through `write_out` (standard output, or a
-file replaced whole). `use_color` and `width` say how a board is drawn on this terminal.
+`--json`, `json_text` (ASCII JSON); a picture goes through `write_out` (standard output, a
+file replaced whole, or a device or FIFO written through). `use_color` and `width` say how a board is drawn on this terminal.
 """
 
 from __future__ import annotations
@@ -57,10 +57,24 @@ def width() -> int:
 
 
 def write_out(output: str | None, text: str) -> None:
-    """`text` to standard output (no FILE, or -), else to FILE, replaced whole (through a temporary
-    file beside it: a reader never sees half a picture) and said on stderr."""
-    if output is None or output == "-":
+    """`text` to standard output (no FILE, -, or /dev/stdout), else to FILE. A FILE that is
+    something else than a regular file (a device such as /dev/null, a FIFO, a terminal; or a
+    symbolic link to one) is opened and written through, never replaced; a regular file is
+    replaced whole (through a temporary file beside it: a reader never sees half a picture), and
+    said on stderr."""
+    if output is None or output in ("-", "/dev/stdout"):
         out(text)
+        return
+    import stat
+
+    try:
+        target = os.stat(output)  # through a link: what would be written
+    except OSError:
+        target = None
+    if target is not None and stat.S_ISDIR(target.st_mode):
+        raise UsageError(f"{output} is a folder: name a file")
+    if target is not None and not stat.S_ISREG(target.st_mode):
+        _write_through(output, text)
         return
     folder = os.path.dirname(output) or "."
     if not os.path.isdir(folder):
@@ -73,3 +87,25 @@ def write_out(output: str | None, text: str) -> None:
 
     store.write_atomic(output, text.encode("utf-8"), exclusive=not os.path.lexists(output))
     sys.stderr.write(f"splendor: wrote {output} ({len(text.encode('utf-8')):,} bytes)\n")
+
+
+def _write_through(output: str, text: str) -> None:
+    """Write `text` into `output`, a device, a FIFO or a terminal: opened for writing as it is
+    (never created, truncated nor replaced), checked again once open (no regular file, no folder)."""
+    import stat
+
+    data = (text if text.endswith("\n") else text + "\n").encode("utf-8")
+    try:
+        fd = os.open(output, os.O_WRONLY | os.O_APPEND | os.O_NOCTTY | os.O_CLOEXEC)
+    except OSError as error:
+        raise UsageError(f"{output}: cannot write there ({error.strerror})") from None
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):  # swapped for a regular file since: never written in place
+            raise UsageError(f"{output} changed while it was opened: try again")
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError as error:
+        raise UsageError(f"{output}: cannot write there ({error.strerror})") from None
+    finally:
+        os.close(fd)
