@@ -1,5 +1,7 @@
 """What this user has seen of each game: the chain of its events, remembered as SSH remembers
-host keys, so that a copy whose log does not extend it is refused.
+host keys, so that a copy whose log does not extend it is refused: one that contradicts it as
+damaged (exit 4), one that is only behind it (a strict prefix: a clone not yet pulled, a backup)
+as stale (exit 3, rule `behind`), saying to pull, sync or apply, or `forget` to go back to it.
 
 Without signatures, whoever edits an earlier event and recomputes every `parent` after it gets
 a file that reads and verifies on its own. What such a file cannot do is extend the chain this
@@ -83,8 +85,10 @@ def check(loaded: Loaded) -> None:
     """Refuse a copy of a game whose log does not extend the events this user saw of it.
 
     Raises:
-        GameFileError: an event this user saw is not the file's event of that number, or the
-            file has fewer events than were seen (events were removed).
+        GameFileError: an event this user saw is not the file's event of that number (the copy
+            contradicts what was seen: exit 4).
+        IllegalMoveError: the file is a strict prefix of what was seen (rule `behind`: an older
+            copy, one not yet pulled or a backup; exit 3).
     """
     check_record(loaded.path, loaded.record)
 
@@ -103,10 +107,14 @@ def check_record(path: str, record: Record) -> None:
                 f" {record.header.game!r}: an earlier turn was rewritten (if all the players"
                 " agree to this copy, `splendor forget -g FILE` accepts it)"
             )
-    if len(now) < len(seen):
-        raise GameFileError(
-            f"{path}: the file ends at event #{len(now)}, but you saw game"
-            f" {record.header.game!r} up to event #{len(seen)}: events were removed"
+    if len(now) < len(seen):  # a strict prefix of what was seen: an older copy, not a forgery
+        from ..errors import IllegalMoveError
+
+        raise IllegalMoveError(
+            f"{path}: this copy is behind (#{len(now)}; you saw #{len(seen)} of game"
+            f" {record.header.game!r}): pull, sync or apply first (to go back to this copy on"
+            " purpose, as when restoring a backup, `splendor forget -g FILE` accepts it)",
+            rule="behind",
         )
 
 

@@ -51,14 +51,15 @@ def test_a_recomputed_chain_is_refused_where_the_game_was_seen(tmp_path: Path) -
 
 
 def test_a_copy_with_events_removed_is_refused(tmp_path: Path) -> None:
-    """A copy that stops before the last event seen: events were removed (exit 4)."""
+    """A copy that stops before the last event seen, and agrees with what was seen up to there:
+    behind, not tampered (exit 3, rule `behind`; test_stale.py)."""
     path = tmp_path / "g.toml"
     assert cli("new", "-g", path, "--players", "ann,bob", "--seed", 1)[0] == 0
     before = path.read_bytes()
     assert cli("take", "white", "blue", "green", "-g", path)[0] == 0
     path.write_bytes(before)
     code, _, err = cli("state", "-g", path)
-    assert code == 4 and "events were removed" in err
+    assert code == 3 and "this copy is behind" in err
 
 
 def test_extending_a_seen_game_is_fine_and_remembered(tmp_path: Path) -> None:
