@@ -291,6 +291,38 @@ def put(data: bytes, view: str, text: str) -> None:
         pass
 
 
+CHAIN = "chain"
+"""The view of a game file's chain: its game id and the full digest of each of its events, kept
+beside its answers so that the fast path can hold them against the memory of seen games."""
+
+
+def put_chain(loaded: Loaded) -> None:
+    """Remember, for `loaded`'s bytes, which game it is and the full digest of each of its events
+    (`still_seen` reads them back). Never fails."""
+    record = loaded.record
+    put(loaded.data, CHAIN, "\n".join((record.header.game.encode("utf-8").hex(), *record.digests)) + "\n")
+
+
+def still_seen(data: bytes) -> bool:
+    """Whether a cached answer for the game file `data` may still be served by the fast path: its
+    events extend what this user saw of the game (memory.py; a copy rolled back behind what was
+    seen, or one that contradicts it, is for the command to refuse). False when the memory is on
+    and the file's chain is not in the cache."""
+    from . import memory
+
+    if not memory.enabled():
+        return True
+    text = get(data, CHAIN)
+    if text is None:
+        return False
+    game, *digests = text.split()
+    try:
+        name = bytes.fromhex(game).decode("utf-8")
+    except ValueError:
+        return False
+    return memory.extends(name, digests)
+
+
 def _prune(folder: int) -> None:
     """Past MAX_ENTRIES entries, remove the oldest half of them, and nothing else."""
     with os.scandir(folder) as found:

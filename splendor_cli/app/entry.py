@@ -109,6 +109,8 @@ def _cached(name: str, kwargs: dict[str, Any]) -> str | None:
     text = cache.get(data, cache.view_name("moves" if name == "moves" else "state", kwargs.get("at")))
     if name == "moves" and text == "[]\n":
         return None  # a finished game: the command says so on stderr too
+    if text is not None and not cache.still_seen(data):
+        return None  # behind what this user saw, or contradicting it: the command refuses it
     return text
 
 

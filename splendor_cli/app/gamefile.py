@@ -123,6 +123,7 @@ def views(loaded: Loaded, at: int | None = None, *, moves: bool = False) -> tupl
     state_text = json_text(state_json(played))
     if caching:
         cache.put(loaded.data, cache.view_name("state", at), state_text)
+        cache.put_chain(loaded)  # what the fast path holds against the memory of seen games
     moves_text = ""
     if played.sealing is not None and not moves:
         return state_text, moves_text  # a sealed game's moves are the seat's own: never cached

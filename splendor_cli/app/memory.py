@@ -118,6 +118,16 @@ def check_record(path: str, record: Record) -> None:
         )
 
 
+def extends(game: str, digests: list[str]) -> bool:
+    """Whether a file of game `game` whose events have these full digests, in order, extends
+    what this user saw of it: what `check_record` lets through (the cache's fast path asks)."""
+    folder = _folder()
+    if folder is None:
+        return True
+    seen = _seen(_file(folder, game))
+    return len(digests) >= len(seen) and all(map(_same, seen, digests))
+
+
 def remember(loaded: Loaded, *, replace: bool = False) -> None:
     """Remember the file's events (they extend what was seen; `replace`: whatever was seen).
     Never fails: a memory that cannot be written is only a defence lost."""
