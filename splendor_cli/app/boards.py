@@ -17,8 +17,10 @@ if TYPE_CHECKING:
 
 def board(game: Any, color: str, variant: Any = None) -> str:
     """The board of `game` (a Game or a `Moment`) as text for this terminal (`--color WHEN`)."""
-    from .output import use_color, width
+    from ..presentation.text import use_theme
+    from .output import theme, use_color, width
 
+    use_theme(theme())
     text: str = (variant or game.variant).board_text(game, width=width(), color=use_color(color), ascii=False)
     return text
 

@@ -261,9 +261,12 @@ def log(*, game: str | None = None, json: bool = False, color: str = "auto", sid
     """
     from ..errors import ForkError
     from ..presentation.log import log_text
+    from ..presentation.text import use_theme
     from ..projection.log import log_entries
+    from .output import theme
 
     on = use_color(color)
+    use_theme(theme())
     try:
         entries = log_entries((load_side(game, side) if side else load(game)).game)
     except ForkError:

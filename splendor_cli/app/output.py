@@ -2,7 +2,8 @@
 
 Every command writes its result through `out` (one text, one final line break) or, under
 `--json`, `json_text` (ASCII JSON); a picture goes through `write_out` (standard output, a
-file replaced whole, or a device or FIFO written through). `use_color` and `width` say how a board is drawn on this terminal.
+file replaced whole, or a device or FIFO written through). `use_color`, `theme` and `width` say
+how a board is drawn on this terminal.
 """
 
 from __future__ import annotations
@@ -41,6 +42,21 @@ def use_color(color: str) -> bool:
     if color != "auto":
         return color == "always"
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def theme() -> str:
+    """The colours of the boards (`$SPLENDOR_THEME`): auto (the default: readable on a light and a
+    dark background alike), light or dark.
+
+    Raises:
+        UsageError: $SPLENDOR_THEME is set to something else.
+    """
+    name = os.environ.get("SPLENDOR_THEME", "").strip().lower() or "auto"
+    if name not in ("auto", "light", "dark"):
+        from ..errors import excerpt
+
+        raise UsageError(f"SPLENDOR_THEME takes auto, light or dark, not {excerpt(name)}")
+    return name
 
 
 def width() -> int:

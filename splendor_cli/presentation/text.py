@@ -23,16 +23,53 @@ from ..sealing.placeholders import is_placeholder, level_of
 
 __all__ = ["UNSAFE", "safe"]  # made safe where they are printed: defined with the errors (stdlib only)
 
-GEM_STYLE = {
-    Gem.WHITE: "bright_white",
-    Gem.BLUE: "blue",
-    Gem.GREEN: "green",
-    Gem.RED: "red",
-    Gem.BLACK: "bright_black",
-    Gem.GOLD: "yellow",
-    Gem.PEARL: "magenta",
+GEM_STYLE = {gem: f"gem.{gem.value}" for gem in Gem}
+"""The style each gem is printed in when colour is on: a name the theme (`THEMES`) gives its colours."""
+
+THEMES: dict[str, dict[str, str]] = {
+    # Unknown background: nothing that vanishes on either. White and gold are chips (a dark letter
+    # on their colour), black a grey that reads on white and on black.
+    "auto": {
+        "gem.white": "black on white",
+        "gem.blue": "bright_blue",
+        "gem.green": "green",
+        "gem.red": "red",
+        "gem.black": "bright_black",
+        "gem.gold": "black on yellow",
+        "gem.pearl": "magenta",
+    },
+    # A dark background: white letters read, dark blue does not.
+    "dark": {
+        "gem.white": "bold bright_white",
+        "gem.blue": "bright_blue",
+        "gem.green": "green",
+        "gem.red": "bright_red",
+        "gem.black": "bright_black",
+        "gem.gold": "yellow",
+        "gem.pearl": "bright_magenta",
+    },
+    # A light background: white as a light letter on a dark chip, gold as a chip, black as black.
+    "light": {
+        "gem.white": "bright_white on black",
+        "gem.blue": "blue",
+        "gem.green": "green",
+        "gem.red": "red",
+        "gem.black": "bold black",
+        "gem.gold": "black on yellow",
+        "gem.pearl": "magenta",
+    },
 }
-"""The colour each gem is printed in when colour is on."""
+"""The colours of the gems in each theme (`$SPLENDOR_THEME`: auto, the default, light or dark)."""
+
+_theme = "auto"
+
+
+def use_theme(name: str) -> None:
+    """Draw the boards and the log that follow in the theme `name` (one of `THEMES`)."""
+    global _theme
+    if name not in THEMES:
+        raise ValueError(f"no theme {name!r}")
+    _theme = name
 
 
 def gem_counts(tokens: Tokens, gems: tuple[Gem, ...]) -> Text:
@@ -183,7 +220,11 @@ def natural_width(console: Console, table: Table) -> int:
 
 
 def new_console(width: int, color: bool) -> Console:
+    """A console that prints into a string, `width` wide, in colour (the theme's, `use_theme`) or not."""
+    from rich.theme import Theme
+
     return Console(
+        theme=Theme(THEMES[_theme]),
         file=io.StringIO(),
         width=width,
         color_system="standard" if color else None,
