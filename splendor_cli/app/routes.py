@@ -40,5 +40,6 @@ ROUTES = {
     "seal": "seal",
     "sync": "table",
     "games": "table",
+    "watch": "watch",
 }
 """Every command (`git install` is two words) → the module of splendor_cli.app that registers it."""

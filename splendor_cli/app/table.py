@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ..projection import Game
     from ..sharing.git import Git
     from ..sharing.gitsync import Made, Repo, Upstream
-    from ..sharing.sync import Local
+    from ..sharing.sync import Local, SyncResult
     from ..store import Loaded
 
 ME = Param(
@@ -76,22 +76,11 @@ def sync(
 
     splendor sync -g games/friday.toml --notify
     """
-    from ..sharing import gitsync
     from ..sharing.sync import AuditRefused
-    from ..sharing.sync import sync as share
 
     output.use_color(color)
-    repo = gitsync.locate(game) if game else gitsync.locate_folder(".")
-    _ensure_driver(repo)
     try:
-        result = share(
-            repo,
-            lambda: _games(game, repo),
-            lambda loaded, path: _me(loaded, as_, path),
-            local=local(picture),
-            offline=offline,
-            file=game,
-        )
+        result = sync_here(game, as_, offline=offline, picture=picture)
     except AuditRefused as exc:
         sys.stderr.write(exc.details + "\n")
         raise
@@ -138,36 +127,62 @@ def sync(
     output.out("\n".join(lines))
 
 
+def sync_here(game: str | None, as_: str | None, *, offline: bool = False, picture: bool = False) -> SyncResult:
+    """The sync service (sharing/sync.py) as `splendor sync` runs it, for `splendor watch` too: the
+    repository of `game` (else of the current folder), its merge driver installed if missing,
+    and the games `sync` looks after there, the local player `as_` (else as `_me` finds them).
+
+    Raises what `sharing.sync.sync` raises (UsageError outside a repository)."""
+    from ..sharing import gitsync
+    from ..sharing.sync import sync as share
+
+    repo = gitsync.locate(game) if game else gitsync.locate_folder(".")
+    _ensure_driver(repo)
+    return share(
+        repo,
+        lambda: _games(game, repo),
+        lambda loaded, path: _me(loaded, as_, path),
+        local=local(picture),
+        offline=offline,
+        file=game,
+    )
+
+
 def _made(made: Made) -> dict[str, Any]:
     return {"commit": made.commit, "first": made.first, "last": made.last, "subject": made.subject}
 
 
 def _games(game: str | None, repo: Repo) -> list[str]:
     """The game files sync looks after: `-g FILE`; else the one the commands find, or every game
-    of the folder where they found several; none in a repository without a game yet."""
-    from .locate import GAMES_DIR, find_game
+    of the folder where they found several; none in a repository without a game yet. Games both
+    in the current folder and in games/ (a stray copy beside the table's games) are refused, as
+    every command refuses them: say which with -g."""
+    from .locate import SeveralGames, find_game
 
     if game:
         return [game]
     try:
         return [find_game(None)]
-    except UsageError as exc:
-        if "several games" not in str(exc):
-            return []
-    folder = "." if any(scan(".", depth=0)) else GAMES_DIR
-    return scan(folder, depth=0)
+    except SeveralGames as exc:
+        if exc.mixed:
+            raise
+        return exc.found
+    except UsageError:
+        return []
 
 
 def _ensure_driver(repo: Repo) -> None:
     """`splendor git install` for this clone alone, when it lacks the merge driver (said on stderr)."""
-    import shlex
-
     from ..sharing import gitmerge
+    from .tools import driver_command
 
     if gitmerge.installed(repo.top):
         return
-    for line in gitmerge.install(repo.top, shlex.join([sys.executable, "-m", "splendor_cli"]), private=True):
+    command, note = driver_command()
+    for line in gitmerge.install(repo.top, command, private=True):
         sys.stderr.write(f"splendor: {line}\n")
+    if note:
+        sys.stderr.write(f"splendor: {note}\n")
 
 
 def _me(loaded: Loaded, as_: str | None, path: str) -> str | None:
