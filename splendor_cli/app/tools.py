@@ -140,21 +140,40 @@ def verify(
     Param("pattern", "--pattern", help="Which files are games (a .gitattributes pattern)."),
 )
 def git_install(*, pattern: str = "games/**/*.toml") -> None:
-    """Set up this repository: a .gitattributes line and the `splendor` merge driver in .git/config.
+    """Set up this repository: a .gitattributes line, committed, and the `splendor` merge driver in .git/config.
 
-    Every player runs it once in their clone (the driver lives in .git/config); commit .gitattributes.
+    Every player runs it once in their clone (the driver lives in .git/config). It commits
+    .gitattributes alone (whatever else you staged stays staged); if you changed or staged
+    .gitattributes yourself, or a merge is under way, it says so and leaves the commit to you.
+    The driver runs `splendor` as found on PATH (else this installation, by its path: it says so).
 
     Example:
 
     splendor git install
     """
-    import shlex
-
     from ..sharing.gitmerge import install
 
-    # The driver runs this very installation: its Python, not whichever `splendor` is on PATH.
-    for line in install(os.getcwd(), shlex.join([sys.executable, "-m", "splendor_cli"]), pattern=pattern):
+    command, note = driver_command()
+    for line in install(os.getcwd(), command, pattern=pattern):
         out(line)
+    if note:
+        out(note)
+
+
+def driver_command() -> tuple[str, str | None]:
+    """The shell text git runs for the merge driver: `splendor`, found on PATH (it keeps working
+    when a virtual environment moves or is made again); else this installation by its path, and
+    a line that says so."""
+    import shlex
+    import shutil
+
+    if shutil.which("splendor"):
+        return "splendor", None
+    here = shlex.join([sys.executable, "-m", "splendor_cli"])
+    return here, (
+        f"`splendor` is not on PATH: git runs the merge driver as `{here}` (this installation);"
+        " once `splendor` is on PATH, run `splendor git install` again"
+    )
 
 
 @command(

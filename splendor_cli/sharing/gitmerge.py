@@ -36,6 +36,7 @@ from ..forks import Blocks, cut, decode, describe_fork, split_fork, turns
 from ..records import parse_text, replay_record
 from ..store import StrPath
 from ..variants import find_variant
+from .git import Git
 
 DRIVER = "splendor"
 """The merge driver's name, as `.gitattributes` and `git config merge.<name>.*` spell it."""
@@ -201,8 +202,6 @@ def run_driver(base: StrPath, ours: StrPath, theirs: StrPath) -> MergeResult:
 
 
 def _git(repo: StrPath, *args: str) -> str:
-    from .git import Git
-
     done = Git(cwd=Path(repo)).run(*args)
     if not done.ok:
         why = (done.stderr.decode("utf-8", "replace").strip().splitlines() or [f"exit {done.returncode}"])[-1]
@@ -213,16 +212,20 @@ def _git(repo: StrPath, *args: str) -> str:
 def install(repo: StrPath, command: str, *, pattern: str = PATTERN, private: bool = False) -> list[str]:
     """Set up the repository holding `repo` so that git merges game files with the driver.
 
-    Adds `<pattern> merge=splendor` to the top-level `.gitattributes` (once) and sets
-    `merge.splendor.name` and `merge.splendor.driver` in the repository's own git config.
+    Adds `<pattern> merge=splendor` to the top-level `.gitattributes` (once) and commits it (so
+    that every clone has it), and sets `merge.splendor.name` and `merge.splendor.driver` in the
+    repository's own git config. The commit holds `.gitattributes` alone, made on HEAD as sync
+    makes its commits (`gitsync.commit_file`): whatever else the user changed or staged stays as
+    it was. It is left to the user (and said) when they changed or staged `.gitattributes`
+    themselves, or while a merge or a rebase is under way.
     When the user has not said how `git pull` reconciles two histories (`pull.rebase` and
     `pull.ff` unset), sets `pull.rebase=false` in the repository, so that a plain `git pull`
     merges (git 2.27 and later otherwise stop at the first divergence); a choice of the user's
-    own is kept. `command` is shell text that runs splendor (quote a path with spaces:
-    `shlex.quote`). Running it again changes nothing but the command. Returns what was done,
-    one line each. `private` puts the attributes line in this clone's own `.git/info/attributes`
-    instead of `.gitattributes` (nothing to commit: what `splendor sync` does in a clone that
-    lacks the driver).
+    own is kept. `command` is shell text that runs splendor (`splendor`, found on PATH; or a
+    path, quoted: `shlex.quote`). Running it again changes nothing but the command. Returns what
+    was done, one line each. `private` puts the attributes line in this clone's own
+    `.git/info/attributes` instead of `.gitattributes` (nothing to commit: what `splendor sync`
+    does in a clone that lacks the driver).
 
     Raises:
         UsageError: `repo` is not in a git repository, or git fails.
@@ -247,7 +250,9 @@ def install(repo: StrPath, command: str, *, pattern: str = PATTERN, private: boo
             text += "\n"
         attributes.parent.mkdir(exist_ok=True)
         attributes.write_text(text + line + "\n", encoding="utf-8")
-        done.append(f"added '{line}' to {attributes}" + ("" if private else " (commit it, so that every clone has it)"))
+        done.append(f"added '{line}' to {attributes}")
+    if not private:
+        done.append(_commit_attributes(top, attributes.read_bytes(), text))
     driver = f"{command} merge-driver %O %A %B"
     _git(top, "config", "--local", f"merge.{DRIVER}.name", "splendor game files: append-only event logs")
     _git(top, "config", "--local", f"merge.{DRIVER}.driver", driver)
@@ -258,14 +263,51 @@ def install(repo: StrPath, command: str, *, pattern: str = PATTERN, private: boo
     return done
 
 
+ATTRIBUTES_MESSAGE = "splendor git install: game files merge by events (.gitattributes)"
+"""The subject of the commit `install` makes of `.gitattributes`."""
+
+
+def _commit_attributes(top: Path, data: bytes, before: str) -> str:
+    """Commit `.gitattributes` (now `data`; `before`: what the work tree held before `install`)
+    alone on HEAD, when that is safe (it was untracked, or held what HEAD holds, and is not
+    staged); what was done, or what the user is to do, in one line."""
+    from . import gitsync
+
+    repo = gitsync.Repo(top=top, rel=".gitattributes")
+    ask = "commit it yourself (`git add .gitattributes`, `git commit`), so that every clone has it"
+    committed = gitsync.committed(repo)
+    if committed == data:
+        return ".gitattributes is committed"
+    state = gitsync.under_way(repo)
+    if state is not None:
+        return f"a {state} is under way: once it is done, {ask}"
+    staged = Git(cwd=top).run("diff", "--cached", "--quiet", "--", ".gitattributes").returncode != 0
+    if staged or (committed is not None and before.encode("utf-8") != committed):
+        return f".gitattributes holds changes of yours: {ask}"
+    commit = gitsync.commit_file(repo, ".gitattributes", data, ATTRIBUTES_MESSAGE)
+    return (
+        f"committed .gitattributes alone ({commit[:8]}; nothing else of yours was committed):"
+        " `splendor sync` (or `git push`) shares it with every clone"
+    )
+
+
 def installed(repo: StrPath) -> bool:
-    """Whether this clone has the merge driver set (`splendor git install` ran here)."""
-    return bool(_config(repo, f"merge.{DRIVER}.driver"))
+    """Whether this clone has a working merge driver set (`splendor git install` ran here): a
+    driver that runs a program by a path that is gone (a removed virtual environment) is not."""
+    import os
+    import shlex
+
+    driver = _config(repo, f"merge.{DRIVER}.driver")
+    if not driver:
+        return False
+    try:
+        program = shlex.split(driver)[0]
+    except (ValueError, IndexError):
+        return True
+    return not os.path.isabs(program) or os.path.exists(program)
 
 
 def _config(repo: StrPath, key: str) -> str:
     """The value of a git config key as git reads it (every level), "" when it is unset."""
-    from .git import Git
-
     done = Git(cwd=Path(repo)).run("config", "--get", key)
     return done.text if done.ok else ""

@@ -69,30 +69,38 @@ def _run(top: StrPath, args: Sequence[str], *, stdin: bytes | None = None) -> Do
     return _git(top).run(*args, stdin=stdin)
 
 
-def locate(path: StrPath) -> Repo:
-    """The repository of the game file at `path`.
+def locate(path: StrPath, *, name: str | None = None) -> Repo:
+    """The repository of the game file at `path`. The file need not exist yet (nor its folder:
+    `sync -g games/new.toml` before the game arrived): git is asked from the nearest folder that does.
+    `name` is what a refusal calls the place (default: `path`).
 
     Raises:
         UsageError: the file is not in a git repository (or git is missing).
     """
     file = Path(path)
     folder = file.parent if str(file.parent) else Path(".")
+    missing: list[str] = []
+    while not folder.is_dir() and folder != folder.parent and str(folder) not in ("", "."):
+        missing.insert(0, folder.name)
+        folder = folder.parent if str(folder.parent) else Path(".")
     done = _run(folder, ["rev-parse", "--show-toplevel", "--show-prefix", "--absolute-git-dir"])
     if done.returncode != 0:
         if b"not a git repository" in done.stderr:
             raise UsageError(
-                f"{path} is not in a git repository: `splendor sync` shares games through one"
-                " (`git clone URL`, then `splendor git install`); by mail: `splendor export` and `apply`"
+                f"{safe(name or str(path))} is not in a git repository: `splendor sync` shares games through one"
+                " (`git clone URL` to join a table's repository, or `git init` to start one; then"
+                " `splendor git install`); by mail: `splendor export` and `apply`"
             )
         raise UsageError(f"git rev-parse: {done.last_line()}")
     top, prefix, git_dir = done.stdout.decode("utf-8", "surrogateescape").split("\n")[:3]
     _GIT_DIRS.setdefault(Path(top), Path(git_dir))
-    return Repo(top=Path(top), rel=prefix + file.name)
+    return Repo(top=Path(top), rel=prefix + "".join(f"{part}/" for part in missing) + file.name)
 
 
 def locate_folder(folder: StrPath) -> Repo:
     """The repository of `folder` (`rel` is the folder's own path in it)."""
-    return locate(Path(folder) / "_")
+    where = os.path.abspath(folder)
+    return locate(Path(folder) / "_", name=f"this folder ({where})" if str(folder) in ("", ".") else where)
 
 
 def under_way(repo: Repo) -> str | None:
@@ -403,7 +411,10 @@ def conclude_merge(repo: Repo, games: Sequence[str], trailers: Sequence[str] = (
 
 
 def ahead(repo: Repo, up: Upstream) -> int:
-    """How many commits HEAD has that the upstream branch lacks (all of them, if it has none)."""
+    """How many commits HEAD has that the upstream branch lacks (all of them, if it has none; none
+    in a repository without a commit yet)."""
+    if head(repo) is None:
+        return 0
     done = _run(repo.top, ["rev-list", "--count", f"{up.ref}..HEAD", "--"])
     if done.returncode == 0:
         return int(done.stdout.decode().strip() or "0")

@@ -140,6 +140,8 @@ def sync(
     seen: dict[str, int] = {}
     mine: dict[str, str | None] = {}
     for path in games():
+        if path == file and not os.path.lexists(path):
+            continue  # `sync -g games/new.toml` before the game arrived: the fetch brings it
         with store.locked(path, local.locks):
             before = read(path)  # a clone behind is no news: what you saw is checked later
             mine[before.record.header.game] = me(before, path)
@@ -165,6 +167,9 @@ def sync(
         commit_sealed_parts(games(), who, local, read)  # offline: a sealed game's part, committed here
         if local.picture is not None:
             drawn += draw(repo, games(), local.picture, read)
+    if file and not os.path.lexists(file):
+        where = f"here nor in {up.remote}/{up.branch}" if up is not None else "here (and no remote to fetch it from)"
+        raise GameFileError(f"{file}: no such game file, {where}" + (" (offline: nothing fetched)" if offline else ""))
     synced = []
     for path in games():
         after = read(path)
@@ -283,17 +288,23 @@ def exchange(
             merged.append(result)
             if result.conflict:
                 _stopped(repo)
-        commit_sealed_parts(games(), who, local, read)
+        here = present(games())
+        commit_sealed_parts(here, who, local, read)
         if local.picture is not None:
-            drawn += draw(repo, games(), local.picture, read)
+            drawn += draw(repo, here, local.picture, read)
         if gitsync.ahead(repo, up) == 0:
             return False
-        audit([str(p) for p in games()], up, local, read)
+        audit([str(p) for p in here], up, local, read)
         if gitsync.push(repo, up):
             return True
     raise ConflictError(
         f"{up.remote} took none of {gitsync.PUSH_TRIES} pushes (others keep pushing first): run `splendor sync` again"
     )
+
+
+def present(paths: list[str]) -> list[str]:
+    """The game files of `paths` that exist (one named with -g may not have arrived yet)."""
+    return [path for path in paths if os.path.lexists(path)]
 
 
 def _stopped(repo: Repo) -> None:
