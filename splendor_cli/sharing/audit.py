@@ -78,6 +78,7 @@ its new events), `history` (the git walk), `rules` (the reasons a change breaks 
 
 from __future__ import annotations
 
+import collections
 import functools
 from collections.abc import Sequence
 from typing import Any
@@ -87,6 +88,7 @@ from ..store import Loaded, StrPath
 from .checker import Checker
 from .history import (
     Blob,
+    BlobStream,
     FileRepo,
     Step,
     blob_contents,
@@ -107,7 +109,7 @@ from .history import (
     trace_steps,
     tree_renames,
 )
-from .rules import plural
+from .rules import played_for_line, played_for_others, plural
 from .versions import Trusted, Version
 
 
@@ -124,6 +126,7 @@ def _report(
         "authors_checked": bool(last and any(last.record.header.emails)),
         "head": last.record.head if last else None,
         "bad": bad,
+        **({"played_for": played} if last and (played := played_for_others(last.game)) else {}),
     }
 
 
@@ -219,15 +222,21 @@ def _judge(
         olds = [oids[f"{parent}:{old}"] for parent, old in step.parents]
         if is_touched(now, olds, any(old != step.path for _, old in step.parents)):
             changes.append(step)
-    wanted = [oids[f"{rev}:{p}"] for step in changes for rev, p in ((step.commit.hash, step.path), *step.parents)]
-    contents = blob_contents(repo, [oid for oid in wanted if oid is not None])
+    # Each version is read when a step first needs it and let go after the last step that does,
+    # so the walk holds a few versions, not the history (`BlobStream`, `Checker.forget`).
+    uses = [
+        [oid for rev, p in ((step.commit.hash, step.path), *step.parents) if (oid := oids[f"{rev}:{p}"]) is not None]
+        for step in changes
+    ]
+    left = collections.Counter(oid for used in uses for oid in used)
+    stream = BlobStream(repo, [oid for used in uses for oid in used])
 
     def blob(rev: str, where: str) -> Blob | None:
         oid = oids[f"{rev}:{where}"]
-        return None if oid is None else Blob(oid=oid, data=contents[oid])
+        return None if oid is None else Blob(oid=oid, data=stream.get(oid))
 
     judged: dict[str, None] = {}
-    for step in changes:
+    for step, used in zip(changes, uses):
         commit = step.commit
         judged.setdefault(commit.hash)
         new = blob(commit.hash, step.path)
@@ -253,6 +262,11 @@ def _judge(
                 "reason": reason,
             }
             return len(judged), bad
+        for oid in used:
+            left[oid] -= 1
+            if not left[oid]:
+                stream.drop(oid)
+                checker.forget(oid)
     return len(judged), None
 
 
@@ -322,7 +336,8 @@ def git_report_text(report: dict[str, Any]) -> str:
         rules = "each only appends, one turn or one undo at most, and no merge drops an event" + (
             ", by the player's own e-mail" if report["authors_checked"] else ""
         )
-        return safe(f"{path}: ok: {scope} checked: {rules}; chain head {report['head']}")
+        played = f"\n{safe(played_for_line(report['played_for']))}" if report.get("played_for") else ""
+        return safe(f"{path}: ok: {scope} checked: {rules}; chain head {report['head']}") + played
     who = f"{bad['author']} <{bad['email']}>"
     if bad["commit"] is None:
         head = f"{path}: the staged change by {who} breaks a rule:"

@@ -35,6 +35,10 @@ class Checker:
             self.read[blob.oid] = self.seeded(blob) or self.fold(blob) or read_version(blob.data, self.trusted)
         return self.read[blob.oid]
 
+    def forget(self, oid: str) -> None:
+        """Let go of the version of blob `oid`: no change left to judge reads it (`last` stays)."""
+        self.read.pop(oid, None)
+
     def seeded(self, blob: Blob) -> Version | None:
         """The version the caller read of exactly these bytes (`known`), if any."""
         seed = self.known.get(blob.oid)

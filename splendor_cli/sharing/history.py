@@ -10,6 +10,7 @@ the file appears or disappears against a parent.
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -168,6 +169,64 @@ def blob_contents(repo: FileRepo, oids: list[str]) -> dict[str, bytes]:
         contents[oid] = out[end + 1 : end + 1 + size]
         pos = end + 1 + size + 1
     return contents
+
+
+BATCH_BYTES = 32 << 20
+"""How many bytes of blobs `BlobStream` asks one `git cat-file --batch` for (one blob more when
+a single one is larger): the walk holds a batch, not the whole history, in memory."""
+
+
+def blob_sizes(repo: FileRepo, oids: list[str]) -> dict[str, int]:
+    """The size of each blob, in one `git cat-file --batch-check`."""
+    unique = list(dict.fromkeys(oids))
+    if not unique:
+        return {}
+    stdin = "".join(f"{oid}\n" for oid in unique).encode("ascii")
+    lines = _text(git_output(["cat-file", "--batch-check"], repo.root, stdin=stdin)).split("\n")
+    sizes = {}
+    for oid, line in zip(unique, lines):
+        fields = line.split()
+        sizes[oid] = int(fields[2]) if len(fields) == 3 and fields[2].isdigit() else 0
+    return sizes
+
+
+class BlobStream:
+    """The bytes of the blobs a walk reads, in the order it first asks for them (`order`): read a
+    batch at a time (`BATCH_BYTES`), each held until the walk says it is done with it (`drop`),
+    so that a long history is never in memory whole. A blob asked for out of order, or again
+    after it was dropped, is read on its own."""
+
+    def __init__(self, repo: FileRepo, order: list[str], batch: int | None = None) -> None:
+        self.repo = repo
+        self.order = list(dict.fromkeys(order))
+        self.sizes = blob_sizes(repo, self.order)
+        self.batch = BATCH_BYTES if batch is None else batch
+        self.next = 0
+        self.held: dict[str, bytes] = {}
+        self.read: set[str] = set()
+
+    def get(self, oid: str) -> bytes:
+        if oid not in self.held:
+            while self.next < len(self.order) and self.order[self.next] in self.read:
+                self.next += 1
+            wanted: list[str] = []
+            if self.next < len(self.order) and self.order[self.next] == oid:
+                total = 0
+                for later in itertools.islice(self.order, self.next, None):
+                    if later in self.read:
+                        continue
+                    if wanted and total + self.sizes[later] > self.batch:
+                        break
+                    wanted.append(later)
+                    total += self.sizes[later]
+            else:
+                wanted = [oid]
+            self.read.update(wanted)
+            self.held.update(blob_contents(self.repo, wanted))
+        return self.held[oid]
+
+    def drop(self, oid: str) -> None:
+        self.held.pop(oid, None)
 
 
 def find_renames(repo: FileRepo, args: list[str]) -> dict[str, str]:

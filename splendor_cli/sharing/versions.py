@@ -53,11 +53,23 @@ def extend_version(before: Version, old: bytes, data: bytes, trusted: Trusted | 
     remembered them (their signatures, proofs and rules) holds of the same events after the same
     history. The events after it are judged whole, as always.
     """
-    text = decode(data)
     full: list[str] = []
-    events = appended(before.record, text[len(old) :], full) if old.endswith(b"\n") else None
+    events = None
+    try:
+        tail = data[len(old) :].decode("utf-8")  # `old` reads, so it ends where a character ends
+    except UnicodeDecodeError:
+        tail = None
+    if tail is None:
+        pass
+    elif old.endswith(b"\n"):
+        events = appended(before.record, tail, full)
+    elif tail.startswith("\n") and old and not old.endswith(b"\r"):
+        # `old` lacks its final newline and the tail begins with one: `old` and that newline
+        # mean what `old` means (it reads, so it ends no line halfway through a value), and
+        # the rest is appended to a text that ends with a newline, as above
+        events = appended(before.record, tail[1:], full)
     if events is None:
-        record = parse_text(text)
+        record = parse_text(decode(data))
         if record.header != before.record.header:
             raise GameFileError("the header changed")
         known = before.record.events
