@@ -116,14 +116,14 @@ def export(*, game: str | None = None, last: int = 1, to: str | None = None, who
 
     splendor export -g games/friday.toml --to bob@example.org,carol@example.org
     """
-    from ..sharing.mail import armour_game, export_text
+    from ..sharing.mail import armour_game, export_text, printable_game
     from .gamefile import load
     from .output import out
 
     loaded = load(game)
     text = export_text(loaded.record, last)
     if to is None:
-        out(text + ("\n" + armour_game(loaded.data) if whole else ""))
+        out(text + ("\n" + armour_game(printable_game(loaded.data, loaded.record)) if whole else ""))
         return
     _say(_send_block(loaded, text, last=last, to=to, whole=whole))
 
@@ -254,11 +254,12 @@ def _apply_one(data: bytes, *, game: str | None, folder: str, commit: bool, noti
     """One mail: its blocks onto the game (-g, or the one found) as `apply` always did; a mail
     that carries a whole game file as a mailbox of one message (it may create the game, or bring
     the copy the blocks follow up to date first)."""
-    from ..sharing.mail import find_game_files
+    from ..sharing.mail import block_games, find_game_files
     from ..sharing.mailbox import RawMessage
     from .gamefile import game_path
 
-    carried = bool(find_game_files(data))
+    wholes = find_game_files(data)
+    carried = bool(wholes)
     try:
         target: str | None = game_path(game)
     except UsageError:
@@ -269,6 +270,8 @@ def _apply_one(data: bytes, *, game: str | None, folder: str, commit: bool, noti
         _apply_blocks(target, data, commit=commit, notify=notify)
         return
     there = target is not None and os.path.exists(target)
+    if there and game is not None and target is not None:
+        _same_game(target, [*(_id_in(whole) for whole in wholes), *block_games(data)])
     message = RawMessage(label=f"the mail {_mail_label(data)}".rstrip(), data=data)
     _take_in(
         [message],
@@ -312,16 +315,33 @@ def _apply_blocks(path: str, data: bytes, *, commit: bool, notify: bool) -> None
 
 def _peek_id(path: str) -> str:
     """The game id a file's header gives, read from its first lines ("" when none is seen)."""
-    import re
-
     from .. import store
 
     try:
         head = store.read_bytes(path, 8192, head=True)
     except (OSError, GameFileError):
         return ""
-    found = re.search(rb'(?m)^game = "([^"\\\n]{1,100})"', head.split(b"\n[[events]]", 1)[0])
+    return _id_in(head)
+
+
+def _id_in(data: bytes) -> str:
+    """The game id in the header of a game file's bytes ("" when none is seen)."""
+    import re
+
+    found = re.search(rb'(?m)^game = "([^"\\\n]{1,100})"', data[:8192].split(b"\n[[events]]", 1)[0])
     return found.group(1).decode("utf-8", "replace") if found else ""
+
+
+def _same_game(path: str, games: Sequence[str]) -> None:
+    """-g names a game file: the mail must be for its game (a mail of another game is refused,
+    rather than taken in elsewhere beside the file named)."""
+    mine = _peek_id(path)
+    others = [gid for gid in dict.fromkeys(games) if gid]
+    if mine and others and mine not in others:
+        raise UsageError(
+            f"the mail is for game {excerpt(others[0])}, but {path} is game {excerpt(mine)}:"
+            " give that game's file with -g, or leave -g out to take the mail in under --dir"
+        )
 
 
 _MAX_GAMES = 10_000

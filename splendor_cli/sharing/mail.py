@@ -49,6 +49,7 @@ from typing import NoReturn
 import attrs
 
 from ..errors import (
+    UNSAFE,
     ConflictError,
     CorruptLogError,
     GameFileError,
@@ -58,7 +59,16 @@ from ..errors import (
     excerpt,
 )
 from ..events import Event, actor
-from ..events.codec import Record, chained, event_digest, format_event, header_digest, load_toml, read_events
+from ..events.codec import (
+    Record,
+    chained,
+    event_digest,
+    format_event,
+    format_record,
+    header_digest,
+    load_toml,
+    read_events,
+)
 from ..projection import Game
 from ..projection.log import event_notation
 from ..projection.variant import AnyVariant
@@ -465,6 +475,24 @@ def armour_game(data: bytes) -> str:
     """A whole game file as text to paste into a mail, between GAME_BEGIN and GAME_END lines."""
     text = data.decode("utf-8")
     return f"{GAME_BEGIN}\n{text}{'' if text.endswith(chr(10)) else chr(10)}{GAME_END}\n"
+
+
+_PLAIN = frozenset(UNSAFE) - {ord("\n"), ord("\t")}
+"""What a game file's text may not carry raw to a terminal (`printable_game`): the unsafe code
+points (`errors.UNSAFE`) but the line break and the tab."""
+_TOML_ESCAPES = {code: f"\\u{code:04x}" for code in _PLAIN}
+
+
+def printable_game(data: bytes, record: Record) -> bytes:
+    """A game file's bytes to print (`export --whole`): as they are when they hold no control
+    or bidirectional character (`errors.UNSAFE`, but line breaks and tabs); else the same game
+    written again (`format_record`, every string a basic string) with each such character
+    escaped (`\\u202e`): the same values, so the same header and events, with the same digests,
+    and nothing a terminal would act on."""
+    text = data.decode("utf-8", "replace")
+    if not any(ord(char) in _PLAIN for char in text):
+        return data
+    return format_record(record).translate(_TOML_ESCAPES).encode("utf-8")
 
 
 def find_game_files(data: str | bytes, limit: int = 32 << 20) -> list[bytes]:
