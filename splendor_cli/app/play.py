@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import IllegalMoveError, InvalidMoveError, SplendorError, safe
+from ..errors import IllegalMoveError, InvalidMoveError, SplendorError, UsageError, excerpt, safe
 from .gamefile import append, load, views, writing
 from .output import json_text, out
 from .params import AS, GAME, JSON, MOVE, NOTIFY, Param, command
@@ -22,14 +22,20 @@ if TYPE_CHECKING:
 
 
 _BOTS = Param("bots", "--bots", kind="flag", help="Then let the bot seats play, up to the next person.")
+FOR = Param(
+    "for_",
+    "--for",
+    help="Play this player's turn for them on purpose (hot-seat, a turn relayed): recorded as played by you.",
+)
 
 
-@command("play", MOVE, GAME, AS, JSON, _BOTS, NOTIFY)
+@command("play", MOVE, GAME, AS, FOR, JSON, _BOTS, NOTIFY)
 def play(
     *,
     move: list[str],
     game: str | None = None,
     as_: str | None = None,
+    for_: str | None = None,
     json: bool = False,
     bots: bool = False,
     notify: bool = False,
@@ -57,6 +63,11 @@ def play(
     splendor play --bots take red green blue   (then the bots answer)
 
     splendor play --notify take red green blue   (then mail or post to the player to move)
+
+    splendor play --for ann take red green blue   (ann's turn, played for her: the log says by whom)
+
+    Who you are: --as, $SPLENDOR_PLAYER, your key (a sealed game), or the player whose e-mail in the
+    header is your git e-mail. Someone else's turn is refused, unless you say --for NAME.
     """
     from .. import store
     from ..bots import seat_spec
@@ -69,13 +80,20 @@ def play(
             raise InvalidMoveError(f"empty move {text!r}: no step to play (see `splendor moves`)")
         after = loaded
         secret = None
+        by = ""
         if loaded.game.sealing is not None:  # signed by the local key, for its seat
             from . import sealed
 
+            if for_:
+                raise UsageError(
+                    "a sealed game: each seat plays its own turns, signed by its key (--for is for open games)"
+                )
             secret = sealed.local_key()
             assert secret is not None
             as_ = sealed.my_seat(loaded.game, secret, as_)
             after = sealed.part(after, as_, secret)  # the shares owed before moving
+        else:
+            as_, by = _seat(loaded, as_, for_)
         now = after.game.table
         if as_ is None and not now.finished and seat_spec(now.player.name):
             raise IllegalMoveError(
@@ -87,7 +105,12 @@ def play(
             try:
                 if secret is not None and as_ is not None:
                     after = _sealed_step(after, as_, secret, one)
-                after = store.stage(after, after.game.decide(one, player=mover), secret=secret)
+                event: Any = after.game.decide(one, player=mover)
+                if by:  # played for `mover` on purpose: recorded in the event
+                    import attrs
+
+                    event = attrs.evolve(event, by=by)
+                after = store.stage(after, event, secret=secret)
             except SplendorError as exc:
                 if len(parsed) > 1:  # say which of the steps was refused
                     exc.args = (f"{variant.format_move(one)!r}: {exc}",)
@@ -105,6 +128,40 @@ def play(
             sys.stderr.write(f"splendor: {safe(line)}\n")
 
 
+def _seat(loaded: Loaded, as_: str | None, for_: str | None) -> tuple[str | None, str]:
+    """In an open game, the seat whose turn a `play` plays, and who played it for them ("" when
+    they did): `--for NAME` (played by whoever is at the keyboard, when known), else the person
+    at the keyboard (players.at_keyboard), else None (nobody known: the player to move).
+
+    Raises:
+        UsageError: --for names nobody who plays.
+        IllegalMoveError: the person at the keyboard is known, and another player is to move
+            (rule `turn`): naming both, and how to play for them on purpose.
+    """
+    from ..bots import seat_spec
+    from .players import at_keyboard
+
+    if as_ and as_ not in loaded.record.header.players:
+        return as_, ""  # nobody who plays: `decide` says so
+    me, how = at_keyboard(loaded, as_)
+    now = loaded.game.table
+    if for_:
+        players = loaded.record.header.players
+        if for_ not in players:
+            raise UsageError(f"--for {excerpt(for_)}: no such player (players: {', '.join(players)})")
+        return for_, (me if me and me != for_ else "")
+    if me is None or now.finished or now.player.name == me:
+        return me, ""
+    mover = now.player.name
+    if seat_spec(mover):
+        raise IllegalMoveError(f"it is {mover}'s turn, a bot's, not {me}'s (you): `splendor bot` plays it", rule="turn")
+    raise IllegalMoveError(
+        f"it is {mover}'s turn, not {me}'s (you, says {how}): to play it for {mover} on purpose, say"
+        f" --for {mover} (it is recorded as played by {me}); if you are {mover}, say --as {mover}",
+        rule="turn",
+    )
+
+
 def _sealed_step(loaded: Loaded, seat: str, secret: Any, move: Any) -> Loaded:
     """Before `seat` plays `move` in a sealed game: refuse it while it must wait for others'
     shares, and show to all the card reserved blind that it buys (decided on the seat's view)."""
@@ -119,8 +176,8 @@ def _sealed_step(loaded: Loaded, seat: str, secret: Any, move: Any) -> Loaded:
     return sealed.reveal_for(loaded, seat, secret, event)
 
 
-def _shortcut(action: str, words: list[str], game: str | None, as_: str | None, json: bool) -> None:
-    play(move=[action, *words], game=game, as_=as_, json=json)
+def _shortcut(action: str, words: list[str], game: str | None, as_: str | None, for_: str | None, json: bool) -> None:
+    play(move=[action, *words], game=game, as_=as_, for_=for_, json=json)
 
 
 @command(
@@ -128,9 +185,12 @@ def _shortcut(action: str, words: list[str], game: str | None, as_: str | None, 
     Param("colours", kind="words", help="The colours, e.g. white blue green, or red red; in a Duel, cells: b2 c3 d4."),
     GAME,
     AS,
+    FOR,
     JSON,
 )
-def take(*, colours: list[str], game: str | None = None, as_: str | None = None, json: bool = False) -> None:
+def take(
+    *, colours: list[str], game: str | None = None, as_: str | None = None, for_: str | None = None, json: bool = False
+) -> None:
     """Take 3 gems of different colours, or 2 of one colour (add 'return ...' past 10 tokens).
 
     In a Duel: take 1 to 3 tokens in a line of the board, named by their cells.
@@ -141,7 +201,7 @@ def take(*, colours: list[str], game: str | None = None, as_: str | None = None,
 
     splendor take b2 c3 d4   (Duel)
     """
-    _shortcut("take", colours, game, as_, json)
+    _shortcut("take", colours, game, as_, for_, json)
 
 
 @command(
@@ -153,9 +213,12 @@ def take(*, colours: list[str], game: str | None = None, as_: str | None = None,
     ),
     GAME,
     AS,
+    FOR,
     JSON,
 )
-def reserve(*, card: list[str], game: str | None = None, as_: str | None = None, json: bool = False) -> None:
+def reserve(
+    *, card: list[str], game: str | None = None, as_: str | None = None, for_: str | None = None, json: bool = False
+) -> None:
     """Reserve a face-up card or the top card of a deck, and take a gold if there is one.
 
     In a Duel, the gold is taken from the board: name its cell (unless only one gold is there).
@@ -168,7 +231,7 @@ def reserve(*, card: list[str], game: str | None = None, as_: str | None = None,
 
     splendor reserve 2-05 a1   (Duel)
     """
-    _shortcut("reserve", card, game, as_, json)
+    _shortcut("reserve", card, game, as_, for_, json)
 
 
 @command(
@@ -176,9 +239,12 @@ def reserve(*, card: list[str], game: str | None = None, as_: str | None = None,
     Param("card", kind="words", help="A card id, face up or reserved; optionally 'pay ...'; in a Duel, 'as COLOUR'."),
     GAME,
     AS,
+    FOR,
     JSON,
 )
-def buy(*, card: list[str], game: str | None = None, as_: str | None = None, json: bool = False) -> None:
+def buy(
+    *, card: list[str], game: str | None = None, as_: str | None = None, for_: str | None = None, json: bool = False
+) -> None:
     """Buy a face-up or reserved card (default payment: coloured tokens before gold).
 
     In a Duel, a card with a wild bonus says the colour it joins.
@@ -191,18 +257,18 @@ def buy(*, card: list[str], game: str | None = None, as_: str | None = None, jso
 
     splendor buy 1-27 as red   (Duel)
     """
-    _shortcut("buy", card, game, as_, json)
+    _shortcut("buy", card, game, as_, for_, json)
 
 
-@command("replenish", GAME, AS, JSON)
-def replenish(*, game: str | None = None, as_: str | None = None, json: bool = False) -> None:
+@command("replenish", GAME, AS, FOR, JSON)
+def replenish(*, game: str | None = None, as_: str | None = None, for_: str | None = None, json: bool = False) -> None:
     """Duel: replenish the board from the bag (your opponent takes a privilege).
 
     Example:
 
     splendor replenish -g games/duel.toml
     """
-    _shortcut("replenish", [], game, as_, json)
+    _shortcut("replenish", [], game, as_, for_, json)
 
 
 @command("bot", GAME, JSON)

@@ -1,9 +1,14 @@
-"""Reading the player list of `splendor new` (names, optional e-mails) and checking it."""
+"""Reading the player list of `splendor new` (names, optional e-mails) and checking it; who is
+at the keyboard of a game (`at_keyboard`: --as, $SPLENDOR_PLAYER, the local key or git e-mail)."""
 
 from __future__ import annotations
 
 from ..errors import UsageError
 from ..projection.variant import AnyVariant, check_players, name_problem
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..store import Loaded
 
 
 def parse_players(text: str, variant: AnyVariant) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -62,3 +67,26 @@ def who_am_i(players: tuple[str, ...], emails: tuple[str, ...], as_: str | None,
         return None
     mine = git_email(folder).casefold()
     return next((p for p, e in zip(players, emails) if mine and e.casefold() == mine), None)
+
+
+def at_keyboard(loaded: Loaded, as_: str | None) -> tuple[str | None, str]:
+    """Who is at the keyboard of a game, and what says so: `as_` (--as, $SPLENDOR_PLAYER), else
+    in a sealed game the seat the local key joined, else the player whose e-mail in the header is
+    the user's git e-mail; (None, "") when nothing says (a hot-seat game made without e-mails).
+
+    Raises:
+        UsageError: `as_` names nobody who plays.
+    """
+    import os
+
+    game, header = loaded.game, loaded.record.header
+    if as_:
+        return who_am_i(header.players, header.emails, as_, ""), "--as or $SPLENDOR_PLAYER"
+    if game.sealing is not None:
+        from .sealed import local_key, seat_of
+
+        secret = local_key(required=False)
+        seat = seat_of(game, secret) if secret is not None else None
+        return seat, "your key" if seat else ""
+    me = who_am_i(header.players, header.emails, None, os.path.dirname(os.path.abspath(loaded.path)))
+    return me, "your git e-mail" if me else ""

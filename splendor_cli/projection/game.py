@@ -439,6 +439,9 @@ def _check_play(variant: AnyVariant, state: State, event: PlayEvent, chance: _Lo
     seq = event.seq
     if event.player != state.player.name:
         raise CorruptLogError(f"{excerpt(event.player)} played, but it was {state.player.name}'s turn", seq=seq)
+    by = getattr(event, "by", "")
+    if by and (by == event.player or all(seat.name != by for seat in state.players)):
+        raise CorruptLogError(f"played by {excerpt(by)}: not another player of the game", seq=seq)
     try:
         move = variant.move_of(event)
     except ValueError as exc:  # an id no table of the game has
@@ -507,7 +510,8 @@ _PAYLOAD: dict[type, tuple[str, ...]] = {}
 def _payload(cls: type) -> tuple[str, ...]:
     """The fields of an event class but its envelope."""
     if cls not in _PAYLOAD:
-        _PAYLOAD[cls] = tuple(f.name for f in attrs.fields(cls) if f.name not in ("seq", "parent", "sig"))
+        # `by` (who played the turn for its player, on purpose) is no part of what the rules make
+        _PAYLOAD[cls] = tuple(f.name for f in attrs.fields(cls) if f.name not in ("seq", "parent", "sig", "by"))
     return _PAYLOAD[cls]
 
 

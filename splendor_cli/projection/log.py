@@ -88,7 +88,8 @@ def event_notation(variant: AnyVariant, event: Event, *, sealed: bool = False) -
             return f"agrees to a rewind to just after #{event.to}"
         case KeysPublished():
             return "publishes their keys of the game: every shuffle and card can now be checked (`splendor verify`)"
-    return variant.event_notation(event)
+    by = getattr(event, "by", "")  # a turn played for its player on purpose (hot-seat, relayed)
+    return variant.event_notation(event) + (f" (played by {by})" if by else "")
 
 
 def log_entries(game: Game) -> list[LogEntry]:

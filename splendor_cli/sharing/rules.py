@@ -17,6 +17,27 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
+def played_for_others(game: Any) -> list[dict[str, Any]]:
+    """The turns (steps) of a game played for their player by another on purpose (`play --for`,
+    the event's `by`): each `{"seq", "player", "by"}`, in the log's order (`verify` and
+    `verify --git` report them)."""
+    found = []
+    for event in game.events:
+        by = getattr(event, "by", "")
+        if by and isinstance(by, str) and not isinstance(event, TurnUndone | SeedsRestarted):
+            found.append({"seq": event.seq, "player": actor(event), "by": by})
+    return found
+
+
+def played_for_line(played: list[dict[str, Any]]) -> str:
+    """`played_for_others` in one line for a person ("" when there is none)."""
+    if not played:
+        return ""
+    shown = ", ".join(f"#{p['seq']} {p['player']}'s by {p['by']}" for p in played[:10])
+    more = f" and {len(played) - 10} more" if len(played) > 10 else ""
+    return f"played for another player on purpose: {shown}{more}"
+
+
 def rewrite_reason(old: bytes, new: bytes, *, parent: str | None = None) -> str:
     """Where `new` stops extending `old`, for a person: the line, and the event it belongs to;
     `parent` names the merge's parent whose file `old` is."""
@@ -141,7 +162,11 @@ def moves_reason(version: Version, known: int, *, created: bool, email: str, sta
     if isinstance(move, TurnUndone) and not move.by:
         return f"undo #{move.seq} names nobody: who asked cannot be checked"
     who = actor(move)
-    address = dict(zip(header.players, header.emails)).get(who, "")
+    addresses = dict(zip(header.players, header.emails))
+    address = addresses.get(who, "")
+    by = getattr(move, "by", "")  # played for its player on purpose: their commit, or the one who played it
+    if by and not isinstance(move, TurnUndone) and addresses.get(by, "").casefold() == email.casefold():
+        return None
     if address and address.casefold() != email.casefold():
         what = (
             f"undo #{move.seq} was asked by {who}" if isinstance(move, TurnUndone) else f"turn #{move.seq} is {who}'s"

@@ -15,7 +15,7 @@ from ..errors import safe
 from ..events import TurnUndone
 from ..projection import Game
 from ..store import Loaded
-from .rules import plural
+from .rules import played_for_line, played_for_others, plural
 
 # -- the file --------------------------------------------------------------------------------
 
@@ -50,6 +50,7 @@ def file_report(loaded: Loaded) -> dict[str, Any]:
         "finished": finished,
         "winners": list(state.winners()) if state else [],
         **({"dealing": dealing} if dealing else {}),
+        **({"played_for": played_for} if (played_for := played_for_others(game)) else {}),
         **({"sealed": sealed} if sealed is not None else {}),
         "ok": sealed is None or not sealed["problems"],
         "keys_owed": list(sealed["unpublished"]) if sealed is not None and finished else [],
@@ -103,6 +104,8 @@ def report_text(report: dict[str, Any]) -> str:
         )
     else:
         lines.append(f"{report['to_move']} to move")
+    if report.get("played_for"):
+        lines.append(played_for_line(report["played_for"]))
     sealed = report.get("sealed")
     if sealed is not None:
         lines.append(

@@ -25,8 +25,8 @@ def _log(path: Path) -> list[dict[str, Any]]:
 
 def _two_turns(path: Path, players: str = "ann,bob") -> None:
     assert cli("new", "-g", path, "--players", players, "--seed", 1)[0] == 0
-    assert cli("take", "-g", path, "white", "blue", "green")[0] == 0
-    assert cli("take", "-g", path, "red", "black", "white")[0] == 0
+    assert cli("take", "-g", path, "--as", "ann", "white", "blue", "green")[0] == 0  # whatever git's e-mail says
+    assert cli("take", "-g", path, "--as", "bob", "red", "black", "white")[0] == 0
 
 
 def test_a_plain_undo_records_the_player_whose_turn_it_takes_back(tmp_path: Path) -> None:

@@ -58,6 +58,9 @@ class TokensTaken(Signable):
     gems: tuple[Gem, ...]
     returned: tuple[Gem, ...]
     noble: str
+    by: str = ""
+    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
+    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -76,6 +79,9 @@ class CardReserved(Signable):
     drawn: str
     returned: tuple[Gem, ...]
     noble: str
+    by: str = ""
+    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
+    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -91,6 +97,9 @@ class CardPurchased(Signable):
     payment: tuple[Gem, ...]
     drawn: str
     noble: str
+    by: str = ""
+    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
+    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -100,6 +109,9 @@ class TurnPassed(Signable):
     TYPE: ClassVar[str] = "turn_passed"
     player: str
     noble: str
+    by: str = ""
+    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
+    player did (written only when set)."""
 
 
 TurnEvent: TypeAlias = TokensTaken | CardReserved | CardPurchased | TurnPassed

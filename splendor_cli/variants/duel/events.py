@@ -38,6 +38,9 @@ class PrivilegeUsed(Signable):
     player: str
     cell: str
     gem: Gem
+    by: str = ""
+    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
+    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -49,6 +52,9 @@ class BoardReplenished(Signable):
     player: str
     cells: tuple[str, ...]
     tokens: tuple[Gem, ...]
+    by: str = ""
+    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
+    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -59,6 +65,9 @@ class LineTaken(Signable):
     player: str
     cells: tuple[str, ...]
     gems: tuple[Gem, ...]
+    by: str = ""
+    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
+    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -72,6 +81,9 @@ class GoldReserved(Signable):
     card: str
     blind: bool
     drawn: str
+    by: str = ""
+    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
+    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -86,6 +98,9 @@ class DuelCardBought(Signable):
     payment: tuple[Gem, ...]
     wild: str
     drawn: str
+    by: str = ""
+    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
+    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -96,6 +111,9 @@ class BonusTokenTaken(Signable):
     player: str
     cell: str
     gem: Gem
+    by: str = ""
+    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
+    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -105,6 +123,9 @@ class TokenStolen(Signable):
     TYPE: ClassVar[str] = "token_stolen"
     player: str
     gem: Gem
+    by: str = ""
+    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
+    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -114,6 +135,9 @@ class RoyalTaken(Signable):
     TYPE: ClassVar[str] = "royal_taken"
     player: str
     royal: str
+    by: str = ""
+    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
+    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -123,6 +147,9 @@ class TokenReturned(Signable):
     TYPE: ClassVar[str] = "token_returned"
     player: str
     gem: Gem
+    by: str = ""
+    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
+    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -131,6 +158,9 @@ class DuelPassed(Signable):
 
     TYPE: ClassVar[str] = "duel_passed"
     player: str
+    by: str = ""
+    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
+    player did (written only when set)."""
 
 
 StepEvent: TypeAlias = (
