@@ -227,11 +227,17 @@ class Watcher:
             self.say(f"round failed (next round tries again): {message}")
 
     def _git_round(self) -> list[tuple[Loaded, str | None]]:
+        from ..errors import ForkError
         from ..sharing.sync import AuditRefused
         from .table import sync_here
 
         try:
-            result = sync_here(self.game, self.as_)
+            try:
+                result = sync_here(self.game, self.as_)
+            except ForkError:
+                if not self._settle_races():
+                    raise
+                result = sync_here(self.game, self.as_)
         except AuditRefused as exc:
             sys.stderr.write(exc.details + "\n")
             raise
@@ -246,6 +252,40 @@ class Watcher:
         for synced in result.games:
             self.seen.setdefault(synced.loaded.path, synced.seen)
         return [(synced.loaded, synced.me) for synced in result.games]
+
+    def _settle_races(self) -> bool:
+        """A merge left forked by a race of parts: this player's part of a sealed game, written
+        while another player's was pushed, is one side. That side is left out (with the player's
+        consent, as `splendor resolve --keep theirs` does it) and the next sync writes the part
+        again after the other's. A fork with a move of theirs on our side is left to the player.
+        Whether it settled any."""
+        from .. import store
+        from ..events import actor
+        from ..forks import split_fork
+        from ..sharing import gitsync
+        from .players import who_am_i
+        from .undo import resolve
+
+        repo = gitsync.locate(self.game) if self.game else gitsync.locate_folder(".")
+        settled = False
+        for rel in gitsync.unmerged(repo) if gitsync.under_way(repo) == "merge" else []:
+            path = str(repo.top / rel)
+            try:
+                fork = split_fork(store.read_bytes(path))
+            except (OSError, SplendorError):
+                continue
+            if fork is None:
+                continue
+            header = fork.record.header
+            me = who_am_i(header.players, header.emails, self.as_, os.path.dirname(path))
+            if me is None or not all(_part_of(event, me) for event in fork.ours.events):
+                continue
+            with _captured(lambda line: None):
+                resolve(keep="theirs", game=path)
+            other = actor(fork.theirs.events[0]) or "another player"
+            self.say(f"{header.game}: your part #{fork.seq + 1} raced {other}'s: withdrawn, written again after it")
+            settled = True
+        return settled
 
     def _mail_round(self) -> list[tuple[Loaded, str | None]]:
         import contextlib
@@ -357,6 +397,13 @@ class Watcher:
 
         self.told[f"{loaded.record.header.game}\0{me}"] = turn
         cache.put(self._slot(loaded, me), NOTIFIED, turn)
+
+
+def _part_of(event: object, me: str) -> bool:
+    """Whether `event` is `me`'s part of the sealed protocol (a join, a shuffle, shares, keys): not a move."""
+    from ..events import CardsShown, DeckShuffled, KeysPublished, PlayerJoined, actor
+
+    return isinstance(event, (PlayerJoined, DeckShuffled, CardsShown, KeysPublished)) and actor(event) == me
 
 
 def _first_of_turn(loaded: Loaded, me: str) -> int:
