@@ -396,6 +396,7 @@ OPENERS = {
     "splendor_cli.app.memory": "the digests of the games seen",
     "splendor_cli.app.start": "a player's commit-then-reveal secret",
     "splendor_cli.app.exits": "os.devnull, once the reader of standard output has left",
+    "splendor_cli.app.output": "a device or FIFO that a picture is written through (-o /dev/null, a pipe)",
     "splendor_cli.app.keys": "a player's exported keys",
     "splendor_cli.app.keyring": "a player's key file, and the games whose keys they published",
     "splendor_cli.sharing.gitmerge": ".gitattributes, for `git install`",

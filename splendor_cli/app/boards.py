@@ -5,7 +5,7 @@ Shared by `show`, `replay` and `sync`. Standard library only at import.
 
 from __future__ import annotations
 
-from ..errors import IllegalMoveError, UsageError
+from ..errors import IllegalMoveError, UsageError, excerpt
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
@@ -34,26 +34,115 @@ class Moment:
         self.seq, self.state = seq, state
 
 
-def seen(game: Game, seat: str | None) -> Any:
+def viewer(game: Game, seat: str | None) -> str | None:
+    """Whose view a board of `game` shows by default: `seat` (--as, or $SPLENDOR_PLAYER: ignored
+    when it names nobody of this game), else in a sealed game the seat the local key joined, else
+    the one person of a game against bots; None (a spectator: every blind reserve face down) when
+    nothing says.
+
+    Raises:
+        UsageError: `--as` names nobody who plays.
+    """
+    import os
+
+    if seat is not None:
+        if seat in game.players:
+            return seat
+        if seat != os.environ.get("SPLENDOR_PLAYER"):
+            raise UsageError(f"{excerpt(seat)} does not play in this game (players: {', '.join(game.players)})")
+    if game.sealing is not None:
+        from .sealed import local_key, seat_of
+
+        secret = local_key(required=False)
+        return seat_of(game, secret) if secret is not None else None
+    return file_viewer(game)
+
+
+def file_viewer(game: Game) -> str | None:
+    """Whose view a board shows when the file alone says (what `state --json` caches): the one
+    person of an open game against bots; else None, a spectator's."""
+    if game.sealing is not None:
+        return None
+    people = people_of(game)
+    return people[0] if len(people) == 1 else None
+
+
+def people_of(game: Game) -> list[str]:
+    """The seats of `game` that are no bot's."""
+    from ..projection.undo_policy import is_bot_seat
+
+    return [name for name in game.players if not is_bot_seat(name)]
+
+
+def check_all(game: Game) -> None:
+    """Refuse `--all` (every hidden card face up) unless `game` is over, or nobody but one
+    person plays it (against bots): a board must not spoil a game under way by accident.
+
+    Raises:
+        UsageError: the game is under way between people.
+    """
+    if game.states and game.state.finished:
+        return
+    if len(people_of(game)) <= 1:
+        return
+    raise UsageError(
+        "--all shows every hidden card: only once the game is over, or in a game against bots alone"
+        " (--as NAME: what NAME may see)"
+    )
+
+
+def seen(game: Game, seat: str | None, *, every: bool = False) -> Any:
     """`game` as `seat` may know it (a `Moment`): in a sealed game, what their key here opens;
-    without a seat, or in an open game, `game` itself."""
-    if game.sealing is None or seat is None or not game.states:
+    in any game, every other player's blind reserves face down (their placeholders, `hide_blind`);
+    without a seat, a spectator's (every blind reserve face down). `every`: nothing hidden but what
+    the file itself seals (`--all`, checked by `check_all`)."""
+    if not game.states:
         return game
-    from .sealed import view
+    if seat is not None and seat not in game.players:
+        raise UsageError(f"{excerpt(seat)} does not play in this game (players: {', '.join(game.players)})")
+    if every:
+        return Moment(game.seq, game.state)
+    state = game.state
+    if game.sealing is not None and seat is not None:
+        from .sealed import view
 
-    if seat not in game.players:
-        raise UsageError(f"{seat!r} does not play in this game (players: {', '.join(game.players)})")
-    return Moment(game.seq, view(game, seat))
+        state = view(game, seat)
+    return Moment(game.seq, hide_blind(state, seat))
 
 
-def picture(loaded: Loaded, at: int | None, seat: str | None) -> str:
-    """The table after event `at` (default: the last) as SVG, what that event changed highlighted."""
+def hide_blind(state: Any, seat: str | None) -> Any:
+    """`state` with the blind reserves of every player but `seat` face down: each replaced by a
+    placeholder of its level, as a sealed game's (`L?NN`, numbered from 99 down, which no deck's
+    position is), wherever it is in the state; the very `state` when there is nothing to hide."""
+    from ..sealing.placeholders import is_placeholder, level_of, placeholder
+
+    hidden: dict[str, str] = {}
+    for player in getattr(state, "players", ()):
+        if player.name == seat:
+            continue
+        for card in getattr(player, "blind", ()):  # a game whose cards are never blind has none
+            if not is_placeholder(card):
+                hidden[card] = placeholder(level_of(card), 99 - len(hidden))
+    if not hidden:
+        return state
+    from ..sealing.capability import substitute_anywhere
+
+    return substitute_anywhere(state, hidden)
+
+
+def picture(loaded: Loaded, at: int | None, seat: str | None, *, every: bool = False) -> str:
+    """The table after event `at` (default: the last) as SVG, what that event changed highlighted,
+    as `seat` may see it (`seen`; `every`: everything the file shows)."""
     played = loaded.game.at(at) if at is not None else loaded.game
     if not played.states:
         raise IllegalMoveError("the cards are not dealt yet: there is no table to draw", rule="seed")
     if seat is not None and seat not in played.players:
-        raise UsageError(f"{seat!r} does not play in this game (players: {', '.join(played.players)})")
-    return played.variant.board_svg(seen(played, seat), seat=seat, event=played.events[-1])
+        raise UsageError(f"{excerpt(seat)} does not play in this game (players: {', '.join(played.players)})")
+    from ..presentation.svgtable import EVERY_SEAT
+
+    return played.variant.board_svg(
+        seen(played, seat, every=every), seat=EVERY_SEAT if every else seat, event=played.events[-1]
+    )
 
 
 def keys_owed(game: Game) -> tuple[str, ...]:

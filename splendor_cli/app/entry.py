@@ -94,8 +94,8 @@ def _cached(name: str, kwargs: dict[str, Any]) -> str | None:
     """The cached output of `state --json` or `moves --json` for the game file's exact bytes."""
     if name not in ("state", "show", "moves") or not kwargs.get("json") or kwargs.get("as_") or kwargs.get("side"):
         return None  # `moves --as` checks whose turn it is; `show --side` reads a fork
-    if kwargs.get("seat"):
-        return None  # `state --as`: a seat's view of a sealed game is never cached
+    if kwargs.get("seat") or kwargs.get("every"):
+        return None  # `state --as`, `--all`: one viewer's table is never cached
     if kwargs.get("color", "auto") not in ("auto", "always", "never"):
         return None  # the command refuses it
     from .. import store
@@ -106,6 +106,10 @@ def _cached(name: str, kwargs: dict[str, Any]) -> str | None:
         data = store.read_bytes(find_game(kwargs.get("game")))
     except Exception:  # the command itself reports it properly
         return None
+    if name == "moves" and b"\nemails = " in data[:4096]:
+        return None  # players with e-mails: `moves` asks git whose turn it is at this keyboard
+    if name != "moves" and b'"sealed_asked"' in data:
+        return None  # a sealed game's table is shown as the local key's seat sees it: never cached
     text = cache.get(data, cache.view_name("moves" if name == "moves" else "state", kwargs.get("at")))
     if name == "moves" and text == "[]\n":
         return None  # a finished game: the command says so on stderr too

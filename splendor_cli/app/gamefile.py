@@ -120,7 +120,7 @@ def views(loaded: Loaded, at: int | None = None, *, moves: bool = False) -> tupl
 
     caching = cache.enabled()
     played = loaded.game.at(at) if at is not None else loaded.game
-    state_text = json_text(state_json(played))
+    state_text = json_text(state_json(played, default_view(played)))
     if caching:
         cache.put(loaded.data, cache.view_name("state", at), state_text)
         cache.put_chain(loaded)  # what the fast path holds against the memory of seen games
@@ -132,6 +132,14 @@ def views(loaded: Loaded, at: int | None = None, *, moves: bool = False) -> tupl
         if caching:
             cache.put(loaded.data, "moves", moves_text)
     return state_text, moves_text
+
+
+def default_view(game: Game) -> Any:
+    """The state `state --json` shows without --as: other players' blind reserves face down
+    (boards.file_viewer, boards.seen); None before the deal."""
+    from .boards import file_viewer, seen
+
+    return seen(game, file_viewer(game)).state if game.states else None
 
 
 def state_json(game: Game, state: Any = None) -> dict[str, Any]:

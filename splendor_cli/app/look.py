@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import IllegalMoveError, SplendorError, UsageError
-from .boards import board, keys_owed, keys_owed_line, picture, seen
+from .boards import board, check_all, file_viewer, keys_owed, keys_owed_line, picture, seen, viewer
 from .gamefile import game_path, load, load_side, state_json, views
 from .output import json_text, out, use_color, write_out
 from .params import AT, COLOR, GAME, JSON, SEAT, Param, command
@@ -23,6 +23,12 @@ SIDE = Param(
     "side", "--side", metavar="REF", help="A forked game: the side to look at (its digest, its player, ours or theirs)."
 )
 OUTPUT = Param("output", "--output", "-o", kind="path", metavar="FILE", help="Write it to FILE (- : standard output).")
+EVERY = Param(
+    "every",
+    "--all",
+    kind="flag",
+    help="Every blind reserve face up: once the game is over, or in a game against bots alone.",
+)
 
 
 @command(
@@ -35,6 +41,7 @@ OUTPUT = Param("output", "--output", "-o", kind="path", metavar="FILE", help="Wr
     Param("svg", "--svg", kind="flag", help="Draw the table as one self-contained SVG picture."),
     SEAT,
     OUTPUT,
+    EVERY,
 )
 def show(
     *,
@@ -46,6 +53,7 @@ def show(
     svg: bool = False,
     seat: str | None = None,
     output: str | None = None,
+    every: bool = False,
 ) -> None:
     """Show the board: bank, cards, nobles, each player's holdings, whose turn or the result.
 
@@ -60,21 +68,31 @@ def show(
     splendor show --side bob   (a forked game: the side whose first turn is bob's)
 
     splendor show --svg -o games/friday.svg   (a picture; --at 12 --as bob: as bob saw it then)
+
+    Other players' blind reserves are face down: the board is what the viewer may see (--as,
+    $SPLENDOR_PLAYER; a sealed game: your key's seat; a game against bots: its one person; else a
+    spectator). --all turns them all face up, once the game is over or against bots alone.
     """
     use_color(color)
     if output and not svg:
         raise UsageError("-o goes with --svg (the board as text is written on standard output)")
+    if svg and json:
+        raise UsageError("--svg and --json exclude each other")
     loaded = load_side(game, side) if side else load(game)
-    if svg:
-        if json:
-            raise UsageError("--svg and --json exclude each other")
-        write_out(output, picture(loaded, at, seat))
-        return
+    if every:
+        check_all(loaded.game)
     played = loaded.game.at(at) if at is not None else loaded.game
+    who = None if every else viewer(played, seat)
+    if svg:
+        write_out(output, picture(loaded, at, who, every=every))
+        return
     sealed = played.sealing is not None
     if json:
-        if sealed and played.states and seat is not None:  # what this seat may know, never cached
-            out(json_text(state_json(played, seen(played, seat).state)))
+        if sealed or every or who != file_viewer(played):  # one viewer's, never cached
+            if not played.states:
+                out(views(loaded, at)[0])  # says there is no state yet
+                return
+            out(json_text(state_json(played, seen(played, who, every=every).state)))
         else:
             out(views(loaded, at)[0])
         return
@@ -92,9 +110,9 @@ def show(
         owed = keys_owed(loaded.game) if played.state.finished else ()
         if owed:
             lines.append(keys_owed_line(owed))
-        out(board(seen(played, seat), color, played.variant) + "".join(f"\n{line}" for line in lines))
+        out(board(seen(played, who, every=every), color, played.variant) + "".join(f"\n{line}" for line in lines))
         return
-    out(board(played, color))
+    out(board(seen(played, who, every=every), color, played.variant))
 
 
 def _dealing(game: Game) -> str:
@@ -120,9 +138,15 @@ def _dealing(game: Game) -> str:
     return "\n".join(lines)
 
 
-@command("state", GAME, JSON, AT, COLOR, SEAT)
+@command("state", GAME, JSON, AT, COLOR, SEAT, EVERY)
 def state(
-    *, game: str | None = None, json: bool = False, at: int | None = None, color: str = "auto", seat: str | None = None
+    *,
+    game: str | None = None,
+    json: bool = False,
+    at: int | None = None,
+    color: str = "auto",
+    seat: str | None = None,
+    every: bool = False,
 ) -> None:
     """Print the state after the last event (or after event SEQ with --at): JSON, or the board.
 
@@ -130,9 +154,9 @@ def state(
 
     splendor state -g games/friday.toml --json --at 12
 
-    splendor state --json --as bob   (a sealed game: what bob may know, his key here)
+    splendor state --json --as bob   (what bob may know: his blind reserves; in a sealed game, his key here)
     """
-    show(game=game, json=json, at=at, color=color, seat=seat)
+    show(game=game, json=json, at=at, color=color, seat=seat, every=every)
 
 
 @command(

@@ -51,6 +51,11 @@ SCALE = 0.72
 """The reserved cards, against the face-up rows'."""
 
 
+EVERY_SEAT = "\0every seat"
+"""The `seat` of a view where every reserved card is face up (a finished game reviewed, `--all`):
+no player's name (a name holds no NUL)."""
+
+
 class Reserver(Protocol):
     """A player as `reserved_row` draws their reserved cards."""
 
@@ -250,7 +255,8 @@ def reserved_row(
     scale: float = SCALE,
 ) -> Element:
     """A player's reserved cards (`player-ann-reserved`), small: face up, but a blind one face down
-    (its level only, and an id that does not name it) unless this is its owner's view (`seat`);
+    (its level only, and an id that does not name it) unless this is its owner's view (`seat`) or
+    everyone's (`EVERY_SEAT`);
     an empty place for each card still allowed (`places` in all). A sealed game's placeholder (a
     blind reserve not opened in this view) is face down in every view."""
     parts: list[Element] = []
@@ -261,7 +267,7 @@ def reserved_row(
             continue
         card = player.reserved[k]
         key = f"card-{card}"
-        if (card in player.blind and seat != player.name) or is_placeholder(card):
+        if (card in player.blind and seat not in (player.name, EVERY_SEAT)) or is_placeholder(card):
             hidden = f"hidden-{player.name}-{k + 1}"
             parts.append(card_back(level_of(card), left, 0, id=hidden, changed=key in marks, scale=scale))
         else:

@@ -293,8 +293,8 @@ def test_a_blind_reserve_is_seen_by_its_owner_alone_until_bought(
     table: tuple[Path, Machine, Machine], tmp_path: Path
 ) -> None:
     """ann reserves blind: once bob's share is in (it rides on his move), `state --json --as ann`
-    with ann's key opens it; without a seat, on bob's machine, or `--as ann` without her key, it
-    is the placeholder. `moves --json` offers ann to buy it once she can; buying it shows it to all."""
+    with ann's key opens it, and so does her machine without a seat (her key's seat is the
+    default view); on bob's machine, or `--as ann` without her key, it is the placeholder. `moves --json` offers ann to buy it once she can; buying it shows it to all."""
     path, ann, bob = table
     played = ann.ok("play", "-g", path, "reserve", "deck", "1")
     assert "#9 ann: reserve deck 1" in played
@@ -306,18 +306,18 @@ def test_a_blind_reserve_is_seen_by_its_owner_alone_until_bought(
     (card,) = mine["reserved"]
     assert card in CARDS and mine["reserved_blind"] == [card]
     (stranger,) = machines(tmp_path, "stranger")
+    assert seat(state(ann, path), "ann")["reserved"] == [card]  # her machine: her key's seat by default
     for view in (
-        state(ann, path),
         state(bob, path),
         state(bob, path, "--as", "bob"),
         state(bob, path, "--as", "ann"),
         state(stranger, path, "--as", "ann"),
     ):
         assert seat(view, "ann")["reserved"] == ["1?05"], view
-    for machine, extra in ((bob, ()), (bob, ("--as", "bob")), (ann, ())):
+    for machine, extra in ((bob, ()), (bob, ("--as", "bob")), (ann, ("--as", "bob"))):
         shown = machine.ok("show", "-g", path, *extra)
         assert "? level 1" in shown and "(blind)" in shown and card not in shown
-    assert card in ann.ok("show", "-g", path, "--as", "ann")
+    assert card in ann.ok("show", "-g", path, "--as", "ann") and card in ann.ok("show", "-g", path)
     assert card not in path.read_text() and card not in bob.ok("log", "-g", path)
 
     cost = CARDS[card].cost
