@@ -41,11 +41,13 @@ def quiet_git(monkeypatch: pytest.MonkeyPatch) -> None:
 class Machines:
     """Two players' machines: a clone each, their own key (data folder) and cache."""
 
-    def __init__(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int = 3) -> None:
+    def __init__(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, names: tuple[str, ...] = ("ann", "bob"), seed: int = 3
+    ) -> None:
         self.monkeypatch = monkeypatch
-        self.remote, clones = remote_and_clones(tmp_path, "ann", "bob")
-        self.clones = dict(zip(("ann", "bob"), clones))
-        self.table = Table.new("base", 2, seed, game="watched")
+        self.remote, clones = remote_and_clones(tmp_path, *names)
+        self.clones = dict(zip(names, clones))
+        self.table = Table.new("base", names, seed, game="watched")
         self.data = {}
         for name in self.clones:
             data = tmp_path / f"{name}-data"
@@ -110,6 +112,26 @@ def test_two_watching_players_deal_a_sealed_game_and_the_player_to_move_is_told_
         code, out, err = table.watch(mover)  # another round: not told again
         assert code == 0, err
         assert len(sink.posts) == 1 and "your turn" not in out, out
+
+
+def test_a_part_written_while_another_was_pushed_is_written_again_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = Machines(tmp_path, monkeypatch, ("ann", "bob", "cy"))
+    table.be("bob")
+    run_git(table.clones["bob"], "pull", "-q", "origin", "main", who="bob")
+    code, _, err = cli("sync", "-g", table.clones["bob"] / GAME, "--as", "bob", "--offline")  # bob's join, not pushed
+    assert code == 0, err
+    code, _, err = table.watch("cy")  # meanwhile cy joins and pushes first
+    assert code == 0, err
+    code, out, err = table.watch("bob")  # bob's push is refused: both joined after #2
+    assert code == 0, (out, err)
+    assert "your part #2 raced cy's: withdrawn, written again after it" in out, out
+    assert "pushed to origin/main" in out, out
+    joins = re.findall(r'type = "player_joined"\nseq = \d+\nparent = "\w+"\nplayer = "(\w+)"', table.remote_file())
+    assert joins == ["cy", "bob"], table.remote_file()
+    code, out, err = cli("verify", "--git", "-g", table.clones["bob"] / GAME)
+    assert code == 0 and ": ok: " in out, (out, err)
 
 
 def test_a_failed_fetch_is_one_line_and_the_next_round_tries_again(
@@ -182,9 +204,7 @@ def test_install_prints_a_unit_that_runs_splendor_watch_here(tmp_path: Path, mon
 
 
 @pytest.mark.slow
-def test_sigterm_stops_the_real_process_cleanly_between_rounds(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_sigterm_stops_the_real_process_cleanly_between_rounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     table = Machines(tmp_path, monkeypatch)
     table.be("bob")
     bob = table.clones["bob"]
@@ -198,6 +218,7 @@ def test_sigterm_stops_the_real_process_cleanly_between_rounds(
     )
     try:
         started = time.monotonic()
+
         def joined() -> bool:
             return (bob / GAME).exists() and 'type = "player_joined"' in (bob / GAME).read_text()
 
