@@ -18,13 +18,13 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import ConflictError, GameFileError, SplendorError, UsageError, excerpt, safe
+from ..errors import ConflictError, GameFileError, SplendorError, StaleBlockError, UsageError, excerpt, safe
 from .notices import notify_after, settings_for
 from .params import GAME, JSON, NOTIFY, Param, command
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from ..events import Event
     from ..sharing.mailbox import RawMessage
@@ -301,8 +301,10 @@ def _apply_blocks(path: str, data: bytes, *, commit: bool, notify: bool) -> None
     from ..sharing.mail import apply_blocks, find_blocks
     from .gamefile import views, writing
 
+    notes: list[str] = []
     with writing(path) as loaded:
-        blocks = find_blocks(data, loaded.game.variant)
+        blocks = find_blocks(data, loaded.game.variant, notes)
+        _note(*notes)
         outcome = apply_blocks(loaded.record, loaded.game, blocks)
         if outcome.events:
             loaded = _add(loaded, outcome.events, commit=commit)
@@ -311,6 +313,12 @@ def _apply_blocks(path: str, data: bytes, *, commit: bool, notify: bool) -> None
     _say(outcome.message)
     if notify and outcome.events:
         _say(*notify_after(loaded))
+
+
+def _note(*lines: str) -> None:
+    """Say on stderr, a line each (made safe), what was left out: a mail skipped, blocks not read."""
+    for line in lines:
+        sys.stderr.write(f"splendor: {safe(line)}\n")
 
 
 def _peek_id(path: str) -> str:
@@ -382,6 +390,9 @@ class _Tally:
         self.known = 0
         self.skipped = 0
         self.failures: list[SplendorError] = []
+        self.retry: set[str] = set()
+        """The messages (by label) to read again on the next run: a block of theirs waits for
+        turns this copy lacks, or for a game not here yet."""
 
     def fail(self, where: str, exc: SplendorError) -> None:
         exc.args = (f"{where}: {' '.join(str(exc).split())}",)
@@ -427,16 +438,29 @@ def _take_in(
     tally = _Tally()
     holding: dict[str, list[RawMessage]] = {}
     wholes: dict[str, list[tuple[str, Loaded]]] = {}
-    for message in messages:
+    seen = _ReadMails(folder, extra) if not strict else None
+    fresh = [message for message in messages if seen is None or not seen.has(message.data)]
+    if seen is not None and len(fresh) < len(messages):
+        _say(f"{_count(len(messages) - len(fresh), 'message')} read before, not read again")
+    for message in fresh:
         label = message.label
-        for number, data in enumerate(find_game_files(message.data), start=1):
+        try:
+            files = find_game_files(message.data)
+            games = block_games(message.data)
+        except GameFileError as exc:  # a mail that does not parse: skipped, the others are read
+            if strict:
+                raise
+            _note(f"skipped {label}: {exc}")
+            tally.skipped += 1
+            continue
+        for number, data in enumerate(files, start=1):
             try:
                 whole = store.from_bytes(f"{label}: attached game file {number}", data)
             except (GameFileError, ConflictError) as exc:
                 tally.fail(label, exc)
                 continue
             wholes.setdefault(whole.record.header.game, []).append((label, whole))
-        for found in block_games(message.data):
+        for found in games:
             holding.setdefault(found, []).append(message)
     for gid in sorted({*holding, *wholes}):
         path = known.get(gid)
@@ -446,6 +470,7 @@ def _take_in(
                 tally.fail(where, UsageError(f"a move block for game {excerpt(gid)}, which is not in {folder}/ nor -g"))
             else:
                 tally.skipped += 1
+                tally.retry.update(m.label for m in holding[gid])
                 _say(f"skipped: {where}: a move block for game {gid}, which is not in {folder}/ (nor -g)")
             continue
         try:
@@ -456,12 +481,38 @@ def _take_in(
             _take_game(path, gid, holding.get(gid, []), wholes.get(gid, []), tally=tally, commit=commit, notify=notify)
         except SplendorError as exc:
             tally.fail(gid, exc)
+    if seen is not None:
+        seen.add(message.data for message in fresh if message.label not in tally.retry)
     _say(tally.summary(len(messages)))
     if tally.failures:
         first = tally.failures[0]
         if len(tally.failures) > 1:
             first.args = (f"{first} (and {len(tally.failures) - 1} more failures: see above)",)
         raise first
+
+
+class _ReadMails:
+    """The mails a mailbox `apply` has read to the end before (by their bytes), kept in the user's
+    own cache (app/cache.py: entries authenticated by its private key, never through a link), for
+    these games (`--dir` and `-g`): a mail read before is not read again, so an old mail's stale
+    block is said once, not on every run. A mail one of whose blocks waits for turns this copy
+    lacks, or for a game not here yet, is read again next time. With the cache off
+    ($SPLENDOR_NO_CACHE), every mail is read every time."""
+
+    def __init__(self, folder: str, extra: str | None) -> None:
+        where = "\0".join(os.path.abspath(p) for p in (folder, *([extra] if extra else [])))
+        self.view = f"apply-mail\0{where}"
+
+    def has(self, data: bytes) -> bool:
+        from . import cache
+
+        return cache.get(data, self.view) == "read"
+
+    def add(self, mails: Iterable[bytes]) -> None:
+        from . import cache
+
+        for data in mails:
+            cache.put(data, self.view, "read")
 
 
 _SAFE_ID = r"[A-Za-z0-9][A-Za-z0-9_.@+-]{0,99}"
@@ -512,15 +563,19 @@ def _take_game(
                 loaded = _take_whole(loaded, whole, label, tally=tally, commit=commit)
             except SplendorError as exc:
                 tally.fail(f"{gid} ({label})", exc)
-        blocks: list[tuple[MoveBlock, str]] = []
+        blocks: dict[MoveBlock, str] = {}
         for message in messages:
+            notes: list[str] = []
             try:
-                found = find_game_blocks(message.data, gid, loaded.game.variant)
+                found = find_game_blocks(message.data, gid, loaded.game.variant, notes)
             except SplendorError as exc:
                 tally.fail(f"{gid} ({message.label})", exc)
                 continue
-            blocks += [(block, message.label) for block in found if block not in [b for b, _ in blocks]]
-        for block, label in sorted(blocks, key=lambda pair: (pair[0].first, pair[0].last)):
+            finally:
+                _note(*(f"{message.label}: {note}" for note in notes))
+            for block in found:
+                blocks.setdefault(block, message.label)
+        for block, label in sorted(blocks.items(), key=lambda pair: (pair[0].first, pair[0].last)):
             span = f"#{block.first}" if block.first == block.last else f"#{block.first}-{block.last}"
             try:
                 outcome = apply_blocks(loaded.record, loaded.game, [block])
@@ -530,6 +585,8 @@ def _take_game(
                     continue
                 loaded = _add(loaded, outcome.events, commit=commit)
             except SplendorError as exc:
+                if isinstance(exc, StaleBlockError) and exc.missing:
+                    tally.retry.add(label)  # its turn may come in a later mail: read it again then
                 tally.fail(f"{gid} {span} ({label})", exc)
                 continue
             tally.applied += len(outcome.events)

@@ -181,9 +181,20 @@ def _check(lines: Sequence[str]) -> str:
 # -- finding ---------------------------------------------------------------------------------
 
 
-def find_blocks(text: str | bytes, variant: AnyVariant) -> list[MoveBlock]:
-    """Every block in a mail body or a whole `.eml` file, in the order found, duplicates dropped;
-    the events are read as `variant`'s (the game of the file the blocks are for).
+MAX_BLOCKS = 1000
+"""The most move blocks read from one mail (once each): no game needs more (`export --last N`
+puts N events in one block); the rest of a larger mail is left unread, and the caller says so."""
+MAX_MULTIPARTS = 64
+"""The most multipart parts a mail may have (so its nesting is bounded too): a deeper mail is not
+read (it is no mail of `splendor export`, and would exhaust the parser's recursion)."""
+_MULTIPART = re.compile(rb"(?im)^content-type:\s*multipart/")
+
+
+def find_blocks(text: str | bytes, variant: AnyVariant, notes: list[str] | None = None) -> list[MoveBlock]:
+    """Every block in a mail body or a whole `.eml` file, in the order found, duplicates dropped
+    (by their lines, before they are read: a mail may quote one block many times), at most
+    `MAX_BLOCKS` (a note in `notes` says when more were left unread); the events are read as
+    `variant`'s (the game of the file the blocks are for).
 
     A mail's text/plain parts are decoded (quoted-printable, base64, charsets, format=flowed)
     and scanned; when they hold no block, its text/html parts (tags dropped); when those hold
@@ -191,25 +202,68 @@ def find_blocks(text: str | bytes, variant: AnyVariant) -> list[MoveBlock]:
     indentation are ignored. An empty list means no block was found.
 
     Raises:
-        GameFileError: a block is damaged or cut short (the message names the block and why).
+        GameFileError: a block is damaged or cut short (the message names the block and why), or
+            the mail nests too many parts (`MAX_MULTIPARTS`).
     """
-    raw = text if isinstance(text, str) else text.decode("utf-8", errors="replace")
-    found: list[MoveBlock] = []
-    for texts in (*_mail_texts(text), [raw]):  # the first kind of text that holds a block wins
-        found = [block for part in texts for block in _scan(part, variant)]
-        if found:
-            break
-    unique: list[MoveBlock] = []
-    for block in found:
-        if block not in unique:  # a reply quotes the block it answers, a mail has text and html
-            unique.append(block)
-    return unique
+    bodies = _unique_bodies(_block_bodies(text, strict=True), notes)
+    return list(dict.fromkeys(_parse(lines, f"move block {number}", variant) for number, lines in bodies))
+
+
+def _unique_bodies(
+    bodies: list[list[tuple[list[str], bool]]], notes: list[str] | None, game: str | None = None
+) -> list[tuple[int, list[str]]]:
+    """The complete blocks of `bodies` (`_block_bodies`) with their number in their part, each
+    once (by its canonical lines), of game `game` only when given, at most `MAX_BLOCKS`.
+
+    Raises:
+        GameFileError: a block (of `game`) is cut short.
+    """
+    seen: set[tuple[str, ...]] = set()
+    out: list[tuple[int, list[str]]] = []
+    capped: set[tuple[str, ...]] = set()
+    for part in bodies:
+        for number, (lines, complete) in enumerate(part, start=1):
+            canonical = tuple(_canonical(lines))
+            if game is not None and (not canonical or not _is_game_line(canonical[0], game)):
+                continue
+            if not complete:
+                raise GameFileError(f"move block {number} is cut short: no {END} line")
+            if canonical in seen:
+                continue
+            if len(out) >= MAX_BLOCKS:
+                capped.add(canonical)
+                continue
+            seen.add(canonical)
+            out.append((number, lines))
+    if capped and notes is not None:
+        notes.append(f"the mail holds more than {MAX_BLOCKS} move blocks: {len(capped)} more not read")
+    return out
+
+
+def _is_game_line(line: str, game: str) -> bool:
+    return line.startswith("game:") and line.removeprefix("game:").strip() == game
+
+
+def _parsed_mail(raw: bytes) -> Message:
+    """A mail parsed (`email.policy.default`), its nesting bounded (`MAX_MULTIPARTS`).
+
+    Raises:
+        GameFileError: the mail has too many multipart parts, or nests deeper than the parser goes.
+    """
+    if len(_MULTIPART.findall(raw)) > MAX_MULTIPARTS:
+        raise GameFileError(f"the mail has more than {MAX_MULTIPARTS} multipart parts: not read")
+    parser = email.parser.BytesParser(policy=email.policy.default)
+    try:
+        message = parser.parsebytes(raw)
+        list(message.walk())
+    except RecursionError:
+        raise GameFileError("the mail nests its parts too deep: not read") from None
+    return message
 
 
 def _mail_texts(data: str | bytes) -> tuple[list[str], list[str]]:
     """The decoded text/plain parts of a mail, and its text/html parts as text; none if no mail."""
-    parser = email.parser.BytesParser(policy=email.policy.default)
-    message = parser.parsebytes(data.encode("utf-8") if isinstance(data, str) else data)
+    message = _parsed_mail(data.encode("utf-8") if isinstance(data, str) else data)
     plain: list[str] = []
     rich: list[str] = []
     if not message.keys():
@@ -270,26 +324,6 @@ def _html_text(text: str) -> str:
     """The text of an html part, roughly: line breaks kept, tags dropped, entities decoded."""
     text = re.sub(r"(?i)<br\s*/?>|</(p|div|pre|blockquote|li|tr)>", "\n", text)
     return html.unescape(re.sub(r"<[^>]*>", "", text))
-
-
-def _scan(text: str, variant: AnyVariant) -> list[MoveBlock]:
-    """The blocks of a text, each parsed and checked."""
-    blocks: list[MoveBlock] = []
-    body: list[str] | None = None
-    for line in text.splitlines():
-        line = _QUOTING.sub("", line).strip()
-        if line == BEGIN:
-            if body is not None:
-                raise GameFileError(f"move block {len(blocks) + 1} is cut short: a new block begins before its end")
-            body = []
-        elif line == END and body is not None:
-            blocks.append(_parse(body, f"move block {len(blocks) + 1}", variant))
-            body = None
-        elif body is not None:
-            body.append(line)
-    if body is not None:
-        raise GameFileError(f"move block {len(blocks) + 1} is cut short: no {END} line")
-    return blocks
 
 
 def _parse(body: list[str], where: str, variant: AnyVariant) -> MoveBlock:
@@ -385,13 +419,13 @@ def apply_blocks(record: Record, game: Game, blocks: Sequence[MoveBlock]) -> App
             )
     have = len(record.events)
     new: list[Event] = []
-    known: list[Event] = []
+    known: dict[int, Event] = {}
     for block in sorted(blocks, key=lambda b: b.first):
         for event in block.events:
             if event.seq <= len(record.events):
                 _check_known(game.variant, record, event)
-                if event.seq <= have and event not in known:  # not one that an earlier block brought
-                    known.append(event)
+                if event.seq <= have:  # not one that an earlier block brought
+                    known.setdefault(event.seq, event)
                 continue
             if event.seq > len(record.events) + 1:
                 _missing(record, block)
@@ -407,11 +441,11 @@ def apply_blocks(record: Record, game: Game, blocks: Sequence[MoveBlock]) -> App
                 ) from None
             record = attrs.evolve(record, events=(*record.events, event))
             new.append(event)
-    lines = [f"already applied: {_entry(game.variant, e)}" for e in sorted(known, key=lambda e: e.seq)]
+    lines = [f"already applied: {_entry(game.variant, known[seq])}" for seq in sorted(known)]
     lines += [f"applied {_entry(game.variant, e)}" for e in new]
     if not new:
         lines.append("nothing to do: the file has every event of the block already")
-    return Applied(events=tuple(new), known=tuple(known), message="\n".join(lines))
+    return Applied(events=tuple(new), known=tuple(known[seq] for seq in sorted(known)), message="\n".join(lines))
 
 
 def _entry(variant: AnyVariant, event: Event) -> str:
@@ -501,8 +535,7 @@ def find_game_files(data: str | bytes, limit: int = 32 << 20) -> list[bytes]:
     at most `limit` bytes each. Only what they look like is checked: the caller reads each with
     `records.parse_text` and `replay_record` (or `store.from_bytes`) before trusting it."""
     raw = data if isinstance(data, bytes) else data.encode("utf-8")
-    parser = email.parser.BytesParser(policy=email.policy.default)
-    message = parser.parsebytes(raw)
+    message = _parsed_mail(raw)
     found: list[bytes] = []
     texts: list[str] = []
     if message.keys():
@@ -520,11 +553,7 @@ def find_game_files(data: str | bytes, limit: int = 32 << 20) -> list[bytes]:
         texts.append(raw.decode("utf-8", errors="replace"))
     for text in texts:
         found += [armoured for armoured in _armoured(text) if len(armoured) <= limit]
-    unique: list[bytes] = []
-    for item in found:
-        if item not in unique:
-            unique.append(item)
-    return unique[:_MAX_GAME_FILES]
+    return list(dict.fromkeys(found))[:_MAX_GAME_FILES]
 
 
 def _looks_like_game(data: bytes) -> bool:
@@ -555,58 +584,59 @@ def _armoured(text: str) -> list[bytes]:
 def block_games(data: str | bytes) -> list[str]:
     """The game ids of the move blocks in a mail (as `find_blocks` would find them), in order,
     each once; the blocks' events are not read (`find_game_blocks` reads one game's)."""
-    games: list[str] = []
+    games: dict[str, None] = {}
     for bodies in _block_bodies(data):
         for lines, _ in bodies:
-            first = _canonical(lines)[:1]
-            if first and first[0].startswith("game:"):
-                game = first[0].removeprefix("game:").strip()
-                if game not in games:
-                    games.append(game)
-    return games
+            first = next((line.strip() for line in lines if line.strip()), "")
+            if first.startswith("game:"):
+                games.setdefault(first.removeprefix("game:").strip())
+    return list(games)
 
 
-def find_game_blocks(data: str | bytes, game: str, variant: AnyVariant) -> list[MoveBlock]:
+def find_game_blocks(
+    data: str | bytes, game: str, variant: AnyVariant, notes: list[str] | None = None
+) -> list[MoveBlock]:
     """The move blocks of game `game` in a mail, read as `variant`'s (as `find_blocks` reads
-    them); blocks of other games are left unread.
+    them, each once, at most `MAX_BLOCKS`); blocks of other games are left unread.
 
     Raises:
-        GameFileError: a block of this game is damaged or cut short.
+        GameFileError: a block of this game is damaged or cut short, or the mail nests too many parts.
     """
-    unique: list[MoveBlock] = []
-    for bodies in _block_bodies(data):
-        for number, (lines, complete) in enumerate(bodies, start=1):
-            first = _canonical(lines)[:1]
-            if not first or first[0].removeprefix("game:").strip() != game or not first[0].startswith("game:"):
-                continue
-            if not complete:
-                raise GameFileError(f"move block {number} is cut short: no {END} line")
-            block = _parse(lines, f"move block {number}", variant)
-            if block not in unique:
-                unique.append(block)
-    return unique
+    found = [
+        _parse(lines, f"move block {number}", variant)
+        for number, lines in _unique_bodies(_block_bodies(data), notes, game)
+    ]
+    return list(dict.fromkeys(found))
 
 
-def _block_bodies(data: str | bytes) -> list[list[tuple[list[str], bool]]]:
+def _block_bodies(data: str | bytes, *, strict: bool = False) -> list[list[tuple[list[str], bool]]]:
     """The lines of each block (and whether it ended) in the first kind of text of a mail that
     holds a block, as `find_blocks` chooses it: text/plain parts, else text/html, else the raw
-    text. One list per part of that kind; [] when no text holds a block."""
+    text. One list per part of that kind; [] when no text holds a block. `strict`: a block cut
+    short by the next one's BEGIN line is an error (`find_blocks`).
+
+    Raises:
+        GameFileError: the mail nests too many parts; with `strict`, a block is cut short.
+    """
     raw = data if isinstance(data, str) else data.decode("utf-8", errors="replace")
     for texts in (*_mail_texts(data), [raw]):
-        bodies = [_raw_blocks(text) for text in texts]
+        bodies = [_raw_blocks(text, strict=strict) for text in texts]
         if any(bodies):
             return bodies
     return []
 
 
-def _raw_blocks(text: str) -> list[tuple[list[str], bool]]:
-    """The lines between each BEGIN and END line of a text, quoting stripped (see `_scan`)."""
+def _raw_blocks(text: str, *, strict: bool = False) -> list[tuple[list[str], bool]]:
+    """The lines between each BEGIN and END line of a text, quoting stripped and mail quoting
+    ignored (`> `, indentation, CRLF line ends)."""
     blocks: list[tuple[list[str], bool]] = []
     body: list[str] | None = None
     for line in text.splitlines():
         line = _QUOTING.sub("", line).strip()
         if line == BEGIN:
             if body is not None:
+                if strict:
+                    raise GameFileError(f"move block {len(blocks) + 1} is cut short: a new block begins before its end")
                 blocks.append((body, False))
             body = []
         elif line == END and body is not None:
