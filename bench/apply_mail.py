@@ -1,0 +1,104 @@
+"""How `splendor apply` takes in one large mail: wall time, CPU time and peak memory.
+Prints figures; asserts nothing.
+
+    python bench/apply_mail.py [--blocks 16000] [--distinct 500,2000] [--splendor "PATH ..."]
+
+It plays, in a temporary folder, a 2-player game at random (once it is over, its last turn taken
+back and played again, and so on) and exports each of its events as a one-event move block
+(`mail.format_block`, as `splendor export` writes them); then, for each count of distinct
+blocks, it writes one mail of `--blocks` blocks (those distinct blocks again and again, as a
+thread quoting its replies does) and runs `splendor apply -g COPY MAIL` on a copy of the game
+at its setup, as a new process of the installed command (or of `--splendor`, split as a shell
+does: `"env PYTHONPATH=/old python -m splendor_cli"` measures another checkout). A mail holds
+at most `mail.MAX_BLOCKS` distinct blocks: the rest is not read (stderr says so).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shlex
+import subprocess
+import sys
+import tempfile
+from email.message import EmailMessage
+from pathlib import Path
+
+from splendor_cli import store
+from splendor_cli.events import actor
+from splendor_cli.events.codec import Header
+from splendor_cli.projection.seeding import RandomChance
+from splendor_cli.sharing.mail import format_block
+from splendor_cli.variants import find_variant
+
+_ENV = {**os.environ, "SPLENDOR_NO_MEMORY": "1", "SPLENDOR_NO_CACHE": "1"}
+
+# Run from a small process of its own: a child forked from this one would count this one's
+# memory in its peak (Linux keeps the largest resident set across exec).
+_WRAPPER = """
+import os, subprocess, sys, time
+start = time.perf_counter()
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, status, usage = os.wait4(child.pid, 0)
+wall = time.perf_counter() - start
+print(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status))
+"""
+
+
+def game(events: int, folder: Path) -> tuple[bytes, list[str]]:
+    """A game of `events` events: the file at its setup, and the block of each event after it."""
+    variant = find_variant("base")
+    rng = random.Random(1)
+    players = ("ann", "bob")
+    header = Header(game="bench-apply", variant="base", players=players, created="2026-12-05T00:00:00Z")
+    loaded = store.create(folder / "ann.toml", header, variant.deal(players, RandomChance(rng)))
+    setup = loaded.data
+    for _ in range(events - 1):
+        if loaded.game.table.finished:  # take the last turn back, play another
+            last = loaded.game.events[loaded.game.after[-1] - 1]
+            loaded = store.stage(loaded, loaded.game.decide_undo(by=actor(last)))
+        else:
+            moves = variant.legal_moves(loaded.game.state)
+            loaded = store.stage(loaded, loaded.game.decide(moves[rng.randrange(len(moves))]))
+    blocks = [format_block(header.game, [event], variant) for event in loaded.record.events[1:]]
+    return setup, blocks
+
+
+def measured(command: list[str], cwd: Path) -> tuple[float, float, float, int]:
+    """Run `command` once: wall seconds, CPU seconds (user + system), peak memory in MB, exit code."""
+    out = subprocess.run([sys.executable, "-c", _WRAPPER, *command], cwd=cwd, env=_ENV, capture_output=True, text=True)
+    wall, cpu, peak, code = out.stdout.split()
+    return float(wall), float(cpu), float(peak), int(code)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--blocks", type=int, default=16_000)
+    parser.add_argument("--distinct", default="500,2000")
+    parser.add_argument("--splendor", default=str(Path(sys.executable).parent / "splendor"))
+    args = parser.parse_args()
+    counts = [int(count) for count in args.distinct.split(",")]
+    with tempfile.TemporaryDirectory(prefix="splendor-bench-apply-") as folder:
+        root = Path(folder)
+        setup, blocks = game(max(counts) + 1, root)
+        for count in counts:
+            chosen = blocks[:count]
+            message = EmailMessage()
+            message["Subject"] = "a long thread"
+            message.set_content("\n> ".join(chosen[k % count] for k in range(args.blocks)))
+            mail = root / f"mail-{count}.eml"
+            mail.write_bytes(message.as_bytes())
+            copy = root / f"bob-{count}.toml"
+            copy.write_bytes(setup)
+            wall, cpu, peak, code = measured([*shlex.split(args.splendor), "apply", "-g", str(copy), str(mail)], root)
+            events = len(store.read(copy).record.events) - 1
+            print(
+                f"  {args.blocks} blocks ({count} distinct), mail {mail.stat().st_size / 1e6:.1f} MB:"
+                f" wall {wall:6.1f} s, cpu {cpu:6.1f} s, peak {peak:5.0f} MB, exit {code}, {events} events applied"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
