@@ -294,7 +294,8 @@ def test_a_blind_reserve_is_seen_by_its_owner_alone_until_bought(
 ) -> None:
     """ann reserves blind: once bob's share is in (it rides on his move), `state --json --as ann`
     with ann's key opens it, and so does her machine without a seat (her key's seat is the
-    default view); on bob's machine, or `--as ann` without her key, it is the placeholder. `moves --json` offers ann to buy it once she can; buying it shows it to all."""
+    default view); on bob's machine, or `--as ann` without her key, it is the placeholder.
+    `moves --json` offers ann to buy it once she can; buying it shows it to all."""
     path, ann, bob = table
     played = ann.ok("play", "-g", path, "reserve", "deck", "1")
     assert "#9 ann: reserve deck 1" in played
