@@ -83,6 +83,11 @@ def sync(
         result = sync_here(game, as_, offline=offline, picture=picture)
     except AuditRefused as exc:
         sys.stderr.write(exc.details + "\n")
+        if exc.undone and exc.path:  # back at this clone's own commit: what it holds is what you saw
+            from .. import store
+            from . import memory
+
+            memory.remember(store.read(exc.path), replace=True)
         raise
     up = result.upstream
     reports = []

@@ -13,6 +13,7 @@ from .params import GAME, JSON, Param, command
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
+    from ..forks import Fork
     from ..store import Loaded
 
 
@@ -149,6 +150,8 @@ def resolve(*, keep: str, game: str | None = None) -> None:
             raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
         side, kept = gitmerge.resolve(data, keep)
         fork = split_fork(data)
+        if fork is not None:
+            _refuse_what_the_audit_refuses(path, data, fork, side)
         store.write_atomic(path, kept, exclusive=False)
     loaded = store.read(path)
     from . import memory
@@ -171,6 +174,38 @@ def resolve(*, keep: str, game: str | None = None) -> None:
                 f" {where}); now `splendor sync` (or `git add {path}` and commit)",
                 *lines,
             ]
+        )
+    )
+
+
+def _refuse_what_the_audit_refuses(path: str, data: bytes, fork: Fork, side: str) -> None:
+    """During a merge (the fork git's merge left), refuse to keep `side` when the audit
+    (`verify --git`) would refuse the merge that keeps it, naming the side it would take: the
+    same rules (sharing/sync.py `keep_refusals`), so that a settled fork is always pushed.
+
+    Raises:
+        IllegalMoveError: the audit would refuse it; the file is left as it is.
+    """
+    from ..errors import IllegalMoveError, safe
+    from ..sharing import gitsync
+    from ..sharing.sync import keep_refusals
+
+    try:
+        repo = gitsync.locate(path)
+    except UsageError:
+        return  # no repository: nothing to audit
+    refusals = keep_refusals(repo, repo.rel, data)
+    if refusals is None or refusals[side] is None:
+        return
+    other = "theirs" if side == "ours" else "ours"
+    if refusals[other] is None:
+        advice = f"keep the other side: `splendor resolve --keep {fork.label(other)}`, then `splendor sync`"
+    else:
+        advice = "the audit refuses the other side too: ask the players whose moves they are to settle it"
+    raise IllegalMoveError(
+        safe(
+            f"{path}: keeping {fork.label(side)} ({side}) makes a merge the audit refuses"
+            f" ({refusals[side]}): {advice}; the file is unchanged"
         )
     )
 

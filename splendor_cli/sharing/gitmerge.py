@@ -284,7 +284,10 @@ def _commit_attributes(top: Path, data: bytes, before: str) -> str:
     staged = Git(cwd=top).run("diff", "--cached", "--quiet", "--", ".gitattributes").returncode != 0
     if staged or (committed is not None and before.encode("utf-8") != committed):
         return f".gitattributes holds changes of yours: {ask}"
-    commit = gitsync.commit_file(repo, ".gitattributes", data, ATTRIBUTES_MESSAGE)
+    try:
+        commit = gitsync.commit_file(repo, ".gitattributes", data, ATTRIBUTES_MESSAGE)
+    except UsageError as exc:  # no identity for git yet, say
+        return f"could not commit .gitattributes ({exc}): {ask}"
     return (
         f"committed .gitattributes alone ({commit[:8]}; nothing else of yours was committed):"
         " `splendor sync` (or `git push`) shares it with every clone"

@@ -367,13 +367,53 @@ class Merged:
     said: tuple[str, ...]
 
 
+MERGE_SUBJECT = "splendor sync: merge "
+"""How the subject of every merge commit that sync makes begins (`merge`, `conclude_merge`)."""
+
+
+def author_email(repo: Repo) -> str:
+    """The e-mail git would record as the author of the next commit here (`git var
+    GIT_AUTHOR_IDENT`, as it is: `.mailmap` is not applied); "" when git has none."""
+    done = _run(repo.top, ["var", "GIT_AUTHOR_IDENT"])
+    ident = done.stdout.decode("utf-8", "replace") if done.returncode == 0 else ""
+    _, _, rest = ident.partition(" <")
+    return rest[: rest.rfind(">")] if ">" in rest else ""
+
+
+def merge_base_file(repo: Repo, rel: str) -> bytes | None:
+    """The file at `rel` as the base of the merge under way (of HEAD and MERGE_HEAD) holds it."""
+    done = _run(repo.top, ["merge-base", "HEAD", "MERGE_HEAD"])
+    if done.returncode != 0:
+        return None
+    return committed(repo, done.stdout.decode().strip(), rel=rel)
+
+
+def undo_own_merge(repo: Repo, commit: str | None) -> str | None:
+    """Undo the merge commit `commit` when it is HEAD, sync made it (its subject), and it was never
+    pushed (no remote-tracking branch holds it): HEAD goes back to its first parent with `git
+    reset --keep` (what the user changed in the work tree stays; git refuses, and nothing
+    happens, when such a change is in a file the merge changed). The commit undone; None when
+    there was nothing sync may undo."""
+    tip = head(repo)
+    if tip is None or commit is None or tip != commit:
+        return None
+    parents = git(repo.top, "rev-list", "--parents", "-n", "1", tip).split()[1:]
+    if len(parents) < 2 or not git(repo.top, "log", "-1", "--format=%s", tip).startswith(MERGE_SUBJECT):
+        return None
+    if git(repo.top, "branch", "-r", "--contains", tip):
+        return None  # pushed: history now, never rewritten
+    if _run(repo.top, ["reset", "-q", "--keep", parents[0]]).returncode != 0:
+        return None
+    return tip
+
+
 def merge(repo: Repo, up: Upstream) -> Merged:
     """Merge the upstream branch into HEAD (a fast-forward when it can be): never a rebase,
     whatever `pull.rebase` says. Game files merge by events (the driver `git install` set)."""
     before = head(repo)
     done = _run(
         repo.top,
-        ["merge", "--no-edit", "--ff", "--no-verify", "-m", f"splendor sync: merge {up.remote}/{up.branch}", up.ref],
+        ["merge", "--no-edit", "--ff", "--no-verify", "-m", f"{MERGE_SUBJECT}{up.remote}/{up.branch}", up.ref],
     )
     said = tuple(
         line.removeprefix("splendor: ")

@@ -62,11 +62,17 @@ class Local:
 
 class AuditRefused(GameFileError):
     """The history of a game file breaks the audit (`verify --git`): nothing was pushed.
-    `details` is the audit's report, for a person."""
+    `details` is the audit's report, for a person; `commit`, the first bad commit; `path`, the
+    game file; `undone`, the merge commit of sync's own that it undid (see `exchange`), if any."""
 
-    def __init__(self, message: str, *, details: str) -> None:
+    def __init__(
+        self, message: str, *, details: str, commit: str | None = None, path: str = "", undone: str | None = None
+    ) -> None:
         super().__init__(message)
         self.details = details
+        self.commit = commit
+        self.path = path
+        self.undone = undone
 
 
 @attrs.frozen(kw_only=True)
@@ -294,7 +300,21 @@ def exchange(
             drawn += draw(repo, here, local.picture, read)
         if gitsync.ahead(repo, up) == 0:
             return False
-        audit([str(p) for p in here], up, local, read)
+        try:
+            audit([str(p) for p in here], up, local, read)
+        except AuditRefused as exc:
+            undone = gitsync.undo_own_merge(repo, exc.commit)
+            if undone is None:
+                raise
+            raise AuditRefused(
+                f"{exc}; sync undid its merge {undone[:8]} (made here, never pushed), which the audit refuses:"
+                " your branch is back where it was before that merge; run `splendor sync` again (it stops at"
+                " the fork, and `splendor resolve --keep` takes only the side the audit accepts)",
+                details=exc.details,
+                commit=exc.commit,
+                path=exc.path,
+                undone=undone,
+            ) from None
         if gitsync.push(repo, up):
             return True
     raise ConflictError(
@@ -388,6 +408,8 @@ def audit(paths: list[str], up: Upstream, local: Local, read: Reads | None = Non
             raise AuditRefused(
                 f"{path}: verify --git: {safe(report['bad']['reason'])}: nothing pushed",
                 details=checks.git_report_text(report),
+                commit=report["bad"]["commit"],
+                path=path,
             )
         if report["mark"] is not None:
             local.marks.put(path, up, report["mark"])
@@ -412,7 +434,95 @@ def settle_merge(repo: Repo, paths: list[str], local: Local) -> None:
         except ForkError as exc:
             raise ForkError(f"{exc}; then `splendor sync` again", seq=exc.seq) from None
         consents += withdrawn(repo, merged, local)
+        if merged.game.sealing is None:
+            refused(repo, merged)
     gitsync.conclude_merge(repo, [gitsync.locate(path).rel for path in paths], consents)
+
+
+def merge_refusal(repo: Repo, rel: str, merged: bytes, email: str | None = None) -> str | None:
+    """Why the audit (`verify --git`) would refuse the merge under way of HEAD and MERGE_HEAD
+    whose game file at `rel` is `merged`, committed by `email` (default: this clone's git
+    author); None when it would take it, or when no merge of two versions of the file is under
+    way. The same rules as the audit (`checker.Checker`: `rules`, and `withdrawals`' for a sealed
+    game, which needs the consent of the merge's message: see `withdrawn`)."""
+    from .checker import Checker
+    from .history import Blob, blob_oid
+
+    parents = []
+    for rev, name in (("HEAD", "ours"), ("MERGE_HEAD", "theirs")):
+        data = gitsync.committed(repo, rev, rel=rel)
+        if data is not None:
+            parents.append((name, Blob(oid=blob_oid(data, sha256=False), data=data)))
+    if len(parents) < 2:
+        return None
+    new = Blob(oid=blob_oid(merged, sha256=False), data=merged)
+    author = gitsync.author_email(repo) if email is None else email
+    return Checker().check(new, [(name, blob) for name, blob in parents], author, merge=True)
+
+
+def keep_refusals(repo: Repo, rel: str, data: bytes) -> dict[str, str | None] | None:
+    """For the forked file `data` of the merge under way, why the audit would refuse the merge
+    that keeps each side ("ours", "theirs"; None: it would take it); None when the file is not
+    forked, no merge is under way, git has no author e-mail here, or the game is sealed (its
+    consent: `withdrawn`)."""
+    from ..events import SealedAsked
+    from ..forks import split_fork
+
+    fork = split_fork(data)
+    if fork is None or gitsync.under_way(repo) != "merge":
+        return None
+    if fork.record.events and isinstance(fork.record.events[0], SealedAsked):
+        return None
+    email = gitsync.author_email(repo)
+    if not email:
+        return None  # git knows nobody here yet: who will commit the merge cannot be told
+    return {side: merge_refusal(repo, rel, fork.prefix + fork.branch(side).data, email) for side in ("ours", "theirs")}
+
+
+def refused(repo: Repo, merged: Loaded) -> None:
+    """Refuse to commit the settled merge `merged` (an open game) that the audit would refuse: the
+    forked file is put back (merged again by the driver's rules from HEAD, MERGE_HEAD and their
+    base) for `splendor resolve`, and the error names the side to keep.
+
+    Raises:
+        ConflictError: the audit would refuse the merge; nothing committed.
+    """
+    from .. import store
+    from . import gitmerge
+
+    rel = gitsync.locate(merged.path).rel
+    if not gitsync.author_email(repo):
+        return  # git knows nobody here: its commit says so
+    reason = merge_refusal(repo, rel, merged.data)
+    if reason is None:
+        return
+    ours, theirs = gitsync.committed(repo, "HEAD", rel=rel), gitsync.committed(repo, "MERGE_HEAD", rel=rel)
+    base = gitsync.merge_base_file(repo, rel)
+    advice = "keep the other side with `splendor resolve --keep REF` (`splendor log` names both)"
+    if ours is not None and theirs is not None:
+        again = gitmerge.merge(base or b"", ours, theirs)
+        refusals = keep_refusals(repo, rel, again.data) if again.conflict else None
+        if refusals is not None:
+            from ..forks import split_fork
+
+            fork = split_fork(again.data)
+            assert fork is not None
+            store.write_atomic(merged.path, again.data, exclusive=False)
+            good = [side for side, fault in refusals.items() if fault is None]
+            if good:
+                advice = (
+                    f"the fork is back: keep the side the audit takes, `splendor resolve --keep {fork.label(good[0])}`"
+                )
+            else:
+                advice = (
+                    "the fork is back, and the audit refuses either side from you: ask the players whose moves they are"
+                )
+    raise ConflictError(
+        safe(
+            f"{merged.path}: the merge leaves out what the audit refuses ({reason}): {advice};"
+            " then `splendor sync`; nothing committed, nothing pushed"
+        )
+    )
 
 
 def withdrawn(repo: Repo, merged: Loaded, local: Local) -> list[str]:
