@@ -38,6 +38,8 @@ MAX_LINES = 8
 """The most events a round logs one by one for a game (then: `... and N more`)."""
 NOTIFIED = "watch-notified"
 """The cache's view that holds, for a game and its player, the last turn watch told them of."""
+MAILED = "watch-mailed"
+"""The cache's view that holds, for a game and its player, the last event watch mailed by mail."""
 KINDS = ("systemd", "launchd", "cron")
 
 
@@ -293,25 +295,27 @@ class Watcher:
         from .. import store
         from .mailing import apply
 
+        before: dict[str, int] = {}
         for path in self._mail_games():
-            if path not in self.seen:
-                with contextlib.suppress(SplendorError):  # apply says what is wrong with it
-                    self.seen[path] = store.read(path).game.seq
+            with contextlib.suppress(SplendorError):  # apply says what is wrong with it
+                before[path] = store.read(path).game.seq
+                self.seen.setdefault(path, before[path])
         with _captured(self.say):
             apply(maildir=self.maildir, mbox=self.mbox, game=self.game, folder=self.folder)
-        games = []
-        for path in self._mail_games():
-            games.append(self._post_part(path))
-        return games
+        return [self._post_part(path, before.get(path, 0)) for path in self._mail_games()]
 
     def _mail_games(self) -> list[str]:
         from .table import scan
 
         found = scan(self.folder, depth=0) if os.path.isdir(self.folder) else []
-        return sorted({*found, *([self.game] if self.game else [])})
+        return sorted({*found, *([os.path.normpath(self.game)] if self.game else [])})
 
-    def _post_part(self, path: str) -> tuple[Loaded, str | None]:
-        """The player's part of a sealed game by mail: written, then mailed to the other players."""
+    def _post_part(self, path: str, before: int) -> tuple[Loaded, str | None]:
+        """By mail: the player's part of a sealed game written, then mailed (`export --to`) to the
+        other players with the events of theirs at the end of the log not mailed yet (those after
+        what the cache says was mailed, else after the copy this round began with)."""
+        from ..events import actor
+        from . import cache
         from .gamefile import writing
         from .mailing import export
         from .players import who_am_i
@@ -320,20 +324,27 @@ class Watcher:
         with writing(path) as loaded:
             header = loaded.record.header
             me = who_am_i(header.players, header.emails, self.as_, os.path.dirname(path))
-            before = loaded.game.seq
             if loaded.game.sealing is not None:
                 loaded = write_part(loaded, me)
-        added = loaded.game.seq - before
-        if added:
-            header = loaded.record.header
-            to = [e for p, e in zip(header.players, header.emails) if p != me and e]
-            if to:
-                with _captured(self.say):
-                    export(game=path, last=added, to=",".join(to))
-            else:
-                self.say(
-                    f"{header.game}: your part written (#{before + 1}-{loaded.game.seq}): no address to mail it to"
-                )
+        if me is None:
+            return loaded, me
+        slot = self._slot(loaded, me) + b"\0mailed"
+        mailed = cache.get(slot, MAILED)
+        since = int(mailed) if mailed and mailed.isdigit() else before
+        tail = []  # my last events (and a deal that followed them, which nobody signs)
+        for event in reversed(loaded.game.events):
+            if event.seq <= since or actor(event) not in (me, ""):
+                break
+            tail.append(event)
+        if not any(actor(event) == me for event in tail):
+            return loaded, me
+        to = [e for p, e in zip(header.players, header.emails) if p != me and e]
+        if not to:
+            self.say(f"{header.game}: #{tail[-1].seq}-{tail[0].seq} are yours: no address to mail them to")
+            return loaded, me
+        with _captured(self.say):
+            export(game=path, last=len(tail), to=",".join(to))
+        cache.put(slot, MAILED, str(loaded.game.seq))
         return loaded, me
 
     def _game(self, loaded: Loaded, me: str | None) -> None:

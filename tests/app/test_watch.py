@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import cli
+from helpers import cli, state
 from sealed_helpers import Table
 from sharing.gitrepos import commit_all, remote_and_clones, run_git
 from sharing.test_notify import webhook_sink
@@ -236,3 +236,69 @@ def test_sigterm_stops_the_real_process_cleanly_between_rounds(tmp_path: Path, m
     assert all(STAMP.match(line) for line in lines), out
     assert not list((bob / ".git").glob("*.lock")), "no git lock is left"
     assert table.watch("bob")[0] == 0  # nothing is held: the next watch runs
+
+
+def test_by_mail_two_watching_players_deal_a_sealed_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--maildir: each round applies the mails, writes the player's part and mails it to the
+    other player (a real SMTP server on 127.0.0.1, its mail delivered into their Maildir)."""
+    from scenarios.sealed_table import Post
+    from sharing.test_notify import local_smtp, smtp_sink
+
+    names = ("ann", "bob")
+    homes = {n: tmp_path / n for n in names}
+    for home in homes.values():
+        (home / "games").mkdir(parents=True)
+        (home / "data").mkdir()
+        (home / "cache").mkdir()
+    config = tmp_path / "config"
+    (config / "splendor").mkdir(parents=True)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    monkeypatch.chdir(tmp_path)
+
+    def be(name: str) -> None:
+        monkeypatch.setenv("XDG_DATA_HOME", str(homes[name] / "data"))
+        monkeypatch.setenv("SPLENDOR_CACHE", str(homes[name] / "cache"))
+
+    for name in names:
+        be(name)
+        assert cli("key", "new", "--name", name)[0] == 0
+    with smtp_sink() as sink:
+        (config / "splendor" / "notify.toml").write_text(local_smtp(sink.port))
+        post = Post(sink, tmp_path, names)
+        be("ann")
+        game = homes["ann"] / "games" / "g.toml"
+        code, _, err = cli("new", "-g", game, "--players", "ann=ann@example.org,bob=bob@example.org", "--sealed")
+        assert code == 0, err
+        code, out, err = cli("watch", "--once", "--as", "ann", "--maildir", post.box("ann"), "--dir", game.parent)
+        assert code == 0, err
+        assert "sent #2 (1 event) to bob@example.org" in out and "with the whole game attached" in out, out
+        rounds = 0
+        while True:
+            assert post.deliver(), "each round mails the other player something until the deal"
+            name = names[rounds % 2 == 0]  # bob, ann, bob...
+            be(name)
+            folder = homes[name] / "games"
+            code, out, err = cli("watch", "--once", "--as", name, "--maildir", post.box(name), "--dir", folder)
+            assert code == 0, (name, out, err)
+            assert all(STAMP.match(line) for line in out.splitlines()), out
+            rounds += 1
+            (path,) = folder.glob("*.toml")
+            if 'type = "game_started"' in path.read_text():
+                break
+            assert rounds < 8, out
+        said = {}
+        for again in range(2):  # the other player takes the deal in; then nothing is new
+            for name in (names[rounds % 2 == 0], names[rounds % 2 == 1]):
+                post.deliver()
+                be(name)
+                folder = homes[name] / "games"
+                code, out, err = cli("watch", "--once", "--as", name, "--maildir", post.box(name), "--dir", folder)
+                assert code == 0, (name, out, err)
+                said[name, again] = out
+        assert len({(path.read_bytes()) for path in tmp_path.glob("*/games/*.toml")}) == 1
+        mover = state(path)["to_move"]
+        told = [name for name in names if "your turn" in said[name, 0]]
+        assert told in ([], [mover]), said  # told in the round that dealt, or in the one that took the deal in
+        assert [s for s in post.subjects[mover] if "your turn" in s.lower() or f"{mover} to move" in s], post.subjects
+        assert not any("your turn" in said[name, 1] or "sent" in said[name, 1] for name in names), said
