@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
     from ..events import Event
+    from ..sharing.mail import MoveBlock
     from ..sharing.mailbox import RawMessage
     from ..store import Loaded
 
@@ -305,7 +306,12 @@ def _apply_blocks(path: str, data: bytes, *, commit: bool, notify: bool) -> None
     with writing(path) as loaded:
         blocks = find_blocks(data, loaded.game.variant, notes)
         _note(*notes)
-        outcome = apply_blocks(loaded.record, loaded.game, blocks)
+        try:
+            outcome = apply_blocks(loaded.record, loaded.game, blocks)
+        except StaleBlockError as exc:
+            if not exc.missing:
+                _write_fork(loaded, blocks)
+            raise
         if outcome.events:
             loaded = _add(loaded, outcome.events, commit=commit)
     if outcome.events and loaded.game.states:  # nothing to show before the deal
@@ -319,6 +325,25 @@ def _note(*lines: str) -> None:
     """Say on stderr, a line each (made safe), what was left out: a mail skipped, blocks not read."""
     for line in lines:
         sys.stderr.write(f"splendor: {safe(line)}\n")
+
+
+def _write_fork(loaded: Loaded, blocks: Sequence[MoveBlock]) -> None:
+    """When `blocks` fork the game (the copies forked: a stale block), write the fork into the
+    file as git's merge driver writes one (`mail.forked_file`), under the write lock the caller
+    holds, and raise the ConflictError that says so and how `resolve` settles it; return when
+    they fork nothing that can be written (the caller raises its own error)."""
+    from .. import store
+    from ..forks import describe_fork, split_fork
+    from ..sharing.mail import forked_file
+
+    forked = forked_file(loaded.data, loaded.record, loaded.game, blocks)
+    fork = split_fork(forked) if forked is not None else None
+    if forked is None or fork is None:
+        return
+    if store.read_bytes(loaded.path) != loaded.data:
+        raise ConflictError(f"{loaded.path} changed while the mail was being applied: run the command again")
+    store.write_atomic(loaded.path, forked, exclusive=False)
+    raise ConflictError(f"the mail's move forks the game: {loaded.path} now holds both sides; {describe_fork(fork)}")
 
 
 def _peek_id(path: str) -> str:
@@ -553,7 +578,7 @@ def _take_game(
     notify: bool,
 ) -> None:
     """The whole files and the blocks of one game, taken in under its write lock."""
-    from ..sharing.mail import MoveBlock, apply_blocks, find_game_blocks
+    from ..sharing.mail import apply_blocks, find_game_blocks
     from .gamefile import views, writing
 
     with writing(path) as loaded:
@@ -587,6 +612,12 @@ def _take_game(
             except SplendorError as exc:
                 if isinstance(exc, StaleBlockError) and exc.missing:
                     tally.retry.add(label)  # its turn may come in a later mail: read it again then
+                elif isinstance(exc, StaleBlockError):
+                    try:
+                        _write_fork(loaded, [block])
+                    except ConflictError as forked:  # the file is forked now: nothing more goes onto it
+                        tally.fail(f"{gid} {span} ({label})", forked)
+                        break
                 tally.fail(f"{gid} {span} ({label})", exc)
                 continue
             tally.applied += len(outcome.events)

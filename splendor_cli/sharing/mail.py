@@ -448,6 +448,57 @@ def apply_blocks(record: Record, game: Game, blocks: Sequence[MoveBlock]) -> App
     return Applied(events=tuple(new), known=tuple(known[seq] for seq in sorted(known)), message="\n".join(lines))
 
 
+def forked_file(data: bytes, record: Record, game: Game, blocks: Sequence[MoveBlock]) -> bytes | None:
+    """The game file `data` (read as `record` and `game`) with the branch that `blocks` fork
+    from it appended after its own events, as git's merge driver writes a fork (`gitmerge`,
+    `forks.split_fork`: the common events, this file's branch, then the blocks'), so that
+    `splendor resolve --keep` settles a fork met by mail as it settles one met by git; None when
+    the blocks fork nothing (they follow the file, are in it, or lack the events between).
+
+    The blocks fork the file at their first event that differs from the file's at the same seq
+    while naming the same parent: their events from there on, consecutive, are the other branch,
+    judged by the rules after the common events (as `apply_blocks` judges them).
+
+    Raises:
+        IllegalMoveError: (exit 3) an event of the blocks' branch breaks the rules.
+    """
+    from ..forks import split_fork
+
+    by_seq: dict[int, Event] = {}
+    for block in sorted(blocks, key=lambda b: b.first):
+        for event in block.events:
+            by_seq.setdefault(event.seq, event)
+    have = len(record.events)
+    start = next(
+        (
+            seq
+            for seq in sorted(by_seq)
+            if seq <= have and event_digest(by_seq[seq]) != event_digest(record.events[seq - 1])
+        ),
+        None,
+    )
+    if start is None or start < 2 or by_seq[start].parent != _digest_before(record, start):
+        return None
+    theirs: list[Event] = []
+    while start + len(theirs) in by_seq:
+        theirs.append(by_seq[start + len(theirs)])
+    side = game.at(start - 1)
+    for event in theirs:
+        try:
+            side = side.apply(event, check=True)
+        except CorruptLogError as exc:
+            raise IllegalMoveError(
+                f"illegal move in the block: {exc} ({_entry(side.variant, event)}); nothing applied", rule="block"
+            ) from None
+    text = data.decode("utf-8")
+    forked = (text + ("" if text.endswith("\n") else "\n") + "".join(format_event(e) for e in theirs)).encode("utf-8")
+    try:
+        fork = split_fork(forked)
+    except GameFileError:  # pragma: no cover - both branches were just judged
+        return None
+    return forked if fork is not None else None
+
+
 def _entry(variant: AnyVariant, event: Event) -> str:
     """How `play` reports an event: `#7 bob: take white blue green`, `#9 undo: back to ...`."""
     if isinstance(event, variant.play_types):
