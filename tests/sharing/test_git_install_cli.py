@@ -11,8 +11,6 @@ import pytest
 from helpers import cli
 from sharing.gitrepos import commit_all, identity, init, remote_and_clones, run_git
 
-from splendor_cli.sharing.gitmerge import ATTRIBUTES_MESSAGE
-
 GAME = "games/g.toml"
 
 
@@ -52,7 +50,9 @@ def test_install_commits_gitattributes_alone_and_runs_splendor_from_path(
     assert code == 0, err
     assert "committed .gitattributes alone" in out
     assert run_git(repo, "show", "HEAD:.gitattributes") == "games/**/*.toml merge=splendor"
-    assert run_git(repo, "log", "-1", "--format=%s") == ATTRIBUTES_MESSAGE
+    assert (
+        run_git(repo, "log", "-1", "--format=%s") == "splendor git install: game files merge by events (.gitattributes)"
+    )
     assert run_git(repo, "show", "--name-only", "--format=", "HEAD") == ".gitattributes"
     assert run_git(repo, "status", "--porcelain") == "A  notes.txt"
     assert run_git(repo, "config", "merge.splendor.driver") == "splendor merge-driver %O %A %B"
