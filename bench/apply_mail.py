@@ -1,7 +1,7 @@
 """How `splendor apply` takes in one large mail: wall time, CPU time and peak memory.
 Prints figures; asserts nothing.
 
-    python bench/apply_mail.py [--blocks 16000] [--distinct 500,2000] [--splendor "PATH ..."]
+    python bench/apply_mail.py [--blocks 16000] [--distinct 500,2000,16000] [--splendor "PATH ..."]
 
 It plays, in a temporary folder, a 2-player game at random (once it is over, its last turn taken
 back and played again, and so on) and exports each of its events as a one-event move block
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from splendor_cli import store
 from splendor_cli.events import actor
-from splendor_cli.events.codec import Header
+from splendor_cli.events.codec import Header, chained
 from splendor_cli.projection.seeding import RandomChance
 from splendor_cli.sharing.mail import format_block
 from splendor_cli.variants import find_variant
@@ -47,22 +47,25 @@ print(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, os.waitstat
 
 
 def game(events: int, folder: Path) -> tuple[bytes, list[str]]:
-    """A game of `events` events: the file at its setup, and the block of each event after it."""
+    """A game of `events` events: the file at its setup, and the block of each event after it
+    (folded in memory: the file is never written whole)."""
     variant = find_variant("base")
     rng = random.Random(1)
     players = ("ann", "bob")
     header = Header(game="bench-apply", variant="base", players=players, created="2026-12-05T00:00:00Z")
     loaded = store.create(folder / "ann.toml", header, variant.deal(players, RandomChance(rng)))
-    setup = loaded.data
+    record, now = loaded.record, loaded.game
     for _ in range(events - 1):
-        if loaded.game.table.finished:  # take the last turn back, play another
-            last = loaded.game.events[loaded.game.after[-1] - 1]
-            loaded = store.stage(loaded, loaded.game.decide_undo(by=actor(last)))
+        if now.table.finished:  # take the last turn back, play another
+            event = now.decide_undo(by=actor(now.events[now.after[-1] - 1]))
         else:
-            moves = variant.legal_moves(loaded.game.state)
-            loaded = store.stage(loaded, loaded.game.decide(moves[rng.randrange(len(moves))]))
-    blocks = [format_block(header.game, [event], variant) for event in loaded.record.events[1:]]
-    return setup, blocks
+            moves = variant.legal_moves(now.state)
+            event = now.decide(moves[rng.randrange(len(moves))])
+        event = chained(record, event)
+        now = now.apply(event, check=False)
+        record = record.then(event)
+    blocks = [format_block(header.game, [event], variant) for event in record.events[1:]]
+    return loaded.data, blocks
 
 
 def measured(command: list[str], cwd: Path) -> tuple[float, float, float, int]:
@@ -75,7 +78,7 @@ def measured(command: list[str], cwd: Path) -> tuple[float, float, float, int]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--blocks", type=int, default=16_000)
-    parser.add_argument("--distinct", default="500,2000")
+    parser.add_argument("--distinct", default="500,2000,16000")
     parser.add_argument("--splendor", default=str(Path(sys.executable).parent / "splendor"))
     args = parser.parse_args()
     counts = [int(count) for count in args.distinct.split(",")]
