@@ -193,6 +193,9 @@ def moves(*, game: str | None = None, json: bool = False, as_: str | None = None
         raise IllegalMoveError(f"{excerpt(as_)} does not play in this game ({', '.join(now.players)})", rule="turn")
     if as_ is not None and not table.finished and as_ != table.player.name:
         raise IllegalMoveError(f"it is {table.player.name}'s turn, not {as_}'s", rule="turn")
+    from .players import check_my_turn
+
+    check_my_turn(loaded, as_, "moves")  # your key, your git e-mail: not your turn, not your moves
     variant = now.variant
     if now.sealing is not None and not table.finished:  # what the seat to move may do, seen by them
         from .sealed import local_key, seat_of, view

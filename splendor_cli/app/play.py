@@ -343,10 +343,13 @@ def hint(*, game: str | None = None, bot: str = "mcts", json: bool = False) -> N
     from ..bots import parse_spec
 
     parse_spec(bot)
+    from .players import check_my_turn
+
     loaded = load(game)
     variant, state = loaded.game.variant, loaded.game.table
     if state.finished:
         raise IllegalMoveError("the game is over: no move to suggest", rule="game-over")
+    check_my_turn(loaded, None, "hint")  # your key, your git e-mail: a hint is for the player to move
     move = _suggest(loaded, bot)
     text = variant.format_move(move)
     if json:

@@ -90,3 +90,25 @@ def at_keyboard(loaded: Loaded, as_: str | None) -> tuple[str | None, str]:
         return seat, "your key" if seat else ""
     me = who_am_i(header.players, header.emails, None, os.path.dirname(os.path.abspath(loaded.path)))
     return me, "your git e-mail" if me else ""
+
+
+def check_my_turn(loaded: Loaded, as_: str | None, what: str) -> None:
+    """Before `moves` or `hint`: refuse when the person at the keyboard is known (`at_keyboard`)
+    and another player is to move, saying whose turn it is (the moves listed would be theirs,
+    and playing them would fail). Nothing is refused when nobody is known (hot-seat), nor once
+    the game is over.
+
+    Raises:
+        IllegalMoveError: rule `turn`.
+    """
+    from ..errors import IllegalMoveError
+
+    game = loaded.game
+    if not game.states or game.table.finished:
+        return
+    me, how = at_keyboard(loaded, as_)
+    mover = game.table.player.name
+    if me is not None and me != mover:
+        raise IllegalMoveError(
+            f"it is {mover}'s turn, not {me}'s (you, says {how}): no {what} for you now", rule="turn"
+        )

@@ -93,3 +93,20 @@ def test_a_forged_by_is_damage(tmp_path: Path) -> None:
         path.write_text(text.replace('by = "bob"', forged))
         code, _, err = cli("log", "-g", path)
         assert code == 4 and "played by" in err, err
+
+
+def test_moves_and_hint_on_someone_elses_turn_say_whose_turn_it_is(tmp_path: Path) -> None:
+    """bob's git e-mail says he is at the keyboard: on ann's turn, `moves` and `hint` say it is
+    ann's turn (exit 3; --json an error object), where they offered ann's moves, which would fail.
+    In a game without e-mails (hot-seat), they list the moves of the player to move, as before."""
+    _, bob = _clones(tmp_path)
+    path = bob / "g.toml"
+    for command in (("moves",), ("moves", "--json"), ("hint", "--bot", "greedy")):
+        code, out, err = cli(*command, "-g", path)
+        assert code == 3 and out == "" and "it is ann's turn, not bob's" in err, (command, err)
+    code, _, err = cli("moves", "-g", path, "--json")
+    assert json.loads(err)["error"]["rule"] == "turn"
+    assert cli("moves", "-g", path, "--as", "ann")[0] == 0  # ann at bob's machine
+    hot = tmp_path / "hot.toml"
+    assert cli("new", "-g", hot, "--players", "ann,bob", "--seed", 1)[0] == 0
+    assert cli("moves", "-g", hot, "--json")[0] == 0 and cli("hint", "-g", hot, "--bot", "greedy")[0] == 0

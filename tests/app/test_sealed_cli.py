@@ -332,7 +332,8 @@ def test_a_blind_reserve_is_seen_by_its_owner_alone_until_bought(
         bob.ok("play", "-g", path, _take(moves(bob, path), need, sign=-1)["notation"])
     buy = next(m for m in moves(ann, path) if m["notation"].startswith(f"buy {card}"))
     assert buy["action"] == "buy" and buy["card"] == card
-    assert all(card not in m["notation"] for m in json.loads(bob.ok("moves", "-g", path, "--json")))  # not bob's turn
+    refused = bob("moves", "-g", path, "--json")  # not bob's turn: his key says so (no moves of ann's for him)
+    assert refused.code == 3 and "it is ann's turn, not bob's" in refused.err and card not in refused.err
     bought = ann.ok("play", "-g", path, buy["notation"])
     assert re.search(rf"#\d+ ann: shows decryption shares of 1\?05\n#\d+ ann: buy {card}", bought), bought
     for view in (state(bob, path), state(ann, path)):
