@@ -28,6 +28,7 @@ from .gitsync import Made, Repo, Upstream
 if TYPE_CHECKING:
     from ..crypto.keys import SecretKey
     from ..events.codec import Record
+    from ..forks import Fork
     from ..store import Loaded
     from .versions import Trusted
     from .withdrawals import Withdrawal
@@ -479,6 +480,36 @@ def keep_refusals(repo: Repo, rel: str, data: bytes) -> dict[str, str | None] | 
     return {side: merge_refusal(repo, rel, fork.prefix + fork.branch(side).data, email) for side in ("ours", "theirs")}
 
 
+@attrs.frozen
+class PutBack:
+    """The forked file `put_fork_back` wrote, and its fork."""
+
+    data: bytes
+    fork: Fork
+
+    def label(self, side: str) -> str:
+        return self.fork.label(side)
+
+
+def put_fork_back(repo: Repo, path: str, rel: str) -> PutBack | None:
+    """Write the forked file of the merge under way back at `path`: HEAD's and MERGE_HEAD's
+    versions merged again from their base by the merge driver's rules (`gitmerge.merge`), for
+    `splendor resolve`. None (nothing written) when that merge is no fork."""
+    from .. import store
+    from ..forks import split_fork
+    from . import gitmerge
+
+    ours, theirs = gitsync.committed(repo, "HEAD", rel=rel), gitsync.committed(repo, "MERGE_HEAD", rel=rel)
+    if ours is None or theirs is None:
+        return None
+    again = gitmerge.merge(gitsync.merge_base_file(repo, rel) or b"", ours, theirs)
+    fork = split_fork(again.data) if again.conflict else None
+    if fork is None:
+        return None
+    store.write_atomic(path, again.data, exclusive=False)
+    return PutBack(data=again.data, fork=fork)
+
+
 def refused(repo: Repo, merged: Loaded) -> None:
     """Refuse to commit the settled merge `merged` (an open game) that the audit would refuse: the
     forked file is put back (merged again by the driver's rules from HEAD, MERGE_HEAD and their
@@ -487,8 +518,6 @@ def refused(repo: Repo, merged: Loaded) -> None:
     Raises:
         ConflictError: the audit would refuse the merge; nothing committed.
     """
-    from .. import store
-    from . import gitmerge
 
     rel = gitsync.locate(merged.path).rel
     if not gitsync.author_email(repo):
@@ -496,27 +525,17 @@ def refused(repo: Repo, merged: Loaded) -> None:
     reason = merge_refusal(repo, rel, merged.data)
     if reason is None:
         return
-    ours, theirs = gitsync.committed(repo, "HEAD", rel=rel), gitsync.committed(repo, "MERGE_HEAD", rel=rel)
-    base = gitsync.merge_base_file(repo, rel)
     advice = "keep the other side with `splendor resolve --keep REF` (`splendor log` names both)"
-    if ours is not None and theirs is not None:
-        again = gitmerge.merge(base or b"", ours, theirs)
-        refusals = keep_refusals(repo, rel, again.data) if again.conflict else None
-        if refusals is not None:
-            from ..forks import split_fork
-
-            fork = split_fork(again.data)
-            assert fork is not None
-            store.write_atomic(merged.path, again.data, exclusive=False)
-            good = [side for side, fault in refusals.items() if fault is None]
-            if good:
-                advice = (
-                    f"the fork is back: keep the side the audit takes, `splendor resolve --keep {fork.label(good[0])}`"
-                )
-            else:
-                advice = (
-                    "the fork is back, and the audit refuses either side from you: ask the players whose moves they are"
-                )
+    fork = put_fork_back(repo, merged.path, rel)
+    refusals = keep_refusals(repo, rel, fork.data) if fork is not None else None
+    if fork is not None and refusals is not None:
+        good = [side for side, fault in refusals.items() if fault is None]
+        if good:
+            advice = f"the fork is back: keep the side the audit takes, `splendor resolve --keep {fork.label(good[0])}`"
+        else:
+            advice = (
+                "the fork is back, and the audit refuses either side from you: ask the players whose moves they are"
+            )
     raise ConflictError(
         safe(
             f"{merged.path}: the merge leaves out what the audit refuses ({reason}): {advice};"
@@ -557,12 +576,13 @@ def withdrawn(repo: Repo, merged: Loaded, local: Local) -> list[str]:
         whose = f"{owner}'s" if owner else "that"
         who = f"your key plays {seat}" if seat else "your key plays no seat of it"
         why = f"which only {owner} may withdraw" if left.fault is None else f"which no merge may ({left.fault})"
+        back = put_fork_back(repo, path, rel) is not None
+        how = "the fork is back: " if back else f"`git checkout -m -- {rel}`, then "
         raise GameFileError(
             safe(
                 f"{path}: this merge leaves out {left.listed}, {why} in a sealed game ({who}):"
-                f" keep {whose} side (`git checkout -m -- {rel}`, then"
-                f" `splendor resolve --keep {event_digest(first)[:6]}`) and `splendor sync` again;"
-                " nothing committed, nothing pushed"
+                f" keep {whose} side ({how}`splendor resolve --keep {event_digest(first)[:6]}`)"
+                " and `splendor sync` again; nothing committed, nothing pushed"
             )
         )
     return lines

@@ -26,6 +26,7 @@ from splendor_cli.crypto.keys import SecretKey
 from splendor_cli.errors import ForkError, GameFileError, UsageError
 from splendor_cli.events import RewindAgreed
 from splendor_cli.events.codec import Header, Record, format_record
+from splendor_cli.forks import split_fork
 from splendor_cli.projection import Game
 from splendor_cli.sharing import gitmerge, gitsync, versions
 from splendor_cli.sharing.checker import folded
@@ -247,11 +248,14 @@ def test_a_sealed_merge_leaving_out_another_players_events_is_refused(
     merging: Callable[[], Path], sealed_fork: Fork, tmp_path: Path
 ) -> None:
     """bob's key may not conclude a merge that leaves out ann's signed events: refused, nothing
-    committed; ann's key concludes it, with her signed consent in the merge's message."""
+    committed, the forked file put back for `resolve` (no git command needed); ann's key
+    concludes it, with her signed consent in the merge's message."""
     clone = merging()
-    with pytest.raises(GameFileError, match="which only ann may withdraw"):
+    with pytest.raises(GameFileError, match=r"which only ann may withdraw .*\(the fork is back: `splendor resolve"):
         sync_in(clone, tmp_path, me="bob", key=sealed_fork.keys["bob"])
     assert gitsync.under_way(gitsync.locate(clone / GAME)) == "merge"
+    assert split_fork((clone / GAME).read_bytes()) is not None
+    (clone / GAME).write_bytes(sealed_fork.bobs)  # ann keeps bob's side, as resolve writes it
     result = sync_in(clone, tmp_path, me="ann", key=sealed_fork.keys["ann"])
     assert gitsync.under_way(gitsync.locate(clone / GAME)) is None and result.upstream is None
     assert "Splendor-Withdrawn-By: ann " in run_git(clone, "log", "-1", "--format=%B")
