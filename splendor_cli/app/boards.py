@@ -1,6 +1,7 @@
-"""What a board shows: a game as one seat may know it (a sealed game's hidden cards), drawn as
-text or as an SVG picture, and what a finished sealed game still owes (its players' keys).
-Shared by `show`, `replay` and `sync`. Standard library only at import.
+"""What a board shows: a game as one viewer may know it (the others' blind reserves face down, a
+sealed game's hidden cards), drawn as text or as an SVG picture, and what a finished sealed game
+still owes (its players' keys). Shared by `show`, `replay` and `sync`. Standard library only at
+import.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ def board(game: Any, color: str, variant: Any = None) -> str:
 
 
 class Moment:
-    """A game as a board draws it: a sealed game's table as one seat may know it."""
+    """A game as a board draws it: its table as one viewer may know it (`seen`: the others' blind
+    reserves face down; a sealed game's cards that the viewer's key opens)."""
 
     __slots__ = ("seq", "state")
 
