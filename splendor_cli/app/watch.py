@@ -58,7 +58,7 @@ KINDS = ("systemd", "launchd", "cron")
     Param("maildir", "--maildir", kind="path", metavar="DIR", help="Read this Maildir instead of syncing with git."),
     Param("mbox", "--mbox", kind="path", metavar="FILE", help="Read this mbox file instead of syncing with git."),
     Param("folder", "--dir", kind="path", metavar="DIR", help="With --maildir/--mbox: where the games are."),
-    Param("quiet", "--no-notify", kind="flag", help="Do not notify you when it is your turn."),
+    Param("quiet", "--mute", kind="flag", help="Do not notify you when it is your turn."),
     Param("install", "--install", kind="flag", help="Print a service that runs `splendor watch` here (see --kind)."),
     Param("kind", "--kind", metavar="KIND", help="With --install: systemd, launchd or cron (default: this system's)."),
     Param("write", "--write", kind="flag", help="With --install: write the service file (not cron: crontab -e)."),
@@ -199,7 +199,7 @@ class Watcher:
         self.told: dict[str, str] = {}
         """The turn each game last notified its player of (this process; the cache keeps it across)."""
         self.report: dict[str, Any] = {}
-        self.failure: SplendorError | None = None
+        self.failure: SplendorError | OSError | None = None
 
     @property
     def where(self) -> str:
@@ -222,10 +222,15 @@ class Watcher:
             games = self._mail_round() if self.maildir is not None or self.mbox is not None else self._git_round()
             for loaded, me in games:
                 self._game(loaded, me)
-        except SplendorError as exc:
+        except (SplendorError, OSError) as exc:  # OSError: a full disk, a folder taken away...
             self.failure = exc
-            message = " ".join(str(exc).split())
-            self.report.update(ok=False, error={"code": exc.code, "exit": exc.exit_code, "message": safe(message)})
+            if isinstance(exc, SplendorError):
+                code, exit_code, message = exc.code, exc.exit_code, str(exc)
+            else:
+                where = f"{exc.filename}: " if exc.filename else ""
+                code, exit_code, message = "os-error", 1, f"{where}{exc.strerror or exc}"
+            message = " ".join(message.split())
+            self.report.update(ok=False, error={"code": code, "exit": exit_code, "message": safe(message)})
             self.say(f"round failed (next round tries again): {message}")
 
     def _git_round(self) -> list[tuple[Loaded, str | None]]:
