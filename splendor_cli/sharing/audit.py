@@ -65,10 +65,13 @@ and proofs that the reader verified before (its verified prefix, as `store.read`
 again the versions of the file the caller read. `verify --git` audits everything (`git_report`).
 
 Git runs as a few subprocesses whatever the length of the history: one `git log`, one `git
-cat-file --batch-check` (one more for each rename followed), one `git cat-file --batch` that
-reads each version of the file once, and a `git diff-tree` for each commit where the file
-appears or disappears against a parent (its creation, a rename). This module prints nothing and
-knows nothing of typer.
+cat-file --batch-check` (one more for each rename followed) and one for the versions' sizes, a
+`git cat-file --batch` for every 32 MiB of versions (each read once, and let go once no later
+commit needs it: the walk holds a few versions, never the whole history), and a `git
+diff-tree` for each commit where the file appears or disappears against a parent (its
+creation, a rename). Each version is parsed by what it appends to its parent's (with or without
+a final newline), so the walk is linear in the history. This module prints nothing and knows
+nothing of typer.
 
 The audit's parts, each a module of its own: `versions` (a version of the file read, or read by
 its new events), `history` (the git walk), `rules` (the reasons a change breaks a rule),

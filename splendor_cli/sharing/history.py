@@ -4,8 +4,9 @@ followed: `trace`), the blobs' ids and bytes (`blob_ids`, `contents`), a commit'
 
 Git runs through `git.Git` (replacement refs ignored, literal pathspecs), as a few processes
 whatever the length of the history: one `git log`, one `git cat-file --batch-check` (one more for
-each rename followed), one `git cat-file --batch`, and a `git diff-tree` for each commit where
-the file appears or disappears against a parent.
+each rename followed, and one for the versions' sizes), a `git cat-file --batch` for every
+`BATCH_BYTES` of versions (`BlobStream`), and a `git diff-tree` for each commit where the file
+appears or disappears against a parent.
 """
 
 from __future__ import annotations
