@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..errors import UNSAFE, UsageError, excerpt, safe
+from ..events import SeedsRestarted, TurnUndone
 
 if TYPE_CHECKING:
     from email.message import EmailMessage
@@ -258,29 +259,76 @@ def answer_addresses(loaded: Loaded, name: str) -> list[str]:
 
 
 def since(loaded: Loaded, name: str, most: int = MAX_MOVES) -> tuple[Event, ...]:
-    """The events after `name`'s last one (at most `most`, never the setup alone; at least the last)."""
+    """The events after `name`'s last one (at most `most`, never the setup alone; at least the
+    last): a turn another player played for `name` (its `by`) is not `name`'s own, so it is told."""
     from ..events import actor
 
     events = loaded.record.events
     start = len(events)
-    while start > 1 and actor(events[start - 1]) != name:
+    while start > 1 and not (actor(events[start - 1]) == name and not _played_by_another(events[start - 1])):
         start -= 1
     start = max(start, len(events) - most, 1)
     return events[start:] if start < len(events) else events[-1:]
 
 
-def turn_mails(loaded: Loaded, *, sender: str, now: float | None = None) -> Mails:
-    """The mails that tell the players of `loaded` where it stands (see `recipients`)."""
+def _played_by_another(event: Event) -> bool:
+    """Whether `event` is a turn (a step) that another player played for its player (`by`)."""
+    by = getattr(event, "by", "")
+    return bool(by) and isinstance(by, str) and not isinstance(event, TurnUndone | SeedsRestarted)
+
+
+def git_place(path: str) -> str | None:
+    """Where the game file at `path` is in its git work tree (its path from the top, with `/`:
+    the same in every clone), or None when no folder above it holds a `.git` (a game played by
+    mail). Looks at the folders only: runs no git."""
+    import os
+
+    full = os.path.abspath(path)
+    folder = os.path.dirname(full)
+    for _ in range(64):  # a bound on the depth, whatever the file system
+        if os.path.lexists(os.path.join(folder, ".git")):
+            return os.path.relpath(full, folder).replace(os.sep, "/")
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+    return None
+
+
+def played_for(loaded: Loaded, name: str) -> list[Event]:
+    """The turns (steps) that other players played for `name` on purpose (`play --for`: the
+    event's `by`) since `name`'s own last one, oldest first (at most MAX_MOVES)."""
+    from ..events import actor
+
+    found: list[Event] = []
+    for event in reversed(loaded.record.events):
+        if actor(event) != name:
+            continue
+        if not _played_by_another(event):
+            break
+        found.append(event)
+    return found[::-1][-MAX_MOVES:]
+
+
+def turn_mails(loaded: Loaded, *, sender: str, now: float | None = None, git: str | None = None) -> Mails:
+    """The mails that tell the players of `loaded` where it stands (see `recipients`); `git`: the
+    game file's path in its git work tree (a game played over git), else None (by mail)."""
     chosen, notes = recipients(loaded)
     mails = [
-        Mail(name=name, addresses=(address,), message=turn_mail(loaded, name, address, sender=sender, now=now))
+        Mail(name=name, addresses=(address,), message=turn_mail(loaded, name, address, sender=sender, now=now, git=git))
         for name, address in chosen
     ]
     return Mails(mails=tuple(mails), notes=tuple(notes))
 
 
-def turn_mail(loaded: Loaded, name: str, address: str, *, sender: str, now: float | None = None) -> EmailMessage:
-    """The mail to player `name`: the moves since theirs, the board, the block, how to answer."""
+def turn_mail(
+    loaded: Loaded, name: str, address: str, *, sender: str, now: float | None = None, git: str | None = None
+) -> EmailMessage:
+    """The mail to player `name`: the moves since theirs (and the turns played for them), the
+    board, the block, and how to answer, as the game travels: over git (`git`, the file's path in
+    the repository, the same in every clone: `splendor sync`, `play`, `sync`), or by mail
+    (`apply`, `play`, `export --to`, the game named by its id: `games/ID.toml`, where `apply`
+    puts it)."""
     from .mail import format_block
 
     where = position(loaded)
@@ -304,8 +352,11 @@ def turn_mail(loaded: Loaded, name: str, address: str, *, sender: str, now: floa
     else:
         subject = f"{SUBJECT_TAG} your move in {where.game}{said_last}"
         opening = [f"{name}, the game {where.game} ({where.title}) waits for you: {where.status}."]
-    path = f"games/{where.game}.toml"
-    lines = [*opening, "", "Since your last move:" if len(moves) > 1 else "The last move:"]
+    path = git or f"games/{where.game}.toml"
+    lines = list(opening)
+    for event in played_for(loaded, name):
+        lines.append(f"Played for you by {getattr(event, 'by', '')}: {entry(loaded, event)}")
+    lines += ["", "Since your last move:" if len(moves) > 1 else "The last move:"]
     lines += [f"  {entry(loaded, event)}" for event in moves]
     if loaded.game.states:
         lines += ["", variant.board_text(loaded.game, width=80, color=False, ascii=True).rstrip("\n")]
@@ -316,14 +367,28 @@ def turn_mail(loaded: Loaded, name: str, address: str, *, sender: str, now: floa
             step = f"splendor seal -g {path} --as {name}"
         elif not loaded.game.states:  # the seeds of a commit-then-reveal deal, not a move
             step = f"splendor seed -g {path} --as {name}"
-        lines += ["", "To answer by e-mail:", f"  {step}"]
-        lines.append(f"  splendor export -g {path} --to {','.join(others) if others else 'ADDRESS'}")
-        lines.append("Over git: git pull, splendor play, then commit and push.")
+        if git is not None:  # the game travels over git: sync brings it, and takes the answer back
+            lines += [
+                "",
+                f"To answer, in your clone of the game's repository (game {where.game}):",
+                "  splendor sync   (brings your copy up to date)",
+                f"  {step}",
+                "  splendor sync   (commits your turn and pushes it)",
+            ]
+        else:
+            lines += [
+                "",
+                f"To answer by e-mail (game {where.game}):",
+                f"  splendor apply this-mail.eml   (brings {path} up to date)",
+                f"  {step}",
+            ]
+            lines.append(f"  splendor export -g {path} --to {','.join(others) if others else 'ADDRESS'}")
     whole = moves[0].seq <= 2
     block = [event for event in moves if event.seq > 1]
-    lines += ["", "To bring your copy up to date: splendor apply this-mail.eml, or splendor apply --maildir DIR."]
-    if whole:
-        lines.append(f"The whole game is attached ({where.game}.toml): splendor apply creates {path} from it.")
+    if git is None:
+        lines += ["", "To bring your copy up to date: splendor apply this-mail.eml, or splendor apply --maildir DIR."]
+        if whole:
+            lines.append(f"The whole game is attached ({where.game}.toml): splendor apply creates {path} from it.")
     body = "\n".join(safe(line) for line in "\n".join(lines).split("\n")) + "\n"  # the board is lines too
     if block:
         body += "\n" + format_block(where.game, block, variant)
@@ -442,7 +507,7 @@ def notify_game(
         )
     out: list[Sent] = []
     if smtp is not None:
-        found = turn_mails(loaded, sender=smtp.sender or "nobody@invalid", now=now)
+        found = turn_mails(loaded, sender=smtp.sender or "nobody@invalid", now=now, git=git_place(loaded.path))
         out += [Sent(kind="note", line=safe(note)) for note in found.notes]
         out += [Sent(kind="mail", line=line) for line in send_mails(smtp, found.mails, env=env)]
     elif mail and settings.smtp is None:
