@@ -343,7 +343,10 @@ def _write_fork(loaded: Loaded, blocks: Sequence[MoveBlock]) -> None:
     if store.read_bytes(loaded.path) != loaded.data:
         raise ConflictError(f"{loaded.path} changed while the mail was being applied: run the command again")
     store.write_atomic(loaded.path, forked, exclusive=False)
-    raise ConflictError(f"the mail's move forks the game: {loaded.path} now holds both sides; {describe_fork(fork)}")
+    raise ConflictError(
+        f"the mail's move forks the game (the copies forked after #{fork.seq}): {loaded.path} now holds"
+        f" both sides; {describe_fork(fork)}"
+    )
 
 
 def _peek_id(path: str) -> str:
@@ -641,6 +644,9 @@ def _take_whole(loaded: Loaded, whole: Loaded, label: str, *, tally: _Tally, com
         raise ConflictError(f"the attached game file has another header than {loaded.path}: not the same game")
     for mine, other in zip(ours.events, theirs.events):
         if event_digest(mine) != event_digest(other):
+            from ..sharing.mail import MoveBlock
+
+            _write_fork(loaded, [MoveBlock(game=ours.header.game, events=theirs.events[1:])])
             raise ConflictError(
                 f"the attached game file differs from {loaded.path} at #{mine.seq}:"
                 f" the copies forked after #{mine.seq - 1}"

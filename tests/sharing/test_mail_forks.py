@@ -83,3 +83,18 @@ def test_apply_maildir_writes_the_fork_once(tmp_path: Path) -> None:
     out = ok(bob, "apply", "--maildir", "Maildir")
     assert "1 message read before, not read again" in out
     assert split_fork((bob / "games" / "g.toml").read_bytes()) is None
+
+
+def test_a_whole_game_mailed_that_forks_the_copy_is_written_as_a_fork(tmp_path: Path) -> None:
+    """The first mail of a game carries it whole: a copy it contradicts is forked the same way."""
+    ann, bob, _ = _forked_copies(tmp_path)
+    message = EmailMessage()
+    message["Subject"] = "our game"
+    message.set_content("the game so far\n")
+    data = (ann / "games" / "g.toml").read_bytes()
+    message.add_attachment(data, maintype="application", subtype="toml", filename="g.toml")
+    (tmp_path / "game.eml").write_bytes(message.as_bytes())
+    code, out, err = run(bob, "apply", "-g", "games/g.toml", tmp_path / "game.eml")
+    assert code == 5 and "forks the game" in err and err.count("\n") == 1, (out, err)
+    ok(bob, "resolve", "-g", "games/g.toml", "--keep", "theirs")
+    assert store.read(bob / "games" / "g.toml").record.head == store.from_bytes("x.toml", data).record.head
