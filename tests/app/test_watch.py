@@ -302,3 +302,12 @@ def test_by_mail_two_watching_players_deal_a_sealed_game(tmp_path: Path, monkeyp
         assert told in ([], [mover]), said  # told in the round that dealt, or in the one that took the deal in
         assert [s for s in post.subjects[mover] if "your turn" in s.lower() or f"{mover} to move" in s], post.subjects
         assert not any("your turn" in said[name, 1] or "sent" in said[name, 1] for name in names), said
+
+
+def test_the_log_holds_no_raw_control_character(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = Machines(tmp_path, monkeypatch)
+    hostile = table.clones["bob"] / "games" / "\x1b[31mred\x07.toml"
+    table.be("bob")
+    code, out, err = cli("watch", "--once", "-g", hostile, "--as", "bob")
+    assert code != 0 and "round failed" in out, (out, err)
+    assert not any(ord(c) < 32 and c != "\n" for c in out + err), (out, err)
