@@ -86,6 +86,7 @@ def test_install_without_splendor_on_path_says_so(tmp_path: Path, monkeypatch: p
     assert run_git(repo, "config", "merge.splendor.driver").startswith(f"{sys.executable} -m splendor_cli merge-driver")
 
 
+@pytest.mark.slow  # git runs the driver as a process
 def test_the_driver_from_path_merges_a_real_fork(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Both clones installed with `splendor` from PATH; two turns after one event: git's pull runs
     the driver, which names the fork."""
