@@ -111,7 +111,10 @@ def resolve(data: bytes, keep: str) -> tuple[str, bytes]:
     fork = split_fork(data)
     if fork is None:
         parse_text(decode(data))  # a broken file says how it is broken
-        raise UsageError("the game has not forked: there is nothing to resolve")
+        raise UsageError(
+            "the game has not forked: there is nothing to resolve (`splendor sync` goes on from here,"
+            " and undoes a merge of its own that the audit refuses)"
+        )
     side = fork.choose(keep)
     result = fork.prefix + fork.branch(side).data
     fault = _fault(parse_text(result.decode("utf-8")))

@@ -117,6 +117,8 @@ def test_sync_undoes_its_own_refused_merge_and_says_what_next(tmp_path: Path, mo
     table.git("cy", "add", GAME)
     table.git("cy", "commit", "-q", "--no-edit", "--no-verify")  # what sync did before it checked
     merge = table.git("cy", "rev-parse", "HEAD")
+    code, _, err = table.run("cy", "resolve", "--keep", "bob")
+    assert code == 2 and "has not forked" in err and "`splendor sync` goes on from here" in err
     code, _, err = table.run("cy", "sync")
     assert code == 4, err
     assert f"sync undid its merge {merge[:8]}" in err and "run `splendor sync` again" in err
