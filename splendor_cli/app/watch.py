@@ -256,9 +256,12 @@ class Watcher:
         if result.pushed and result.upstream is not None:
             self.say(f"pushed to {result.upstream.remote}/{result.upstream.branch}")
         self.report["pushed"] = result.pushed
+        from .gamefile import seen_now
+
         for synced in result.games:
             self.seen.setdefault(synced.loaded.path, synced.seen)
-        return [(synced.loaded, synced.me) for synced in result.games]
+        # each copy checked against what this user saw of it, then remembered, as `sync` does
+        return [(seen_now(synced.loaded), synced.me) for synced in result.games]
 
     def _settle_races(self) -> bool:
         """A merge left forked by a race of parts: this player's part of a sealed game, written
