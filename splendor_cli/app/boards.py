@@ -113,23 +113,11 @@ def seen(game: Game, seat: str | None, *, every: bool = False) -> Any:
 
 
 def hide_blind(state: Any, seat: str | None) -> Any:
-    """`state` with the blind reserves of every player but `seat` face down: each replaced by a
-    placeholder of its level, as a sealed game's (`L?NN`, numbered from 99 down, which no deck's
-    position is), wherever it is in the state; the very `state` when there is nothing to hide."""
-    from ..sealing.placeholders import is_placeholder, level_of, placeholder
+    """`state` with the blind reserves of every player but `seat` face down (their placeholders):
+    `variants.common.display.hide_blind`."""
+    from ..variants.common.display import hide_blind as hidden
 
-    hidden: dict[str, str] = {}
-    for player in getattr(state, "players", ()):
-        if player.name == seat:
-            continue
-        for card in getattr(player, "blind", ()):  # a game whose cards are never blind has none
-            if not is_placeholder(card):
-                hidden[card] = placeholder(level_of(card), 99 - len(hidden))
-    if not hidden:
-        return state
-    from ..sealing.capability import substitute_anywhere
-
-    return substitute_anywhere(state, hidden)
+    return hidden(state, seat)
 
 
 def picture(loaded: Loaded, at: int | None, seat: str | None, *, every: bool = False) -> str:

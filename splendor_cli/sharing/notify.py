@@ -358,8 +358,11 @@ def turn_mail(
         lines.append(f"Played for you by {getattr(event, 'by', '')}: {entry(loaded, event)}")
     lines += ["", "Since your last move:" if len(moves) > 1 else "The last move:"]
     lines += [f"  {entry(loaded, event)}" for event in moves]
-    if loaded.game.states:
-        lines += ["", variant.board_text(loaded.game, width=80, color=False, ascii=True).rstrip("\n")]
+    if loaded.game.states:  # the board as `name` sees it: the others' blind reserves face down
+        from ..variants.common.display import Seen, hide_blind
+
+        board = Seen(loaded.game.seq, hide_blind(loaded.game.state, name))
+        lines += ["", variant.board_text(board, width=80, color=False, ascii=True).rstrip("\n")]
     others = answer_addresses(loaded, name)
     if not where.finished:
         step = f'splendor play -g {path} "MOVE"   (see: splendor moves -g {path})'

@@ -5,14 +5,19 @@ game against bots, else a spectator); `--all` turns them face up once it spoils 
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, cli
+from helpers import ROOT, cli, deal
+
+from splendor_cli import store
+from splendor_cli.events.codec import Header
 
 PLACEHOLDER = re.compile(r"[1-3]\?[0-9]{2}")
+CREATED = "2026-01-01T00:00:00Z"
 
 
 def _ok(*args: object, env: dict[str, str] | None = None) -> str:
@@ -94,10 +99,11 @@ def test_against_bots_the_person_sees_their_own_and_not_the_bots(tmp_path: Path)
     """Alone against a bot that reserved blind: the default view is the one person's (their own
     blind reserve face up, the bot's face down); `--all` shows the bot's (a game against bots)."""
     path = tmp_path / "b.toml"
-    _ok("new", "-g", path, "--players", "ann,bot:greedy", "--seed", 3)
-    _ok("play", "-g", path, "reserve", "deck", "1")
-    _ok("play", "-g", path, "--as", "bot:greedy", "reserve", "deck", "2")
-    mine, bots = _blind_card(path, "ann"), _blind_card(path, "bot:greedy")
+    header = Header(game="against-a-bot-5", variant="base", players=("ann", "bot:random"), created=CREATED)
+    store.create(path, header, deal(header.players, random.Random(5)))  # a file whose bot reserves blind
+    played = _ok("play", "-g", path, "--bots", "reserve", "deck", "1")
+    assert "#3 bot:random: reserve deck 3" in played
+    mine, bots = _blind_card(path, "ann"), _blind_card(path, "bot:random")
     for args in (("show",), ("show", "--svg"), ("state", "--json")):
         shown = _ok(*args, "-g", path)
         assert mine in shown and bots not in shown, args

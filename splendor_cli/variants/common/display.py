@@ -1,10 +1,13 @@
 """The cards on the table, in both games: the face-up rows of each level (the base game's board,
-Duel's pyramid), the decks they are dealt from, and a player's reserve.
+Duel's pyramid), the decks they are dealt from, and a player's reserve (and how another player
+sees it: `hide_blind`).
 
 A card id starts with its level (`2-14`) in both games' tables, so these need no table.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 Rows = tuple[tuple[str | None, ...], ...]
 """Face-up cards by level (index 0 is level 1); None where the deck ran out."""
@@ -43,3 +46,37 @@ def take_face_up(rows: Rows, decks: Decks, card: str, drawn: str) -> tuple[Rows,
 def unreserve(reserved: tuple[str, ...], blind: tuple[str, ...], card: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The reserve (and its blind part) without `card`, bought from it."""
     return tuple(c for c in reserved if c != card), tuple(c for c in blind if c != card)
+
+
+# -- a reserve as another player sees it -----------------------------------------------------------
+
+
+def hide_blind(state: Any, seat: str | None) -> Any:
+    """`state` with the blind reserves of every player but `seat` face down: each replaced by a
+    placeholder of its level, as a sealed game's (`L?NN`, numbered from 99 down, which no deck's
+    position is), wherever it is in the state; the very `state` when there is nothing to hide
+    (`seat` None: a spectator, who sees no blind reserve; a game whose players reserve nothing blind)."""
+    from ...sealing.placeholders import is_placeholder, level_of, placeholder
+
+    hidden: dict[str, str] = {}
+    for player in getattr(state, "players", ()):
+        if player.name == seat:
+            continue
+        for card in getattr(player, "blind", ()):
+            if not is_placeholder(card):
+                hidden[card] = placeholder(level_of(card), 99 - len(hidden))
+    if not hidden:
+        return state
+    from ...sealing.capability import substitute_anywhere
+
+    return substitute_anywhere(state, hidden)
+
+
+class Seen:
+    """A game's table as one viewer may know it (a `Moment`: what a board draws): `seq`, the last
+    event, and `state`, as `hide_blind` left it."""
+
+    __slots__ = ("seq", "state")
+
+    def __init__(self, seq: int, state: Any) -> None:
+        self.seq, self.state = seq, state
