@@ -283,14 +283,17 @@ def _remove_stale(folder: str, name: str) -> None:
 
 
 def writing_format(variant: str, started: Event) -> int:
-    """The format a new game is written in: 2 when it matters (a game that draws during play,
-    whose draws format 2 fixes by the setup and their number; a sealed game, whose shuffles carry
-    proofs), else 1, which the releases before format 2 read too."""
+    """The format a new game is written in: 3 for a game with bot seats (whose moves every reader
+    computes again); 2 when it matters (a game that draws during play, whose draws format 2 fixes
+    by the setup and their number; a sealed game, whose shuffles carry proofs), else 1, which the
+    releases before format 2 read too."""
     from .events import SealedAsked
-    from .events.codec import FORMAT
     from .variants import find_variant
 
-    return FORMAT if find_variant(variant).drawing_types or isinstance(started, SealedAsked) else 1
+    players = getattr(started, "players", ())
+    if any(isinstance(p, str) and p.startswith("bot:") for p in players):
+        return 3
+    return 2 if find_variant(variant).drawing_types or isinstance(started, SealedAsked) else 1
 
 
 def create(path: StrPath, header: Header, started: Event) -> Loaded:

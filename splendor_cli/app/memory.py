@@ -90,14 +90,20 @@ def check(loaded: Loaded) -> None:
         IllegalMoveError: the file is a strict prefix of what was seen (rule `behind`: an older
             copy, one not yet pulled or a backup; exit 3).
     """
-    check_record(loaded.path, loaded.record)
+    seen = check_record(loaded.path, loaded.record)
+    if loaded.record.header.format >= 3 and loaded.game.sealing is None and loaded.game.states:
+        from ..bots.check import check_moves
+
+        # a bot seat's moves, computed again: those this user has not seen yet (all without a memory)
+        check_moves(loaded.game, loaded.record.header.game, after=seen)
 
 
-def check_record(path: str, record: Record) -> None:
-    """`check`, for the parsed file `record` at `path` (nothing folded)."""
+def check_record(path: str, record: Record) -> int:
+    """`check`, for the parsed file `record` at `path` (nothing folded): how many of its events
+    this user saw before (0 without a memory)."""
     folder = _folder()
     if folder is None:
-        return
+        return 0
     seen = _seen(_file(folder, record.header.game))
     now = record.digests
     for seq, (was, is_) in enumerate(zip(seen, now), start=1):
@@ -116,6 +122,7 @@ def check_record(path: str, record: Record) -> None:
             " purpose, as when restoring a backup, `splendor forget -g FILE` accepts it)",
             rule="behind",
         )
+    return len(seen)
 
 
 def extends(game: str, digests: list[str]) -> bool:

@@ -117,6 +117,7 @@ def play(
                 raise
         if secret is not None and as_ is not None:
             after = sealed.part(after, as_, secret)  # the shares owed after it, the keys at the end
+        _check_bot_seat(loaded, after)
         if bots:
             after = _bot_turns(after)
         after = append(loaded, staged=after)
@@ -126,6 +127,24 @@ def play(
 
         for line in notify_after(after):
             sys.stderr.write(f"splendor: {safe(line)}\n")
+
+
+def _check_bot_seat(loaded: Loaded, after: Loaded) -> None:
+    """Refuse a move of a bot seat that is not its bot's (a file of format 3 on: every reader
+    computes a bot seat's moves again, bots/check.py), before it is written.
+
+    Raises:
+        IllegalMoveError: rule `bot`, naming the bot's move.
+    """
+    if after.record.header.format < 3 or after.game.sealing is not None:
+        return
+    from ..bots.check import check_moves
+    from ..errors import GameFileError
+
+    try:
+        check_moves(after.game, after.record.header.game, after=loaded.game.seq)
+    except GameFileError as exc:
+        raise IllegalMoveError(str(exc), rule="bot") from None
 
 
 def _seat(loaded: Loaded, as_: str | None, for_: str | None) -> tuple[str | None, str]:
@@ -146,6 +165,8 @@ def _seat(loaded: Loaded, as_: str | None, for_: str | None) -> tuple[str | None
     me, how = at_keyboard(loaded, as_)
     now = loaded.game.table
     if for_:
+        if seat_spec(for_):
+            raise IllegalMoveError(f"{for_} is a bot seat: its bot plays its turns (`splendor bot`)", rule="turn")
         players = loaded.record.header.players
         if for_ not in players:
             raise UsageError(f"--for {excerpt(for_)}: no such player (players: {', '.join(players)})")
@@ -313,12 +334,11 @@ def _bot_turns(loaded: Loaded) -> Loaded:
 def _suggest(loaded: Loaded, spec: str) -> Any:
     """The move the bot of `spec` makes for the player to move. What it leaves to chance (a Duel's
     replenish) is drawn again by the log when the move is played."""
-    import random
-
     from ..bots import make_bot
+    from ..bots.check import seat_random
 
     game = loaded.game
-    rng = random.Random(f"{loaded.record.header.game}:{game.seq}")
+    rng = seat_random(loaded.record.header.game, game.seq)  # the file alone seeds it: every reader computes it again
     state = game.state
     if game.sealing is not None:  # a sealed game: the bot sees what the seat to move sees, no more
         from .sealed import view

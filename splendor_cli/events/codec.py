@@ -40,11 +40,15 @@ EventTypes = Callable[[str], Mapping[str, type[Any]]]
 """The event classes of a game, by type tag, for the header's `variant` (GameFileError if unknown):
 `splendor_cli.variants.event_types`. The codec takes it as an argument: it knows no game."""
 
-FORMAT = 2
-"""The version of the file format this program writes, and the newest it reads. Format 2 (this
-release) draws a game's chance from its setup and the number of draws before (an undo cannot
-re-roll it) and seals games with proofs of shuffle; a format 1 file reads as it was written
-(its draws follow the digest of the event before them), but a sealed game of format 1 is refused."""
+FORMAT = 3
+"""The version of the file format this program writes, and the newest it reads. Format 2 draws a
+game's chance from its setup and the number of draws before (an undo cannot re-roll it) and seals
+games with proofs of shuffle; a format 1 file reads as it was written (its draws follow the
+digest of the event before them), but a sealed game of format 1 is refused. Format 3 (this
+release) writes the same tables as format 2 and adds a rule: a bot seat's move is the one its
+bot makes, which every reader computes again (app/botcheck.py); files of formats 1 and 2 are
+read without it. `splendor new` writes the oldest format that reads the game the same
+(`store.writing_format`)."""
 
 GAME_ID_RULE = (
     "a game id is 1 to 100 ASCII letters, digits and _ . @ : # + -, starting with a letter or a digit, without '..'"
@@ -70,7 +74,9 @@ def game_id_problem(game: str) -> str:
 class Header:
     """The top of a game file. Its digest is the `parent` of the first event."""
 
-    format: int = FORMAT
+    format: int = 2
+    """The file's format: 2 for a header made in code (the newest that reads a game without bot
+    seats); `splendor new` writes the oldest that reads the game the same (`store.writing_format`)."""
     game: str
     """The game's id (`GAME_ID_RULE`, checked on read)."""
     variant: str

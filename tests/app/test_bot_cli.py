@@ -72,6 +72,8 @@ def test_play_refuses_a_bot_seat_unless_told(tmp_path: Path) -> None:
     assert code == 3 and "a bot's" in err and "splendor bot" in err
     assert path.read_bytes() == before
     code, _, err = cli("play", "-g", path, "--as", "bot:greedy", "take", "red", "green", "blue")
+    assert code == 3 and "its bot plays 'take white white'" in err and path.read_bytes() == before  # not the bot's
+    code, _, err = cli("play", "-g", path, "--as", "bot:greedy", "take", "white", "white")
     assert code == 0, err
 
 
