@@ -140,7 +140,7 @@ def test_log_marks_undone_turns(game: Path) -> None:
     [
         (lambda b: b + b"\n[[events]]\nthis is = not toml ]]\n", "not valid TOML"),
         (lambda b: b[: len(b) - 9], "event #"),
-        (lambda b: b.replace(b"format = 1", b"format = 3"), "newer than this splendor-cli"),
+        (lambda b: b.replace(b"format = 1", b"format = 9"), "newer than this splendor-cli"),
         (lambda b: b.replace(b'"ann"', b'"eve"', 1), "event #1"),
         (lambda b: b"\xff\xfe" + b, "UTF-8"),
     ],
