@@ -323,6 +323,29 @@ def exchange(
     )
 
 
+def _only_side(repo: Repo, rel: str) -> str:
+    """When the audit would take the merge that keeps one side of the forked file at `rel` and
+    refuse the other (`keep_refusals`), the words that say so; else ""."""
+    from .. import store
+    from ..forks import split_fork
+
+    try:
+        data = store.read_bytes(repo.top / rel)
+        fork = split_fork(data)
+        refusals = keep_refusals(repo, rel, data) if fork is not None else None
+    except (OSError, SplendorError):
+        return ""
+    if fork is None or refusals is None:
+        return ""
+    good = [side for side, fault in refusals.items() if fault is None]
+    if len(good) != 1:
+        return ""
+    return (
+        f" (the audit takes only `splendor resolve --keep {fork.label(good[0])}` from you: the other side"
+        " leaves out moves that are not yours to withdraw)"
+    )
+
+
 def present(paths: list[str]) -> list[str]:
     """The game files of `paths` that exist (one named with -g may not have arrived yet)."""
     return [path for path in paths if os.path.lexists(path)]
@@ -336,7 +359,7 @@ def _stopped(repo: Repo) -> None:
         try:
             store.read(repo.top / rel)
         except ForkError as exc:
-            raise ForkError(f"{exc}; then `splendor sync` again", seq=exc.seq) from None
+            raise ForkError(f"{exc}; then `splendor sync` again{_only_side(repo, rel)}", seq=exc.seq) from None
         except SplendorError:
             pass
     raise ConflictError(

@@ -125,7 +125,7 @@ def test_sync_undoes_its_own_refused_merge_and_says_what_next(tmp_path: Path, mo
     assert table.git("cy", "rev-parse", "HEAD") == mine
     assert table.git("cy", "status", "--porcelain", "--untracked-files=no") == ""
     code, _, err = table.run("cy", "sync")
-    assert code == 5 and f"--keep {bob_side}" in err
+    assert code == 5 and f"the audit takes only `splendor resolve --keep {bob_side}` from you" in err
     table.ok("cy", "resolve", "--keep", "bob")
     report = json.loads(table.ok("cy", "sync", "--json"))
     assert report["pushed"] is True
