@@ -78,13 +78,15 @@ def seen_now(loaded: Loaded) -> Loaded:
 
 
 @contextlib.contextmanager
-def writing(game: str | None) -> Iterator[Loaded]:
-    """The game a command means, read under its write lock, and checked as `load` checks it."""
+def writing(game: str | None, *, behind_ok: bool = False) -> Iterator[Loaded]:
+    """The game a command means, read under its write lock, and checked as `load` checks it
+    (`behind_ok`: a copy behind what this user saw is let through, for a command that brings it
+    up to date, such as `apply`)."""
     from .. import store
     from . import cache, memory
 
     with store.writing(game_path(game), locks(), cache.verified_prefix) as loaded:
-        memory.check(loaded)
+        memory.check(loaded, behind_ok=behind_ok)
         cache.remember_verified(loaded)
         yield loaded
 

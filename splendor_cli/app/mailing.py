@@ -303,7 +303,7 @@ def _apply_blocks(path: str, data: bytes, *, commit: bool, notify: bool) -> None
     from .gamefile import views, writing
 
     notes: list[str] = []
-    with writing(path) as loaded:
+    with writing(path, behind_ok=True) as loaded:  # a copy behind what you saw: apply brings it up to date
         blocks = find_blocks(data, loaded.game.variant, notes)
         _note(*notes)
         try:
@@ -584,7 +584,7 @@ def _take_game(
     from ..sharing.mail import apply_blocks, find_game_blocks
     from .gamefile import views, writing
 
-    with writing(path) as loaded:
+    with writing(path, behind_ok=True) as loaded:  # a copy behind what you saw: apply brings it up to date
         before = loaded.game.seq
         for label, whole in wholes:
             try:

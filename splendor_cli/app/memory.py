@@ -81,7 +81,7 @@ def enabled() -> bool:
     return _folder() is not None
 
 
-def check(loaded: Loaded) -> None:
+def check(loaded: Loaded, *, behind_ok: bool = False) -> None:
     """Refuse a copy of a game whose log does not extend the events this user saw of it.
 
     Raises:
@@ -90,7 +90,7 @@ def check(loaded: Loaded) -> None:
         IllegalMoveError: the file is a strict prefix of what was seen (rule `behind`: an older
             copy, one not yet pulled or a backup; exit 3).
     """
-    seen = check_record(loaded.path, loaded.record)
+    seen = check_record(loaded.path, loaded.record, behind_ok=behind_ok)
     if loaded.record.header.format >= 3 and loaded.game.sealing is None and loaded.game.states:
         from ..bots.check import check_moves
 
@@ -98,9 +98,10 @@ def check(loaded: Loaded) -> None:
         check_moves(loaded.game, loaded.record.header.game, after=seen)
 
 
-def check_record(path: str, record: Record) -> int:
+def check_record(path: str, record: Record, *, behind_ok: bool = False) -> int:
     """`check`, for the parsed file `record` at `path` (nothing folded): how many of its events
-    this user saw before (0 without a memory)."""
+    this user saw before (0 without a memory). `behind_ok`: a copy behind what was seen is let
+    through (a command that brings it up to date: `apply`)."""
     folder = _folder()
     if folder is None:
         return 0
@@ -113,6 +114,8 @@ def check_record(path: str, record: Record) -> int:
                 f" {record.header.game!r}: an earlier turn was rewritten (if all the players"
                 " agree to this copy, `splendor forget -g FILE` accepts it)"
             )
+    if len(now) < len(seen) and behind_ok:
+        return len(now)
     if len(now) < len(seen):  # a strict prefix of what was seen: an older copy, not a forgery
         from ..errors import IllegalMoveError
 
@@ -148,6 +151,8 @@ def remember(loaded: Loaded, *, replace: bool = False) -> None:
     upgrade = len(seen) == len(now) and any(len(d) != FULL for d in seen) and all(map(_same, seen, now))
     if not replace and len(seen) >= len(now) and not upgrade:
         return  # nothing new
+    if not replace and not all(map(_same, seen, now)):
+        return  # a copy that contradicts what was seen is never remembered over it (its next read is refused)
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         tmp = f"{path}.{os.urandom(6).hex()}.tmp"

@@ -61,3 +61,39 @@ def test_a_copy_that_contradicts_what_was_seen_is_still_damaged(tmp_path: Path) 
     assert cli("take", "red", "red", "-g", other, env={"SPLENDOR_NO_MEMORY": "1"})[0] == 0
     code, _, err = cli("state", "-g", other)
     assert code == 4 and "event #2 is not the event #2 you saw" in err
+
+
+def _first_event(path: Path) -> bytes:
+    """The file cut after its first event (the setup)."""
+    return b"\n[[events]]".join(path.read_bytes().split(b"\n[[events]]", 2)[:2])
+
+
+def test_apply_brings_a_copy_that_is_behind_up_to_date(tmp_path: Path) -> None:
+    """The error says "apply first": `apply` of the newer copy's block onto the copy behind is
+    taken (exit 0), and the copy then plays on. A block that contradicts what was seen is not
+    remembered over it: the next read is refused (exit 4)."""
+    newer, older = tmp_path / "newer.toml", tmp_path / "older.toml"
+    assert cli("new", "-g", newer, "--players", "ann,bob", "--seed", 1)[0] == 0
+    older.write_bytes(newer.read_bytes())
+    assert cli("take", "white", "blue", "green", "-g", newer)[0] == 0
+    code, block, err = cli("export", "-g", newer)
+    assert code == 0, err
+    mail = tmp_path / "block.txt"
+    mail.write_text(block)
+    assert cli("take", "red", "red", "-g", older)[0] == 3
+    code, out, err = cli("apply", "-g", older, mail)
+    assert code == 0 and "applied #2" in out, err
+    assert older.read_bytes() == newer.read_bytes()
+    assert cli("take", "red", "red", "-g", older)[0] == 0
+    backup = tmp_path / "backup.toml"  # a third copy at #1, where ann took something else
+    backup.write_bytes(_first_event(older))
+    no_memory = {"SPLENDOR_NO_MEMORY": "1"}
+    assert cli("state", "-g", backup, "--json", env=no_memory)[0] == 0
+    assert cli("take", "black", "black", "-g", backup, env=no_memory)[0] == 0
+    code, block, _ = cli("export", "-g", backup, env=no_memory)
+    mail.write_text(block)
+    behind = tmp_path / "behind.toml"
+    behind.write_bytes(_first_event(backup))
+    assert cli("apply", "-g", behind, mail)[0] == 0  # applied: the copy was behind, the block reads
+    code, _, err = cli("state", "-g", behind)
+    assert code == 4 and "event #2 is not the event #2 you saw" in err, err
