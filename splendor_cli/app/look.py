@@ -78,6 +78,14 @@ def show(
         raise UsageError("-o goes with --svg (the board as text is written on standard output)")
     if svg and json:
         raise UsageError("--svg and --json exclude each other")
+    mine = _view_key(game, f"state --json\0at {at}", seat, sealed_only=False) if json and not (side or every) else None
+    if mine is not None:
+        from . import cache
+
+        text = cache.get(*mine)
+        if text is not None and _still_known(game, mine[0]):
+            out(text)  # one viewer's table of these very bytes, as this user's cache kept it
+            return
     loaded = load_side(game, side) if side else load(game)
     if every:
         check_all(loaded.game)
@@ -92,7 +100,12 @@ def show(
             if not played.states:
                 out(views(loaded, at)[0])  # says there is no state yet
                 return
-            out(json_text(state_json(played, seen(played, who, every=every).state)))
+            text = json_text(state_json(played, seen(played, who, every=every).state))
+            if mine is not None and mine[0] == loaded.data:
+                from . import cache
+
+                cache.put(mine[0], mine[1], text)
+            out(text)
         else:
             out(views(loaded, at)[0])
         return
@@ -178,7 +191,7 @@ def moves(*, game: str | None = None, json: bool = False, as_: str | None = None
     """
     from ..errors import excerpt
 
-    mine = _seat_moves_key(game, json, as_)
+    mine = _view_key(game, "moves --json" if json else "moves", as_, sealed_only=True)
     if mine is not None:
         from . import cache
 
@@ -221,12 +234,14 @@ def moves(*, game: str | None = None, json: bool = False, as_: str | None = None
         sys.stderr.write(f"splendor: {now.variant.whose_turn(now.state)}; no moves left\n")
 
 
-def _seat_moves_key(game: str | None, json: bool, as_: str | None) -> tuple[bytes, str] | None:
-    """Where the user's cache keeps `moves` of a sealed game as this machine's key sees them (the
-    seat to move lists their blind reserves opened): the file's bytes, and a view named by the
-    format, `--as` and the local key (cache.seat_view_name); None when there is no cache, or the
-    file is no sealed game (an open game's `moves --json` is entry.py's), or anything fails
-    (the command then says what, reading the game)."""
+def _view_key(game: str | None, command: str, seat: str | None, *, sealed_only: bool) -> tuple[bytes, str] | None:
+    """Where the user's cache keeps one viewer's answer to `command` (`moves` of a sealed game as
+    this machine's key sees them; `state --json` as `--as`/$SPLENDOR_PLAYER or a sealed game's key
+    sees the table): the file's bytes, and a view named by the command, the seat asked for and,
+    in a sealed game, the local key (cache.seat_view_name). None when there is no cache, when the
+    answer is the file's own (an open game asked with no seat, or any open game when
+    `sealed_only`: entry.py's), or when anything fails (the command then says what, reading the
+    game)."""
     from . import cache
 
     if not cache.enabled():
@@ -235,14 +250,15 @@ def _seat_moves_key(game: str | None, json: bool, as_: str | None) -> tuple[byte
 
     try:
         data = store.read_bytes(game_path(game))
-        if b'"sealed_asked"' not in data:
-            return None  # not a sealed game: nothing of it is one seat's
-        key = _local_key_bytes()
+        sealed = b'"sealed_asked"' in data
+        if not sealed and (sealed_only or not seat):
+            return None  # the file's own answer: entry.py's
+        key = _local_key_bytes() if sealed else b""
     except (OSError, SplendorError):
         return None
     if key is None:
         return None
-    return data, cache.seat_view_name("moves --json" if json else "moves", as_ or "", key)
+    return data, cache.seat_view_name(command, seat or "", key)
 
 
 def _local_key_bytes() -> bytes | None:

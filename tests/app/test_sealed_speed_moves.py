@@ -91,3 +91,23 @@ def test_a_cached_answer_still_meets_the_memory(reserved: tuple[Path, Machine, M
     mindful.ok("play", "-g", newer, json.loads(listed)[0]["notation"])
     done = mindful("moves", "-g", old, "--json")
     assert done.code != 0 and "this copy is behind" in done.err, done.err
+
+
+def test_the_table_as_my_key_sees_it_comes_from_my_cache(
+    reserved: tuple[Path, Machine, Machine], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`state --json` of a sealed game is the local key's seat's view (their blind reserve face
+    up): kept in the user's cache under the key too, so a second ask reads nothing; another key
+    never meets it."""
+    path, ann, bob = reserved
+    mine = ann.ok("state", "-g", path, "--json")
+    assert all("?" not in card for card in json.loads(mine)["players"][0]["reserved"])  # ann's view
+    theirs = bob.ok("state", "-g", path, "--json")
+    assert any("?" in card for card in json.loads(theirs)["players"][0]["reserved"])  # bob's: face down
+    stranger = Machine("zed", tmp_path / "zed", cache=ann.root / "cache")
+    stranger.ok("key", "new", "--name", "zed")
+    _unread(monkeypatch)
+    assert ann.ok("state", "-g", path, "--json") == mine
+    assert bob.ok("state", "-g", path, "--json") == theirs
+    done = stranger("state", "-g", path, "--json")
+    assert done.code != 0 and "the answer did not come from the cache" in done.out + done.err
