@@ -78,6 +78,7 @@ class Machines:
         return run_git(self.clones["ann"], "--git-dir", str(self.remote), "show", f"main:{GAME}")
 
 
+@pytest.mark.slow  # a whole sealed deal between two players
 def test_two_watching_players_deal_a_sealed_game_and_the_player_to_move_is_told_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -238,6 +239,7 @@ def test_sigterm_stops_the_real_process_cleanly_between_rounds(tmp_path: Path, m
     assert table.watch("bob")[0] == 0  # nothing is held: the next watch runs
 
 
+@pytest.mark.slow  # a whole sealed deal between two players
 def test_by_mail_two_watching_players_deal_a_sealed_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--maildir: each round applies the mails, writes the player's part and mails it to the
     other player (a real SMTP server on 127.0.0.1, its mail delivered into their Maildir)."""

@@ -68,6 +68,7 @@ def _stale_turn_over_a_pushed_undo(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     return table, fork.label("ours"), fork.label("theirs")
 
 
+@pytest.mark.slow  # three clones, a dozen syncs
 def test_resolve_refuses_the_side_the_audit_refuses_and_names_the_other(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -87,6 +88,7 @@ def test_resolve_refuses_the_side_the_audit_refuses_and_names_the_other(
     assert table.run("cy", "verify", "--git", "-g", GAME)[0] == 0
 
 
+@pytest.mark.slow  # three clones, a dozen syncs
 def test_sync_never_commits_a_settled_merge_the_audit_refuses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The fork settled the wrong way behind splendor's back (the file written as an earlier
     release's resolve wrote it): sync commits nothing, puts the fork back and names the side to
@@ -105,6 +107,7 @@ def test_sync_never_commits_a_settled_merge_the_audit_refuses(tmp_path: Path, mo
     assert "pushed to origin/main" in table.ok("cy", "sync")
 
 
+@pytest.mark.slow  # three clones, a dozen syncs
 def test_sync_undoes_its_own_refused_merge_and_says_what_next(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The stuck state of the issue: a merge commit an earlier release made, that leaves out bob's
     undo (every sync refused to push it, and resolve saw no fork). Sync undoes that merge (made by
