@@ -38,6 +38,8 @@ The modules, each named for what it does:
 
 - `placeholders`: the id of a card nobody has seen (`2?07`), and a setup's deck holding some;
 - `capability`: what a game declares to be sealed, and the first event of a sealed game;
+- `substitution`: revealed cards put in place of their placeholders, anywhere in a state or
+  an event (also how a board turns another player's blind reserves face down);
 - `signing`: the digests and signatures of events, a player's keys of one game, the contexts
   every proof is bound to;
 - `table`: `Sealing`, where a sealed game's cryptography stands, folded event by event;

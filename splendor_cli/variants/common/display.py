@@ -67,7 +67,7 @@ def hide_blind(state: Any, seat: str | None) -> Any:
                 hidden[card] = placeholder(level_of(card), 99 - len(hidden))
     if not hidden:
         return state
-    from ...sealing.capability import substitute_anywhere
+    from ...sealing.substitution import substitute_anywhere
 
     return substitute_anywhere(state, hidden)
 
