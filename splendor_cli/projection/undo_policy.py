@@ -11,10 +11,31 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..errors import IllegalMoveError, UsageError, excerpt
 from ..events import Event, RewindAgreed, TurnUndone, actor
+
+if TYPE_CHECKING:  # what the policy reads of a game (types only: no start-up cost)
+
+    class History(Protocol):
+        """What the undo policy reads of a game: a `Game`, or a `_Fold` under way."""
+
+        @property
+        def events(self) -> Sequence[Event]: ...
+
+        @property
+        def after(self) -> Sequence[int]: ...
+
+        @property
+        def undone(self) -> AbstractSet[int]: ...
+
+        @property
+        def seq(self) -> int: ...
+
+        @property
+        def players(self) -> tuple[str, ...]: ...
+
 
 BOT_SEAT = "bot:"
 """How a bot's seat is named: `bot:SPEC` (`bot:mcts:400#2`)."""
@@ -157,22 +178,3 @@ def decide_undo(game: History, *, to: int | None, by: str, forced: bool) -> Turn
             )
         by = actors[0]
     return TurnUndone(by=by, to=to, forced=forced)
-
-
-class History(Protocol):
-    """What the undo policy reads of a game: a `Game`, or a `_Fold` under way."""
-
-    @property
-    def events(self) -> Sequence[Event]: ...
-
-    @property
-    def after(self) -> Sequence[int]: ...
-
-    @property
-    def undone(self) -> AbstractSet[int]: ...
-
-    @property
-    def seq(self) -> int: ...
-
-    @property
-    def players(self) -> tuple[str, ...]: ...
