@@ -72,8 +72,9 @@ def locked(path: StrPath, locks: StrPath) -> Iterator[None]:
     is let go (a writer that locked the removed file sees it and stops).
     """
     import fcntl
-    import hashlib
     import stat
+
+    from .digest import sha256
 
     try:
         os.makedirs(locks, mode=0o700, exist_ok=True)
@@ -84,7 +85,7 @@ def locked(path: StrPath, locks: StrPath) -> Iterator[None]:
         raise ConflictError(
             f"{locks}: the folder of write locks is not a folder of yours that only you can write: refusing to lock"
         )
-    key = hashlib.sha256(os.path.realpath(path).encode()).hexdigest()[:24]
+    key = sha256(os.path.realpath(path).encode()).hexdigest()[:24]
     lock = os.path.join(locks, f"{key}.lock")
     try:
         fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)

@@ -39,12 +39,11 @@ write any answer; so can anyone with a copy of the key (a backup, a synced home 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import hmac
 import os
 import stat
 
 from .. import __version__
+from ..digest import compare_digest, hmac_sha256, sha256
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the fast path imports this module
 if TYPE_CHECKING:
@@ -59,7 +58,7 @@ def fingerprint() -> str:
     """A digest of the installed program: the version, and each file's path, size and time."""
     global _fingerprint
     if _fingerprint is None:
-        digest = hashlib.sha256(__version__.encode())
+        digest = sha256(__version__.encode())
         for folder, dirs, files in sorted(os.walk(_PACKAGE)):
             dirs[:] = sorted(d for d in dirs if d != "__pycache__")
             for name in sorted(files):
@@ -107,12 +106,12 @@ def seat_view_name(command: str, seat: str, key: bytes) -> str:
     answer is only ever served to the same question asked with the same key. The cache is the
     user's own (its entries authenticated with its private key, hmac.key): what a seat sees
     there stays as private as the key itself."""
-    holder = hashlib.sha256(b"splendor-cli/cache/seat\0" + key).hexdigest()
+    holder = sha256(b"splendor-cli/cache/seat\0" + key).hexdigest()
     return f"{command}\0as {seat}\0key {holder}"
 
 
 def _key(data: bytes, view: str) -> str:
-    return hashlib.sha256(f"{fingerprint()}\0{view}\0".encode() + data).hexdigest()
+    return sha256(f"{fingerprint()}\0{view}\0".encode() + data).hexdigest()
 
 
 def _is_entry(name: str) -> bool:
@@ -222,7 +221,7 @@ def _secret(folder: int, *, create: bool) -> bytes | None:
 
 
 def _mac(secret: bytes, key: str, text: bytes) -> bytes:
-    return hmac.digest(secret, key.encode("ascii") + b"\0" + text, "sha256").hex().encode("ascii")
+    return hmac_sha256(secret, key.encode("ascii") + b"\0" + text).hex().encode("ascii")
 
 
 def _authenticate(secret: bytes, key: str, text: bytes) -> bytes:
@@ -233,7 +232,7 @@ def _authenticate(secret: bytes, key: str, text: bytes) -> bytes:
 def _authentic(secret: bytes, key: str, entry: bytes) -> bytes | None:
     """The text of an entry (`_authenticate`), if its MAC is right for this key."""
     mac, newline, text = entry[:_MAC_HEX], entry[_MAC_HEX : _MAC_HEX + 1], entry[_MAC_HEX + 1 :]
-    return text if newline == b"\n" and hmac.compare_digest(mac, _mac(secret, key, text)) else None
+    return text if newline == b"\n" and compare_digest(mac, _mac(secret, key, text)) else None
 
 
 def get(data: bytes, view: str) -> str | None:

@@ -24,9 +24,9 @@ Standard library only.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 
+from ..digest import sha256
 from ..errors import GameFileError
 
 TYPE_CHECKING = False
@@ -48,7 +48,7 @@ def _folder() -> str | None:
 
 
 def _file(folder: str, game: str) -> str:
-    return os.path.join(folder, hashlib.sha256(game.encode()).hexdigest()[:32])
+    return os.path.join(folder, sha256(game.encode()).hexdigest()[:32])
 
 
 def _digests(loaded: Loaded) -> tuple[str, ...]:

@@ -527,11 +527,12 @@ def _top(game: str | None, mail: bool) -> str:
 
 def _service_name(top: str) -> str:
     """splendor-watch-FOLDER-HASH: one service per repository."""
-    import hashlib
     import re
 
+    from ..digest import sha256
+
     slug = re.sub(r"[^A-Za-z0-9_-]+", "-", os.path.basename(top)).strip("-")[:32] or "games"
-    return f"splendor-watch-{slug}-{hashlib.sha256(top.encode()).hexdigest()[:6]}"
+    return f"splendor-watch-{slug}-{sha256(top.encode()).hexdigest()[:6]}"
 
 
 def _systemd(top: str, args: list[str], name: str) -> tuple[str, str, str]:

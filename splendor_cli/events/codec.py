@@ -23,7 +23,6 @@ registers one with `@upcaster(2)`.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import re
 import tomllib
@@ -32,6 +31,7 @@ from typing import Any
 
 import attrs
 
+from ..digest import sha256
 from ..errors import ConflictError, ForkError, GameFileError, excerpt
 from ..model import Gem
 from . import WRITTEN, Event, enveloped
@@ -138,7 +138,7 @@ FULL = 64
 def full_digest(raw: dict[str, Any]) -> str:
     """SHA-256 over canonical JSON, all 64 hex digits: an event's identity (`Record.digests`)."""
     text = json.dumps(raw, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256(text.encode("utf-8")).hexdigest()
 
 
 def digest(raw: dict[str, Any]) -> str:

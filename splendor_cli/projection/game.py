@@ -481,9 +481,9 @@ class _LogChance:
         self._game = game
 
     def _seeded(self) -> SeededChance:
-        import hashlib
         import json
 
+        from ..digest import sha256
         from ..events.codec import event_digest, event_to_dict  # the codec: only for games that draw
         from .seeding import SeededChance
 
@@ -494,7 +494,7 @@ class _LogChance:
         kinds = game.variant.drawing_types
         drawn = sum(1 for seq in after[1:] if isinstance(events[seq - 1], kinds))
         setup = json.dumps(event_to_dict(events[after[0] - 1]), sort_keys=True, separators=(",", ":"))
-        seed = hashlib.sha256(b"splendor-cli/draw/v2\0" + setup.encode("utf-8") + b"\0" + str(drawn).encode())
+        seed = sha256(b"splendor-cli/draw/v2\0" + setup.encode("utf-8") + b"\0" + str(drawn).encode())
         return SeededChance(seed.digest())
 
     def shuffle(self, items: Sequence[str], label: str) -> tuple[str, ...]:

@@ -24,12 +24,12 @@ may refuse to go on with a player who withholds again.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import attrs
 
+from ..digest import sha256
 from ..errors import IllegalMoveError, excerpt
 from ..events import SeedCommitted, SeedRevealed, SeedsRestarted
 
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 def commitment(player: str, secret: str) -> str:
     """What a player commits to: SHA-256 of their name and secret (the name binds it to them)."""
-    return hashlib.sha256(f"splendor-seed:{player}:{secret}".encode()).hexdigest()
+    return sha256(f"splendor-seed:{player}:{secret}".encode()).hexdigest()
 
 
 class _Stream:
@@ -53,7 +53,7 @@ class _Stream:
         limit = (1 << 32) // n * n
         while True:
             if len(self.pool) < 4:
-                self.pool += hashlib.sha256(self.seed + self.counter.to_bytes(8, "big")).digest()
+                self.pool += sha256(self.seed + self.counter.to_bytes(8, "big")).digest()
                 self.counter += 1
             value, self.pool = int.from_bytes(self.pool[:4], "big"), self.pool[4:]
             if value < limit:
@@ -63,7 +63,7 @@ class _Stream:
 def shuffled(items: Sequence[str], seed: bytes, label: str) -> tuple[str, ...]:
     """`items` shuffled by Fisher-Yates fed from SHA-256 of `seed` and `label`: the same everywhere."""
     out = list(items)
-    stream = _Stream(hashlib.sha256(seed + label.encode()).digest())
+    stream = _Stream(sha256(seed + label.encode()).digest())
     for i in range(len(out) - 1, 0, -1):
         j = stream.below(i + 1)
         out[i], out[j] = out[j], out[i]
@@ -197,7 +197,7 @@ class Seeding:
         if not self.complete:
             raise IllegalMoveError(f"the cards cannot be dealt yet: {self.waiting()}", rule="seed")
         revealed = dict(self.secrets)
-        return SeededChance(hashlib.sha256("|".join(revealed[p] for p in self.players).encode()).digest())
+        return SeededChance(sha256("|".join(revealed[p] for p in self.players).encode()).digest())
 
     def _check_player(self, player: str) -> None:
         if player not in self.players:

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import email.parser
 import email.policy
-import hashlib
 import html
 import re
 from collections.abc import Sequence
@@ -48,6 +47,7 @@ from typing import NoReturn
 
 import attrs
 
+from ..digest import sha256
 from ..errors import (
     UNSAFE,
     ConflictError,
@@ -175,7 +175,7 @@ def _canonical(lines: Sequence[str]) -> list[str]:
 
 def _check(lines: Sequence[str]) -> str:
     text = "\n".join(_canonical(lines))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 # -- finding ---------------------------------------------------------------------------------

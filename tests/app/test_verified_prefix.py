@@ -73,7 +73,7 @@ def test_a_forged_signature_is_refused_even_with_the_cache_warm(tmp_path: Path) 
 
 
 class _Colliding:
-    """`hashlib` as the codec sees it, but with a 64-bit collision: the canonical JSON `forged`
+    """SHA-256 as the codec sees it (`digest.sha256`), but with a 64-bit collision: the canonical JSON `forged`
     hashes to a SHA-256 whose first 16 hex digits are those of `twin` (its last 48 differ)."""
 
     def __init__(self, forged: bytes, twin: str) -> None:
@@ -98,7 +98,7 @@ def collide(monkeypatch: pytest.MonkeyPatch, forged: Any, twin: Any) -> None:
         return json.dumps(raw, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
     real = hashlib.sha256(canonical(twin)).hexdigest()
-    monkeypatch.setattr(codec, "hashlib", _Colliding(canonical(forged), real))
+    monkeypatch.setattr(codec, "sha256", _Colliding(canonical(forged), real).sha256)
     assert codec.event_digest(forged) == codec.event_digest(twin)
 
 
