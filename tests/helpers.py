@@ -141,6 +141,23 @@ def cli(*args: object, env: dict[str, str] | None = None, input: str | None = No
     return result.exit_code, result.stdout, result.stderr
 
 
+def run_in(cwd: Path, *args: object, input: str | None = None) -> tuple[int, str, str]:
+    """`splendor ARGS` in folder `cwd` (through the typer app): exit code, stdout, stderr."""
+    old = Path.cwd()
+    os.chdir(cwd)
+    try:
+        return cli(*args, input=input)
+    finally:
+        os.chdir(old)
+
+
+def ok_in(cwd: Path, *args: object) -> str:
+    """`run_in`, which must succeed: its stdout."""
+    code, out, err = run_in(cwd, *args)
+    assert code == 0, (args, out, err)
+    return out
+
+
 def state(path: Path, *extra: object) -> dict[str, Any]:
     """`splendor state --json` of the game at `path`."""
     code, out, err = cli("state", "-g", path, "--json", *extra)

@@ -18,29 +18,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import cli, git
+from helpers import git
+from helpers import ok_in as ok
+from helpers import run_in as run
 from sharing.test_notify import local_smtp, settings_writer, smtp_sink
 
 from splendor_cli import store
 from splendor_cli.events.codec import Header
 
 PLAYERS = "ann=ann@example.org,bob=bob@example.org"
-
-
-def run(cwd: Path, *args: object, input: str | None = None) -> tuple[int, str, str]:
-    """`splendor ARGS` in folder `cwd` (through the typer app): exit code, stdout, stderr."""
-    old = Path.cwd()
-    os.chdir(cwd)
-    try:
-        return cli(*args, input=input)
-    finally:
-        os.chdir(old)
-
-
-def ok(cwd: Path, *args: object) -> str:
-    code, out, err = run(cwd, *args)
-    assert code == 0, (args, out, err)
-    return out
 
 
 def deliver(raw: bytes, maildir: Path) -> None:

@@ -5,34 +5,19 @@ one (the common events, this copy's branch, then the mail's), says so (exit 5), 
 from __future__ import annotations
 
 import mailbox as stdlib_mailbox
-import os
 import shutil
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from helpers import cli
+from helpers import ok_in as ok
+from helpers import run_in as run
 
 from splendor_cli import store
 from splendor_cli.errors import ForkError
 from splendor_cli.forks import split_fork
 
 PLAYERS = "ann=ann@example.org,bob=bob@example.org"
-
-
-def run(cwd: Path, *args: object) -> tuple[int, str, str]:
-    old = Path.cwd()
-    os.chdir(cwd)
-    try:
-        return cli(*args)
-    finally:
-        os.chdir(old)
-
-
-def ok(cwd: Path, *args: object) -> str:
-    code, out, err = run(cwd, *args)
-    assert code == 0, (args, out, err)
-    return out
 
 
 def _forked_copies(tmp_path: Path) -> tuple[Path, Path, str]:

@@ -7,34 +7,19 @@ blocks takes is measured in bench/apply_mail.py (docs/performance.md), not here.
 from __future__ import annotations
 
 import mailbox as stdlib_mailbox
-import os
 import shutil
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import cli
+from helpers import ok_in as ok
+from helpers import run_in as run
 
 from splendor_cli.sharing import mail
 
 PLAYERS = "ann=ann@example.org,bob=bob@example.org"
 MOVES = (("take", "red", "red"), ("take", "white", "blue", "green"), ("take", "black", "black"))
-
-
-def run(cwd: Path, *args: object) -> tuple[int, str, str]:
-    old = Path.cwd()
-    os.chdir(cwd)
-    try:
-        return cli(*args)
-    finally:
-        os.chdir(old)
-
-
-def ok(cwd: Path, *args: object) -> str:
-    code, out, err = run(cwd, *args)
-    assert code == 0, (args, out, err)
-    return out
 
 
 def _text_mail(subject: str, body: str) -> bytes:

@@ -4,31 +4,16 @@ the header says."""
 
 from __future__ import annotations
 
-import os
 from email.message import EmailMessage
 from pathlib import Path
 
-from helpers import cli
+from helpers import ok_in as ok
+from helpers import run_in as run
 
 from splendor_cli import store
 from splendor_cli.errors import UNSAFE
 
 PLAYERS = "ann=ann@example.org,bob=bob@example.org"
-
-
-def run(cwd: Path, *args: object) -> tuple[int, str, str]:
-    old = Path.cwd()
-    os.chdir(cwd)
-    try:
-        return cli(*args)
-    finally:
-        os.chdir(old)
-
-
-def ok(cwd: Path, *args: object) -> str:
-    code, out, err = run(cwd, *args)
-    assert code == 0, (args, out, err)
-    return out
 
 
 def _whole_mail(path: Path) -> bytes:
