@@ -510,6 +510,8 @@ def _install(
 
     if os.path.islink(target):
         raise UsageError(f"{target} is a symbolic link: not written through it")
+    if os.path.lexists(target) and not os.path.isfile(target):
+        raise UsageError(f"{target} is not a regular file: not replaced")
     os.makedirs(os.path.dirname(target), exist_ok=True)
     store.write_atomic(target, text.encode("utf-8"), exclusive=not os.path.lexists(target))
     out(f"wrote {target}\nthen: {hint}")

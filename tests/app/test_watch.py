@@ -200,6 +200,10 @@ def test_install_prints_a_unit_that_runs_splendor_watch_here(tmp_path: Path, mon
     assert unit.name.startswith("splendor-watch-bob-") and "ExecStart=" in unit.read_text()
     code, _, err = cli("watch", "--install", "--kind", "cron", "--write")
     assert code == 2 and "crontab -e" in err
+    unit.unlink()
+    os.mkfifo(unit)  # what is there and no regular file is never replaced
+    code, _, err = cli("watch", "--install", "--kind", "systemd", "--write")
+    assert code == 2 and "not a regular file" in err and unit.is_fifo()
     code, _, err = cli("watch", "--install", "--kind", "upstart")
     assert code == 2 and "systemd, launchd, cron" in err
 
