@@ -245,6 +245,12 @@ def install(repo: StrPath, command: str, *, pattern: str = PATTERN, private: boo
     done = []
     line = f"{pattern} merge={DRIVER}"
     attributes = top / (_git(top, "rev-parse", "--git-path", "info/attributes") if private else ".gitattributes")
+    if attributes.is_symlink() or (attributes.exists() and not attributes.is_file()):
+        # a clone may hold one (from whoever pushed it): never written through; git reads no
+        # symbolic link as .gitattributes either
+        raise UsageError(f"{safe(str(attributes))} is a symbolic link or no regular file: not written")
+    if attributes.exists() and attributes.stat().st_size > ATTRIBUTES_MOST:
+        raise UsageError(f"{safe(str(attributes))} is over {ATTRIBUTES_MOST // 1024} KiB: not read")
     text = attributes.read_text(encoding="utf-8") if attributes.exists() else ""
     if line in (row.strip() for row in text.splitlines()):
         done.append(f"{attributes} already has '{line}'")
@@ -266,6 +272,8 @@ def install(repo: StrPath, command: str, *, pattern: str = PATTERN, private: boo
     return done
 
 
+ATTRIBUTES_MOST = 1 << 20
+"""The largest `.gitattributes` that `install` reads (bytes)."""
 ATTRIBUTES_MESSAGE = "splendor git install: game files merge by events (.gitattributes)"
 """The subject of the commit `install` makes of `.gitattributes`."""
 

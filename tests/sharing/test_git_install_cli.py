@@ -132,3 +132,20 @@ def test_an_older_absolute_driver_keeps_working_and_a_gone_one_is_replaced(
     code, _, err = cli("sync", "--as", "ann")
     assert code == 0, err
     assert run_git(ann, "config", "merge.splendor.driver") == "splendor merge-driver %O %A %B"
+
+
+def test_a_gitattributes_link_from_the_clone_is_not_written_through(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clone whose `.gitattributes` is a symbolic link (pushed by anyone) to a file of the
+    user's: `git install` writes nothing through it (exit 2, one line), the file is unchanged."""
+    repo = init(tmp_path / "repo")
+    _started(repo)
+    mine = tmp_path / "bashrc"
+    mine.write_text("export PS1='$ '\n")
+    (repo / ".gitattributes").symlink_to(mine)
+    _splendor_on_path(tmp_path, monkeypatch)
+    monkeypatch.chdir(repo)
+    code, _, err = cli("git", "install")
+    assert code == 2 and "symbolic link" in err and len(err.strip().splitlines()) == 1, err
+    assert mine.read_text() == "export PS1='$ '\n"
