@@ -369,7 +369,8 @@ def stage(loaded: Loaded, event: Event, *, secret: SecretKey | None = None) -> L
     event = chained(loaded.record, event)
     sealing = loaded.game.sealing
     if secret is not None and sealing is not None and not signature(event) and loaded.record.events:
-        from .sealing.signing import sign, signer_of
+        from .sealing.signing import sign
+        from .sealing.table import signer_of
 
         if signer_of(sealing, event) == secret.public.signing:
             event = sign(event, loaded.record.events[-1], secret)

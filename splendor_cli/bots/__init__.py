@@ -14,17 +14,14 @@ evaluation. The modules of each kind are imported when asked for.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import UsageError
+from .bot import Bot
 
 if TYPE_CHECKING:
     from ..projection.variant import AnyVariant
 
-Bot = Callable[[Any, random.Random], Any]
-"""A bot: (the game's state, a random source) -> the game's move."""
 
 KINDS = ("random", "greedy", "mcts")
 SEAT = "bot:"

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from ..projection.seeding import RandomChance
 from ..projection.variant import AnyVariant
-from . import Bot
+from .bot import Bot
 
 M = TypeVar("M", bound=Hashable)
 

@@ -31,7 +31,7 @@ from typing import Any, Generic, TypeVar
 
 from ..projection.seeding import RandomChance
 from ..projection.variant import AnyVariant, State
-from . import Bot
+from .bot import Bot
 
 PLAYOUTS = 300
 POSITIONS = 30

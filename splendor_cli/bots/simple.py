@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from ..projection.variant import AnyVariant
-from . import Bot
+from .bot import Bot
 
 
 def random_bot(variant: AnyVariant) -> Bot:

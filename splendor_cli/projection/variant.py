@@ -28,15 +28,13 @@ import abc
 import functools
 import importlib
 import re
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from ..events import Event, PlayEvent
 
 if TYPE_CHECKING:
     import random
-
-    from ..sealing.capability import SealedCards
 
 
 class Seat(Protocol):
@@ -238,6 +236,39 @@ class Variant(Protocol[S, M]):
 if TYPE_CHECKING:  # what mypy checks a game's modules against (types only: no start-up cost)
     S_contra = TypeVar("S_contra", contravariant=True)
     M_contra = TypeVar("M_contra", contravariant=True)
+
+    # what a game declares to be played sealed (`sealed_cards`; sealing/capability.py: `SealedDecks`)
+    Places = tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]]
+    """Where a state keeps cards outside its decks: those face up, and each player's reserved ones."""
+    Decks = Mapping[int, tuple[str, ...]]
+    """A game's three decks by level (1 to 3), each from the top."""
+
+    class SealedCards(Protocol[S_contra]):
+        """What a game declares to be played sealed (`Variant.sealed_cards`)."""
+
+        @property
+        def decks(self) -> Decks:
+            """The cards of each of the three decks (levels 1 to 3) in the order the game lists them:
+            the first shuffle encrypts them in this order, openly."""
+            ...
+
+        def deal(self, players: tuple[str, ...], decks: Decks, chance: Chance) -> Event:
+            """The setup event of a game whose decks are `decks` (each from the top: cards, or the
+            placeholders of cards nobody has seen), the rest of the deal (nobles, a Duel's bag)
+            drawn from `chance` by its labels."""
+            ...
+
+        def card_places(self, state: S_contra) -> Places:
+            """Where `state` keeps the cards a sealed game may hold unrevealed, outside its decks:
+            the cards face up on the table (a market, a pyramid: row by row, as the state holds
+            them, empty slots left out), and each player's reserved cards, by name (every player, in
+            seat order). Read at every turn and reveal (reveal.py), instead of walking the state."""
+            ...
+
+        def substitute(self, value: Any, cards: Mapping[str, str]) -> Any:
+            """`value` (a state, or a play event) with each placeholder of `cards` replaced by its
+            card: only the parts that hold one are made anew, the others kept (the very objects)."""
+            ...
 
     class RulesModule(Protocol[S, M]):
         """A game's rules module, as `GameVariant` delegates to it."""

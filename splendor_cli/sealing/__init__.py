@@ -32,7 +32,7 @@ by nobody: it follows from the events before it, and every reader checks that it
 
 A game is played sealed only if it says so: its `Variant.sealed_cards` declares its decks, how
 it deals them, where its states keep the cards and how revealed cards replace placeholders
-(`capability.SealedCards`); a game that declares none (None) cannot be sealed (`capability.ask`).
+(`projection.variant.SealedCards`); a game that declares none (None) cannot be sealed (`capability.ask`).
 
 The modules, each named for what it does:
 

@@ -14,7 +14,7 @@ wherever they are in an attrs state or event (`substitution.substitute_anywhere`
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import attrs
 
@@ -23,43 +23,11 @@ from ..events import Event, SealedAsked
 from .substitution import substitute_anywhere
 
 if TYPE_CHECKING:
-    from ..projection.variant import AnyVariant, Chance
+    from ..projection.variant import AnyVariant, Chance, Decks, Places
 
-Places = tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]]
-"""Where a state keeps cards outside its decks: those face up, and each player's reserved ones."""
-Decks = Mapping[int, tuple[str, ...]]
-"""A game's three decks by level (1 to 3), each from the top."""
-Dealer = Callable[[tuple[str, ...], Decks, "Chance"], Event]
+    Dealer = Callable[[tuple[str, ...], Decks, Chance], Event]
 
 S_contra = TypeVar("S_contra", contravariant=True)
-
-
-class SealedCards(Protocol[S_contra]):
-    """What a game declares to be played sealed (`Variant.sealed_cards`)."""
-
-    @property
-    def decks(self) -> Decks:
-        """The cards of each of the three decks (levels 1 to 3) in the order the game lists them:
-        the first shuffle encrypts them in this order, openly."""
-        ...
-
-    def deal(self, players: tuple[str, ...], decks: Decks, chance: Chance) -> Event:
-        """The setup event of a game whose decks are `decks` (each from the top: cards, or the
-        placeholders of cards nobody has seen), the rest of the deal (nobles, a Duel's bag)
-        drawn from `chance` by its labels."""
-        ...
-
-    def card_places(self, state: S_contra) -> Places:
-        """Where `state` keeps the cards a sealed game may hold unrevealed, outside its decks:
-        the cards face up on the table (a market, a pyramid: row by row, as the state holds
-        them, empty slots left out), and each player's reserved cards, by name (every player, in
-        seat order). Read at every turn and reveal (reveal.py), instead of walking the state."""
-        ...
-
-    def substitute(self, value: Any, cards: Mapping[str, str]) -> Any:
-        """`value` (a state, or a play event) with each placeholder of `cards` replaced by its
-        card: only the parts that hold one are made anew, the others kept (the very objects)."""
-        ...
 
 
 @attrs.frozen(kw_only=True)
@@ -97,4 +65,4 @@ def ask(variant: AnyVariant, players: tuple[str, ...]) -> SealedAsked:
     return SealedAsked(seq=1, variant=variant.name, players=players)
 
 
-__all__ = ["Decks", "Places", "SealedCards", "SealedDecks", "ask", "cannot"]
+__all__ = ["SealedDecks", "ask", "cannot"]

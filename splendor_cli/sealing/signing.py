@@ -14,11 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..events import Event, PlayerJoined, actor
+from ..events import Event
 
 if TYPE_CHECKING:
     from ..crypto.keys import SecretKey
-    from .table import Sealing
 
 
 def canonical(event: Event) -> bytes:
@@ -76,17 +75,6 @@ def sign(event: Event, previous: Event, secret: SecretKey) -> Event:
     return signed
 
 
-def signer_of(sealing: Sealing, event: Event) -> bytes | None:
-    """The Ed25519 key that must sign `event` (None: nobody's, such as the setup's)."""
-    if isinstance(event, PlayerJoined):
-        try:
-            return bytes.fromhex(event.signing)
-        except ValueError:
-            return None
-    key = sealing.keys.get(actor(event))
-    return key.signing if key is not None else None
-
-
 # -- a player's keys of one game, and what each proof is bound to ---------------------------------
 
 
@@ -129,5 +117,4 @@ __all__ = [
     "shuffle_context",
     "sign",
     "signed_message",
-    "signer_of",
 ]

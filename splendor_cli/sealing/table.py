@@ -25,8 +25,7 @@ if TYPE_CHECKING:
     from ..crypto.elgamal import Ciphertext, Deck
     from ..crypto.group import Point
     from ..crypto.keys import PublicKey
-    from ..projection.variant import AnyVariant
-    from .capability import SealedCards
+    from ..projection.variant import AnyVariant, SealedCards
 
 RULE = "sealed"
 """The rule an `IllegalMoveError` of the sealed protocol names."""
@@ -360,4 +359,24 @@ def _twice(known: Mapping[str, str]) -> str:
     return ""
 
 
-__all__ = ["RULE", "Sealing", "Shuffle", "in_words", "known_deck", "learned", "refuse"]
+def signer_of(sealing: Sealing, event: Event) -> bytes | None:
+    """The Ed25519 key that must sign `event` (None: nobody's, such as the setup's)."""
+    if isinstance(event, PlayerJoined):
+        try:
+            return bytes.fromhex(event.signing)
+        except ValueError:
+            return None
+    key = sealing.keys.get(actor(event))
+    return key.signing if key is not None else None
+
+
+__all__ = [
+    "RULE",
+    "Sealing",
+    "Shuffle",
+    "in_words",
+    "known_deck",
+    "learned",
+    "refuse",
+    "signer_of",
+]

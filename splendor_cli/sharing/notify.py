@@ -39,10 +39,11 @@ if TYPE_CHECKING:
     from ..projection import Game
     from ..store import Loaded
 
-from .notify_send import post_webhook, send_mails
+from .notify_send import Mail, post_webhook, send_mails
 from .notify_settings import Settings, Smtp, check_url, config_path, is_address, load_settings
 
 __all__ = [  # what callers use of notify_settings and notify_send, named here as before they were split
+    "Mail",
     "Settings",
     "Smtp",
     "config_path",
@@ -200,22 +201,6 @@ def webhook_payload(loaded: Loaded) -> dict[str, Any]:
 
 
 # -- the mails --------------------------------------------------------------------------------
-
-
-@attrs.frozen(kw_only=True)
-class Mail:
-    """One mail to send: who it is for (a player's name, or ""), the addresses, and the message."""
-
-    name: str
-    addresses: tuple[str, ...]
-    message: EmailMessage
-
-    @property
-    def recipient(self) -> str:
-        """`ann <ann@example.org>`, or the addresses."""
-        if self.name and len(self.addresses) == 1:
-            return f"{self.name} <{self.addresses[0]}>"
-        return ", ".join(self.addresses)
 
 
 @attrs.frozen(kw_only=True)

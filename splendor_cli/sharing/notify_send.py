@@ -7,11 +7,32 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from ..errors import UsageError, excerpt, safe
+from .notify_settings import MAX_CONFIG_BYTES, TIMEOUT, Smtp, check_sender, check_url, password, url_label
 
 if TYPE_CHECKING:
-    from .notify import Mail
-from .notify_settings import MAX_CONFIG_BYTES, TIMEOUT, Smtp, check_sender, check_url, password, url_label
+    from email.message import EmailMessage
+
+# -- a mail ---------------------------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class Mail:
+    """One mail to send: who it is for (a player's name, or ""), the addresses, and the message."""
+
+    name: str
+    addresses: tuple[str, ...]
+    message: EmailMessage
+
+    @property
+    def recipient(self) -> str:
+        """`ann <ann@example.org>`, or the addresses."""
+        if self.name and len(self.addresses) == 1:
+            return f"{self.name} <{self.addresses[0]}>"
+        return ", ".join(self.addresses)
+
 
 # -- sending ----------------------------------------------------------------------------------
 

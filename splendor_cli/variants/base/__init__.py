@@ -25,7 +25,7 @@ from .state import GameState, start
 if TYPE_CHECKING:
     import random
 
-    from ...sealing.capability import Places, SealedCards
+    from ...projection.variant import Places, SealedCards
 
 LEVELS = (1, 2, 3)
 

@@ -27,7 +27,7 @@ from .step import Step
 if TYPE_CHECKING:
     import random
 
-    from ...sealing.capability import Places, SealedCards
+    from ...projection.variant import Places, SealedCards
 
 LEVELS = (1, 2, 3)
 
