@@ -17,6 +17,7 @@ from .params import AT, COLOR, GAME, JSON, SEAT, Param, command
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
     from ..projection.game import Game
+    from ..store import Loaded
 
 
 SIDE = Param(
@@ -80,10 +81,8 @@ def show(
         raise UsageError("--svg and --json exclude each other")
     mine = _view_key(game, f"state --json\0at {at}", seat, sealed_only=False) if json and not (side or every) else None
     if mine is not None:
-        from . import cache
-
-        text = cache.get(*mine)
-        if text is not None and _still_known(game, mine[0]):
+        text = _kept(mine)
+        if text is not None:
             out(text)  # one viewer's table of these very bytes, as this user's cache kept it
             return
     loaded = load_side(game, side) if side else load(game)
@@ -101,10 +100,8 @@ def show(
                 out(views(loaded, at)[0])  # says there is no state yet
                 return
             text = json_text(state_json(played, seen(played, who, every=every).state))
-            if mine is not None and mine[0] == loaded.data:
-                from . import cache
-
-                cache.put(mine[0], mine[1], text)
+            if mine is not None:
+                _keep(loaded, mine[1], text)
             out(text)
         else:
             out(views(loaded, at)[0])
@@ -193,10 +190,8 @@ def moves(*, game: str | None = None, json: bool = False, as_: str | None = None
 
     mine = _view_key(game, "moves --json" if json else "moves", as_, sealed_only=True)
     if mine is not None:
-        from . import cache
-
-        text = cache.get(*mine)
-        if text is not None and _still_known(game, mine[0]):
+        text = _kept(mine)
+        if text is not None:
             out(text)
             return
     loaded = load(game)
@@ -223,9 +218,7 @@ def moves(*, game: str | None = None, json: bool = False, as_: str | None = None
             text = "\n".join(variant.format_move(move) for move in options)
         out(text)
         if mine is not None:
-            from . import cache
-
-            cache.put(loaded.data, mine[1], text)
+            _keep(loaded, mine[1], text)
     elif json:
         out(views(loaded, moves=True)[1])
     elif not table.finished:
@@ -275,20 +268,22 @@ def _local_key_bytes() -> bytes | None:
         return None
 
 
-def _still_known(game: str | None, data: bytes) -> bool:
-    """Whether a cached answer for the game file `data` may be served: its events still extend
-    what this user saw of the game (memory.py; the cache holds only what a full read of these
-    bytes answered, but the memory may have grown since)."""
-    from . import memory
+def _kept(mine: tuple[bytes, str]) -> str | None:
+    """One viewer's answer for the game file's bytes `mine[0]` (`_view_key`), as this user's cache
+    kept it, if the file still extends what this user saw of the game (`cache.still_seen`: the
+    chain kept beside it, held against the memory; else the command reads the game and says why)."""
+    from . import cache
 
-    if memory.enabled():
-        from ..records import parse_text
+    text = cache.get(*mine)
+    return text if text is not None and cache.still_seen(mine[0]) else None
 
-        try:
-            memory.check_record(game_path(game), parse_text(data.decode("utf-8")))
-        except (SplendorError, UnicodeDecodeError):
-            return False  # the command itself says why, reading the game
-    return True
+
+def _keep(loaded: Loaded, view: str, text: str) -> None:
+    """Keep one viewer's answer for `loaded`'s bytes, and the file's chain that `_kept` checks."""
+    from . import cache
+
+    cache.put(loaded.data, view, text)
+    cache.put_chain(loaded)
 
 
 @command("log", GAME, JSON, COLOR, SIDE)
