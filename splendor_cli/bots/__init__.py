@@ -23,7 +23,9 @@ if TYPE_CHECKING:
     from ..projection.variant import AnyVariant
 
 
-KINDS = ("random", "greedy", "mcts")
+KINDS = ("random", "greedy", "mcts", "expert")
+SEARCHING = ("mcts", "expert")
+"""The kinds that take a think budget."""
 SEAT = "bot:"
 """The prefix of a player name that seats a bot."""
 
@@ -39,8 +41,10 @@ def parse_spec(spec: str) -> tuple[str, int | None, float | None]:
         raise UsageError(f"unknown bot {kind!r}: this version has {', '.join(KINDS)}")
     if not budget:
         return kind, None, None
-    if kind != "mcts":
-        raise UsageError(f"bot {spec!r}: only mcts takes a think budget (mcts:400 playouts, mcts:0.5s seconds)")
+    if kind not in SEARCHING:
+        raise UsageError(
+            f"bot {spec!r}: only mcts and expert take a think budget (mcts:400 playouts, mcts:0.5s seconds)"
+        )
     try:
         if budget.endswith("s"):
             seconds = float(budget[:-1])
@@ -75,6 +79,10 @@ def make_bot(variant: AnyVariant, spec: str) -> Bot:
         from .greedy import greedy_bot
 
         return greedy_bot(variant)
+    if kind == "expert":
+        from .expert import expert_bot
+
+        return expert_bot(variant, iterations=playouts, seconds=seconds)
     from .mcts import mcts_bot
 
     return mcts_bot(variant, playouts=playouts, seconds=seconds)

@@ -1,0 +1,161 @@
+"""The `expert` bot: information-set Monte Carlo tree search, steered by each seat's chance of
+winning (`Variant.chances`) and its one-move lookahead.
+
+One tree for the bot's information set. Each iteration first samples what the bot cannot see
+(`Variant.hide`: deck order, opponents' blind reserves), then walks down the tree by PUCT among
+the moves legal in this sample, to a node not expanded yet, and expands it: every move legal
+there is played once (`Variant.play`) and the position after it rated, each seat's chance of
+winning (exact once the game is over). Each move becomes a child whose first value is that
+rating, and whose prior is the softmax of the ratings, for the seat to move, at `TEMPERATURE`;
+the rating of the move best for the seat to move is backed up the path (so that a leaf's value
+has looked one move further than the rating alone: a card about to be bought counts).
+
+Walking down, a child's value is its mean, seen from the seat that chose it; the walk follows
+the child with the best `value + EXPLORE * prior * sqrt(visits of the parent) / (1 + visits)`.
+A move legal in this sample but new to a node (a card this sample drew) is rated and added
+first. The move played is the root's child visited most (its value breaks ties).
+
+The budget is iterations (`expert:400`, default `ITERATIONS`) or seconds a move (`expert:1s`);
+an iteration budget makes a game reproducible from its seed, a time budget does not.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Hashable
+from typing import Any
+
+from ..projection.seeding import RandomChance
+from ..projection.variant import AnyVariant
+from .bot import Bot
+
+ITERATIONS = 400
+EXPLORE = 1.0
+TEMPERATURE = 0.05
+"""Chances of winning this far apart make a prior e (2.7) times likelier."""
+RATINGS = 40
+"""A budget of n iterations also ends once n * RATINGS positions were rated: where every move
+has a hundred variants (tokens to return), an iteration costs more; a move's time stays bounded."""
+
+
+class _Node:
+    __slots__ = ("children", "prior", "seat", "total", "visits")
+
+    def __init__(self, seat: int, value: float, prior: float) -> None:
+        self.seat = seat
+        """The seat that moves from this node."""
+        self.children: dict[Hashable, _Node] | None = None
+        """None until the node is expanded."""
+        self.prior = prior
+        self.visits = 1
+        self.total = value
+        """The sum of the values seen below, for the seat that chose the move to this node."""
+
+
+def search(
+    variant: AnyVariant, state: Any, rng: random.Random, *, iterations: int | None, seconds: float | None
+) -> Any:
+    """The move (undrawn) of the player to move in `state` after the search's budget."""
+    options = variant.legal_moves(state)
+    if len(options) == 1:
+        return options[0]
+    seat = state.to_move
+    chance = RandomChance(rng)
+    chances = _chances(variant)
+    play = getattr(variant, "play", None) or (lambda w, m: variant.evolve(w, variant.decide(w, m)))
+    draw = variant.draw
+    legal = variant.legal_moves
+    hide = variant.hide
+    drawing = bool(variant.drawing_types)
+
+    def rate(node: _Node, world: Any, moves: Any) -> list[float]:
+        """Add the moves new to `node` as its children, rated; the best rating for its seat."""
+        children = node.children
+        assert children is not None
+        mover = node.seat
+        best: list[float] | None = None
+        fresh = []
+        for m in moves:
+            if m in children:
+                continue
+            after = play(world, draw(world, m, chance) if drawing else m)
+            rating = chances(after)
+            fresh.append((m, after.to_move, rating))
+            if best is None or rating[mover] > best[mover]:
+                best = rating
+        if fresh:
+            top = max(r[mover] for _, _, r in fresh)
+            weights = [math.exp((r[mover] - top) / TEMPERATURE) for _, _, r in fresh]
+            scale = 1 / sum(weights)
+            # a node expanded once keeps its priors; later arrivals share with them
+            share = len(fresh) / (len(children) + len(fresh))
+            for (m, to_move, r), w in zip(fresh, weights):
+                children[m] = _Node(to_move, r[mover], w * scale * share)
+        return best if best is not None else []
+
+    root = _Node(seat, 0.0, 1.0)
+    root.children = {}
+    deadline = time.perf_counter() + seconds if seconds else math.inf
+    budget = iterations if iterations else (ITERATIONS if not seconds else 1 << 62)
+    rated_cap = budget * RATINGS
+    rated = done = 0
+    while done < budget and rated < rated_cap and (done == 0 or time.perf_counter() < deadline):
+        done += 1
+        world = hide(state, seat, rng)
+        node, path = root, [root]
+        result: list[float] | None = None
+        while not world.finished:
+            moves = legal(world)
+            if node.children is None:  # a leaf: expand it and rate its moves
+                node.children = {}
+                rated += len(moves)
+                result = rate(node, world, moves)
+                break
+            children = node.children
+            new = [m for m in moves if m not in children]
+            if new:
+                rated += len(new)
+                rate(node, world, new)
+            lift = EXPLORE * math.sqrt(node.visits)
+            best, best_score = moves[0], -math.inf
+            for m in moves:
+                c = children[m]
+                score = c.total / c.visits + lift * c.prior / (1 + c.visits)
+                if score > best_score:
+                    best, best_score = m, score
+            node = children[best]
+            world = play(world, draw(world, best, chance) if drawing else best)
+            path.append(node)
+        if result is None:
+            result = chances(world)
+        root.visits += 1
+        mover = root.seat
+        for n in path[1:]:
+            n.visits += 1
+            n.total += result[mover]
+            mover = n.seat
+    assert root.children
+    return max(root.children.items(), key=lambda item: (item[1].visits, item[1].total / item[1].visits))[0]
+
+
+def _chances(variant: AnyVariant) -> Any:
+    import importlib
+
+    try:
+        return importlib.import_module(f"{variant.package}.evaluation").chances
+    except ImportError:
+        from .mcts import _scores
+
+        return lambda s: _scores(s, variant.value)
+
+
+def expert_bot(variant: AnyVariant, *, iterations: int | None = None, seconds: float | None = None) -> Bot:
+    """An `expert` bot for games of `variant` with this budget (default `ITERATIONS` iterations)."""
+
+    def bot(state: Any, rng: random.Random) -> Any:
+        move = search(variant, state, rng, iterations=iterations, seconds=seconds)
+        return variant.draw(state, move, RandomChance(rng))
+
+    return bot

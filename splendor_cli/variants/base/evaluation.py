@@ -1,0 +1,189 @@
+"""Each seat's chance of winning a Splendor position: the evaluation the `expert` bot searches by.
+
+A conditional-logit model (a softmax over the seats of one linear score each), at any table
+size: seat i's score is `WEIGHTS · features(state, i)`, and its chance is
+`exp(score_i) / sum_j exp(score_j)`. At two players this is a logistic of the difference.
+
+The features read only what every player sees (points, cards, tokens, reserves, the face-up
+cards and the nobles) and the seat's place in the round; the reserved cards an opponent took
+blind are whatever the bot's sample (`Variant.hide`) says they are. The weights were fitted by
+`bench/train_value.py` to the outcomes of self-play games (its docstring says how), and are
+printed by it in the form below.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .cards import CARDS, NOBLES
+from .state import WINNING_POINTS, GameState, PlayerState
+
+NAMES = (
+    "points",
+    "points_sq",
+    "cards",
+    "spread",
+    "tokens",
+    "gold",
+    "reserved",
+    "nobles",
+    "reach",
+    "buy_points",
+    "buy_count",
+    "engine_late",
+    "to_move",
+    "next",
+    "turn_left",
+)
+"""The features of a seat, in the order of `WEIGHTS`."""
+
+WEIGHTS = (
+    0.2840,  # points
+    0.1867,  # points_sq
+    1.0531,  # cards
+    -0.0930,  # spread
+    0.0510,  # tokens
+    -0.1964,  # gold
+    -0.0636,  # reserved
+    0.3491,  # nobles
+    0.6439,  # reach
+    0.0385,  # buy_points
+    0.0139,  # buy_count
+    -1.1518,  # engine_late
+    0.3209,  # to_move
+    0.1582,  # next
+    -0.8619,  # turn_left
+)
+"""Fitted by bench/train_value.py (see its output); in `NAMES` order."""
+SCALE = 1.0
+"""Multiplies every weight (the fit's temperature, kept apart from the shape)."""
+
+_COST = {c.id: c.cost.counts[:5] for c in CARDS.values()}
+_POINTS = {c.id: c.points for c in CARDS.values()}
+_REQUIRES = {n.id: (n.requires.counts[:5], sum(n.requires.counts), n.points) for n in NOBLES.values()}
+_TARGETS = (0.6, 0.25, 0.1)
+_REACH = 0.75
+_WORTH = {c.id: c.points + 0.8 for c in CARDS.values()}
+
+
+def _holdings(player: PlayerState, state: GameState) -> tuple[float, ...]:
+    """The features that depend on the seat's holdings and the table, not on the turn order:
+    cards, spread, tokens, gold, reserved, nobles, reach, buy_points, buy_count."""
+    bonuses = player.bonuses.counts[:5]
+    counts = player.tokens.counts
+    b0, b1, b2, b3, b4 = bonuses
+    t0, t1, t2, t3, t4, gold = counts[:6]
+    h0, h1, h2, h3, h4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
+    nobles = 0.0
+    for noble in state.nobles:
+        (r0, r1, r2, r3, r4), total, points = _REQUIRES[noble]
+        met = min(r0, b0) + min(r1, b1) + min(r2, b2) + min(r3, b3) + min(r4, b4)
+        nobles += points * (met / total) ** 2
+    reach: list[float] = []
+    buy_points = buy_count = 0
+    for row in (*state.board, player.reserved):
+        for card in row:
+            if card is None or card not in _COST:  # an empty slot, or a sealed card nobody has seen
+                continue
+            cost = _COST[card]
+            c0, c1, c2, c3, c4 = cost
+            # `c > h and c - h` is the shortfall in one colour, or False (0)
+            missing = (
+                (c0 > h0 and c0 - h0)
+                + (c1 > h1 and c1 - h1)
+                + (c2 > h2 and c2 - h2)
+                + (c3 > h3 and c3 - h3)
+                + (c4 > h4 and c4 - h4)
+                - gold
+            )
+            if missing <= 0:
+                buy_count += 1
+                if _POINTS[card] > buy_points:
+                    buy_points = _POINTS[card]
+                reach.append(_WORTH[card])
+            else:
+                reach.append(_WORTH[card] * _REACH**missing)
+    reach.sort(reverse=True)
+    return (
+        b0 + b1 + b2 + b3 + b4,
+        min(b0, 3) + min(b1, 3) + min(b2, 3) + min(b3, 3) + min(b4, 3),
+        t0 + t1 + t2 + t3 + t4,
+        gold,
+        len(player.reserved),
+        nobles,
+        sum(w * r for w, r in zip(_TARGETS, reach)),
+        buy_points,
+        min(buy_count, 3),
+    )
+
+
+def features(state: GameState, seat: int) -> tuple[float, ...]:
+    """The features of `seat` in `state`, in `NAMES` order."""
+    player = state.players[seat]
+    cards, spread, tokens, gold, reserved, nobles, reach, buy_points, buy_count = _holdings(player, state)
+    ahead = (seat - state.to_move) % len(state.players)
+    lead = max(p.points for p in state.players) / WINNING_POINTS
+    return (
+        player.points,
+        player.points * player.points / WINNING_POINTS,
+        cards,
+        spread,
+        tokens,
+        gold,
+        reserved,
+        nobles,
+        reach,
+        buy_points,
+        buy_count,
+        cards * lead,
+        ahead == 0,
+        ahead == 1,
+        state.last_round and seat >= state.to_move,
+    )
+
+
+_W = tuple(w * SCALE for w in WEIGHTS)
+_W_HELD = _W[2:11]
+_PARTS: dict[tuple[object, ...], float] = {}
+"""The score of the holdings part (`_holdings` weighted), memoized: a search meets the same
+holdings before the same table again and again."""
+_CACHED = 1 << 18
+
+
+def _held(player: PlayerState, state: GameState) -> float:
+    key = (player.bonuses.counts, player.tokens.counts, player.reserved, state.board, state.nobles)
+    part = _PARTS.get(key)
+    if part is None:
+        if len(_PARTS) >= _CACHED:
+            _PARTS.clear()
+        w0, w1, w2, w3, w4, w5, w6, w7, w8 = _W_HELD
+        x0, x1, x2, x3, x4, x5, x6, x7, x8 = _holdings(player, state)
+        part = _PARTS[key] = w0 * x0 + w1 * x1 + w2 * x2 + w3 * x3 + w4 * x4 + w5 * x5 + w6 * x6 + w7 * x7 + w8 * x8
+    return part
+
+
+def chances(state: GameState) -> list[float]:
+    """Every seat's chance of winning: exact once the game is over (a shared win split)."""
+    players = state.players
+    if state.finished:
+        winners = state.winners()
+        return [1 / len(winners) if p.name in winners else 0.0 for p in players]
+    w_points, w_square, w_late, w_now, w_next, w_left = _W[0], _W[1], _W[11], _W[12], _W[13], _W[14]
+    n, to_move, last_round = len(players), state.to_move, state.last_round
+    lead = max(p.points for p in players) / WINNING_POINTS
+    scores = []
+    for seat, player in enumerate(players):
+        points = player.points
+        ahead = (seat - to_move) % n
+        scores.append(
+            _held(player, state)
+            + w_points * points
+            + w_square * points * points / WINNING_POINTS
+            + w_late * sum(player.bonuses.counts) * lead
+            + (w_now if ahead == 0 else w_next if ahead == 1 else 0.0)
+            + (w_left if last_round and seat >= to_move else 0.0)
+        )
+    top = max(scores)
+    exps = [math.exp(s - top) for s in scores]
+    total = sum(exps)
+    return [e / total for e in exps]
