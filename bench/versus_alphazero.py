@@ -157,10 +157,15 @@ _WORKER: dict[str, Any] = {}
 def _setup(repo: str, sims: int, spec: str, seed: int) -> None:
     variant = find_variant("base")
     tables = Tables(_import_theirs(repo))
+    alphazero = AlphaZero(repo, sims)
+    # a first search compiles their numba code (tens of seconds): not counted in a move's time
+    state = variant.start(variant.deal((US, THEM), RandomChance(random.Random(f"{seed}:warm-up"))))
+    alphazero.new_game()
+    alphazero.choose(tables.board(state, state.nobles), 0, sorted(common_moves(state, tables.takes)), 1)
     _WORKER.update(
         variant=variant,
         tables=tables,
-        alphazero=AlphaZero(repo, sims),
+        alphazero=alphazero,
         spec=spec,
         seed=seed,
         greedy=make_bot(variant, "greedy"),
