@@ -219,7 +219,8 @@ def play_game(tournament: Tournament, number: int, seed: int) -> GameResult:
     limit = 4 * MAX_TURNS if variant.stepwise else MAX_TURNS
     steps = 0
     while not state.finished and steps < limit:
-        state = variant.evolve(state, variant.decide(state, clock.time(play[state.player.name], state, rng)))
+        # a bot's move is one the rules listed (a random outcome drawn): played, not judged again
+        state = variant.play(state, clock.time(play[state.player.name], state, rng))
         steps += 1
     return GameResult(
         number=number,

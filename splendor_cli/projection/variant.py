@@ -157,6 +157,14 @@ class Variant(Protocol[S, M]):
         """The fully specified move that a play event records. Raise ValueError for ids no table has."""
         ...
 
+    def play(self, state: S, move: M) -> S:
+        """The state after a move that `legal_moves`/`random_move` just listed (its random outcome
+        already drawn by `draw` in a game that draws), trusted, not judged: equal to
+        `evolve(state, decide(state, move))`, built quicker (no judging, no event). The engine of
+        search and random play; never for a move read from a file or typed by a player, which
+        `decide` judges."""
+        ...
+
     def draw(self, state: S, move: M, chance: Chance) -> M:
         """`move` with its random outcome drawn from `chance` (a Duel's replenish); else `move`."""
         ...
@@ -320,7 +328,8 @@ class GameVariant(abc.ABC, Generic[S, M]):
 
     - one move is one turn (`stepwise` False, `at_turn_start` always), chance draws nothing in
       play (`drawing_types` empty, `draw` the move as it is), `random_move` a uniform choice
-      among `legal_moves` with its outcome drawn;
+      among `legal_moves` with its outcome drawn, `play` the event `decide` makes, applied by
+      `evolve` (a game writes a quicker one: the property tests hold it equal);
     - `status` nothing, `whose_turn` from the state's `finished`, `winners` and `player`;
     - `hide` the state as it is (a game that hides nothing from its players);
     - `sealed_cards` None: the game cannot be sealed until it declares what sealing needs.
@@ -363,6 +372,9 @@ class GameVariant(abc.ABC, Generic[S, M]):
 
     def move_of(self, event: Any) -> M:
         return self.rules.move_of(event)
+
+    def play(self, state: S, move: M) -> S:
+        return self.evolve(state, self.decide(state, move))
 
     def legal_moves(self, state: S) -> Sequence[M]:
         return self.rules.legal_moves(state)

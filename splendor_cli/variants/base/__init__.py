@@ -87,8 +87,10 @@ class Splendor(GameVariant[GameState, Move]):
         return start(setup.players, (setup.deck_1, setup.deck_2, setup.deck_3), nobles)
 
     def random_move(self, state: GameState, rng: random.Random) -> Move:
-        options = rules.choices(state)  # quicker than listing every move
-        return options.move(rng.randrange(len(options)))
+        return rules.random_move(state, rng)  # quicker than listing every move
+
+    def play(self, state: GameState, move: Move) -> GameState:
+        return rules.play(state, move)  # trusted: no judging, no event
 
     def hide(self, state: GameState, seat: int, rng: random.Random) -> GameState:
         from ..common.hidden import determinize  # bots only

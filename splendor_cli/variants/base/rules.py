@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
-from typing import Literal, assert_never
+from typing import TYPE_CHECKING, Literal, assert_never
 
 import attrs
 
@@ -24,6 +24,9 @@ from ..common.payment import affordable, payment_for
 from .cards import CARDS, NOBLES
 from .events import CardPurchased, CardReserved, TokensTaken, TurnEvent, TurnPassed
 from .state import MAX_RESERVED, MAX_TOKENS, WINNING_POINTS, GameState, PlayerState
+
+if TYPE_CHECKING:
+    import random
 
 Action = Literal["take", "reserve", "buy", "pass"]
 ACTIONS: tuple[Action, ...] = ("take", "reserve", "buy", "pass")
@@ -158,9 +161,16 @@ def _returns(name: str, tokens: Tokens, returned: Tokens | None) -> Tokens:
 _REQUIRES = {noble.id: noble.requires.counts for noble in NOBLES.values()}
 
 
+_NOBLE_LEAST = min(sum(requires) for requires in _REQUIRES.values())
+"""The fewest bonuses any noble asks for: fewer, and no noble can visit (most of a game)."""
+_NOBLE_POINTS = {noble.id: noble.points for noble in NOBLES.values()}
+
+
 def qualifying_nobles(state: GameState, bonuses: Tokens) -> tuple[str, ...]:
     """The nobles on the table whose requirements the bonuses meet."""
     have = bonuses.counts
+    if sum(have) < _NOBLE_LEAST:
+        return ()
     return tuple(n for n in state.nobles if all(map(operator.le, _REQUIRES[n], have)))
 
 
@@ -341,12 +351,8 @@ def _takes_from(available: tuple[Gem, ...]) -> tuple[Tokens, ...]:
     return tuple(Tokens.from_gems(combo) for n in sizes for combo in itertools.combinations(available, n))
 
 
-def _takes(state: GameState) -> tuple[Tokens, ...]:
-    return _takes_for(state.bank.counts[:5])
-
-
 @functools.lru_cache(maxsize=1024)
-def _takes_for(bank: tuple[int, ...]) -> tuple[Tokens, ...]:
+def _bank_takes(bank: tuple[int, ...]) -> tuple[Tokens, ...]:
     """Every legal take from a bank with these gem counts (gold aside)."""
     twos = tuple(_TWO[gem] for gem, n in zip(COLOURS, bank) if n >= 4)
     return _takes_from(tuple(gem for gem, n in zip(COLOURS, bank) if n)) + twos
@@ -369,8 +375,18 @@ def has_action(state: GameState) -> bool:
     )
 
 
-_Key = tuple[Action, Tokens, str, int]
-"""An action before returns and nobles: the action word, gems, card and deck of a Move."""
+_Key = tuple[Action, Tokens, str, int, Move]
+"""An action before returns and nobles: the action word, gems, card and deck of a Move, and the
+Move itself with nothing returned and no noble (the turn as most turns are: built once)."""
+_Group = tuple[tuple[_Key, ...], tuple[Tokens, ...], tuple[str, ...]]
+
+
+def _key(action: Action, gems: Tokens = EMPTY, card: str = "", deck: int = 0) -> _Key:
+    return (action, gems, card, deck, cached_move(action, gems, card, deck))
+
+
+def _size(groups: tuple[_Group, ...]) -> int:
+    return sum(len(keys) * len(returns) * len(nobles) for keys, returns, nobles in groups)
 
 
 @attrs.frozen
@@ -379,13 +395,14 @@ class Choices:
 
     Each group is (actions, returns, nobles) and stands for every combination of the three.
     Flattened in order, the groups are `legal_moves`; `move(i)` picks the i-th turn without
-    building the others (random play needs only one).
+    building the others (random play needs only one). `size` is how many turns there are.
     """
 
-    groups: tuple[tuple[tuple[_Key, ...], tuple[Tokens, ...], tuple[str, ...]], ...]
+    groups: tuple[_Group, ...]
+    size: int = attrs.field(eq=False, default=attrs.Factory(lambda self: _size(self.groups), takes_self=True))
 
     def __len__(self) -> int:
-        return sum(len(keys) * len(returns) * len(nobles) for keys, returns, nobles in self.groups)
+        return self.size
 
     def move(self, index: int) -> Move:
         if index < 0:
@@ -394,7 +411,9 @@ class Choices:
             per_key = len(returns) * len(nobles)
             size = len(keys) * per_key
             if index < size:
-                action, gems, card, deck = keys[index // per_key]
+                action, gems, card, deck, plain = keys[index // per_key]
+                if per_key == 1 and returns[0] is EMPTY and not nobles[0]:
+                    return plain
                 index %= per_key
                 return cached_move(action, gems, card, deck, returns[index // len(nobles)], nobles[index % len(nobles)])
             index -= size
@@ -404,57 +423,126 @@ class Choices:
         return [
             cached_move(action, gems, card, deck, returned, noble)
             for keys, returns, nobles in self.groups
-            for action, gems, card, deck in keys
+            for action, gems, card, deck, _ in keys
             for returned in returns
             for noble in nobles
         ]
 
 
 _KEEP = (EMPTY,)
+_NO_CHOICES = Choices((), 0)
+_COST5 = {card: cost[:5] for card, cost in _COST.items()}
+"""A card's cost in the five colours: no base card costs gold or pearls."""
+assert all(not cost[5] and not cost[6] for cost in _COST.values())
+_BONUS_AT = {card.id: COLOURS.index(card.bonus) for card in CARDS.values() if card.bonus}
+_POINTS = {card.id: card.points for card in CARDS.values()}
+_BUY = {card: ((_key("buy", card=card),),) for card in CARDS}
+"""The one action of a purchase, as a group's actions."""
+_PASS = (_key("pass"),)
+
+
+@functools.lru_cache(maxsize=4096)
+def _takes_for(bank: tuple[int, ...], room: int) -> tuple[tuple[_Key, ...], tuple[tuple[tuple[_Key], Tokens], ...]]:
+    """Every legal take from a bank with these gem counts (gold aside), for a hand with room for
+    `room` more tokens: the takes that keep the hand within 10, then each take that does not,
+    with what it takes."""
+    takes = _bank_takes(bank)
+    kept = tuple(_key("take", gems) for gems in takes if _TAKEN[gems] <= room)
+    over = tuple(((_key("take", gems),), gems) for gems in takes if _TAKEN[gems] > room)
+    return kept, over
+
+
+@functools.lru_cache(maxsize=4096)
+def _returns_of(hand: tuple[int, ...]) -> tuple[Tokens, ...]:
+    """`return_choices` of a hand given by its counts (a tuple hashes quicker than Tokens)."""
+    return return_choices(Tokens._trusted(hand))
+
+
+@functools.lru_cache(maxsize=4096)
+def _reserves_for(board: tuple[tuple[str | None, ...], ...], decks: tuple[bool, ...]) -> tuple[_Key, ...]:
+    """Every reserve from this board (revealed cards only) and from the decks not empty."""
+    return (
+        *(_key("reserve", EMPTY, card) for row in board for card in row if card is not None and card in _COST),
+        *(_key("reserve", EMPTY, "", level) for level, left in enumerate(decks, start=1) if left),
+    )
 
 
 def choices(state: GameState) -> Choices:
     """The legal turns of the player to move, grouped (see Choices).
 
-    This is the inner loop of random play and of every bot: written flat, for speed.
+    This is the inner loop of random play and of every bot: written flat, for speed (the takes
+    and reserves of a bank or a board cached, affordability inline, nobles asked only of a player
+    with bonuses enough for one).
     """
     if state.finished:
-        return Choices(())
+        return _NO_CHOICES
     player = state.player
     tokens, bonuses = player.tokens, player.bonuses
-    total = sum(tokens.counts)
+    counts, have = tokens.counts, bonuses.counts
+    total = sum(counts)
     same = qualifying_nobles(state, bonuses) or _NONE
-    groups: list[tuple[tuple[_Key, ...], tuple[Tokens, ...], tuple[str, ...]]] = []
-    kept: list[_Key] = []  # takes that need no return
-    for gems in _takes(state):
-        if total + _TAKEN[gems] <= MAX_TOKENS:
-            kept.append(("take", gems, "", 0))
-        else:
-            groups.append(((("take", gems, "", 0),), return_choices(tokens + gems), same))
+    per = len(same)
+    groups: list[_Group] = []
+    size = 0
+    kept, over = _takes_for(state.bank.counts[:5], MAX_TOKENS - total)
+    for keys, gems in over:
+        returns = _returns_of(tuple(map(operator.add, counts, gems.counts)))
+        groups.append((keys, returns, same))
+        size += len(returns) * per
     if kept:
-        groups.append((tuple(kept), _KEEP, same))
+        groups.append((kept, _KEEP, same))
+        size += len(kept) * per
     if len(player.reserved) < MAX_RESERVED:
-        gold = state.bank.counts[5] > 0
-        reserves: list[_Key] = [
-            ("reserve", EMPTY, card, 0) for row in state.board for card in row if card is not None and card in _COST
-        ]
-        reserves += [("reserve", EMPTY, "", level) for level, deck in enumerate(state.decks, start=1) if deck]
+        reserves = _reserves_for(state.board, tuple(map(bool, state.decks)))
         if reserves:
-            returns = _KEEP if total + gold <= MAX_TOKENS else return_choices(tokens + ONE_GOLD)
-            groups.append((tuple(reserves), returns, same))
-    nobles_with: dict[Tokens, tuple[str, ...]] = {}  # by the bonus a buy adds
-    purse = total + sum(bonuses.counts)  # no card costing more than this can be afforded
+            if total < MAX_TOKENS or not state.bank.counts[5]:
+                returns = _KEEP
+            else:
+                returns = _returns_of(tuple(map(operator.add, counts, ONE_GOLD.counts)))
+            groups.append((reserves, returns, same))
+            size += len(reserves) * len(returns) * per
+    t0, t1, t2, t3, t4, gold, _ = counts
+    b0, b1, b2, b3, b4, _, _ = have
+    h0, h1, h2, h3, h4 = t0 + b0, t1 + b1, t2 + b2, t3 + b3, t4 + b4
+    bought = sum(have)
+    purse = total + bought  # no card costing more than this can be afforded
     price, never = _PRICE.get, purse + 1  # a placeholder (a sealed card, unrevealed) has no price: never bought
+    nobles_may = bought + 1 >= _NOBLE_LEAST
+    nobles_with: dict[int, tuple[str, ...]] = {}  # by the colour of the bonus a buy adds
+    cost5 = _COST5
     for row in (*state.board, player.reserved):
         for card in row:
-            if card is not None and price(card, never) <= purse and affordable(_COST[card], bonuses, tokens):
-                bonus = _BONUS_OF[card]
-                if bonus not in nobles_with:
-                    nobles_with[bonus] = qualifying_nobles(state, bonuses + bonus) or _NONE
-                groups.append(((("buy", EMPTY, card, 0),), _KEEP, nobles_with[bonus]))
+            if card is None or price(card, never) > purse:
+                continue
+            c0, c1, c2, c3, c4 = cost5[card]
+            short = (
+                (c0 - h0 if c0 > h0 else 0)
+                + (c1 - h1 if c1 > h1 else 0)
+                + (c2 - h2 if c2 > h2 else 0)
+                + (c3 - h3 if c3 > h3 else 0)
+                + (c4 - h4 if c4 > h4 else 0)
+            )
+            if short > gold:
+                continue
+            nobles: tuple[str, ...] = _NONE
+            if nobles_may:
+                at = _BONUS_AT[card]
+                found = nobles_with.get(at)
+                if found is None:
+                    found = nobles_with[at] = qualifying_nobles(state, bonuses + _BONUS_OF[card]) or _NONE
+                nobles = found
+            groups.append((*_BUY[card], _KEEP, nobles))
+            size += len(nobles)
     if not groups:
-        groups.append(((("pass", EMPTY, "", 0),), _KEEP, same))
-    return Choices(tuple(groups))
+        groups.append((_PASS, _KEEP, same))
+        size = per
+    return Choices(tuple(groups), size)
+
+
+def random_move(state: GameState, rng: random.Random) -> Move:
+    """A uniform choice among the legal turns (`legal_moves`), building only the one chosen."""
+    options = choices(state)
+    return options.move(rng.randrange(options.size))
 
 
 def legal_moves(state: GameState) -> list[Move]:
@@ -531,10 +619,25 @@ def evolve(state: GameState, event: TurnEvent) -> GameState:
         bonuses=bonuses,
         points=points,
     )
-    players = (*state.players[: state.to_move], player, *state.players[state.to_move + 1 :])
+    return _next(state, player, bank, board, decks, nobles, isinstance(event, TurnPassed))
+
+
+def _next(
+    state: GameState,
+    player: PlayerState,
+    bank: Tokens,
+    board: tuple[tuple[str | None, ...], ...],
+    decks: tuple[tuple[str, ...], ...],
+    nobles: tuple[str, ...],
+    passed: bool,
+) -> GameState:
+    """The state after the turn of the player to move, who now holds as `player`, leaving the
+    table as `bank`, `board`, `decks` and `nobles` (`passed`: the turn was a pass)."""
+    me = state.to_move
+    players = (*state.players[:me], player, *state.players[me + 1 :])
     # rulebook: reaching 15 points finishes the round, so that everyone has had as many turns.
     last_round = state.last_round or player.points >= WINNING_POINTS
-    to_move = (state.to_move + 1) % len(players)
+    to_move = (me + 1) % len(players)
     after = GameState(
         players=players,
         bank=bank,
@@ -547,10 +650,90 @@ def evolve(state: GameState, event: TurnEvent) -> GameState:
         finished=last_round and to_move == 0,
     )
     # Decision (splendor_rules.md): a pass after which nobody can ever do anything else ends the game.
-    if (
-        isinstance(event, TurnPassed)
-        and not after.finished
-        and not any(has_turn_but_pass(after, i) for i in range(len(players)))
-    ):
+    if passed and not after.finished and not any(has_turn_but_pass(after, i) for i in range(len(players))):
         after = attrs.evolve(after, finished=True)
     return after
+
+
+# -- playing a listed turn, trusted ------------------------------------------------------------------
+
+
+def play(state: GameState, move: Move) -> GameState:
+    """The state after `move`, a turn that `legal_moves` (or `choices`, `random_move`) just listed
+    for this state: trusted, not judged, and no event built. Equal to `evolve(state, decide(state,
+    move))` (tests/variants/test_play_step.py holds it so for every listed turn); a turn that
+    leaves its returns or its noble unsaid goes that way. The engine of random play and search:
+    never for a turn read from a file or typed, which `decide` judges."""
+    returned, noble = move.returned, move.noble
+    if returned is None or noble is None:
+        return evolve(state, decide(state, move))
+    player = state.player
+    bank, board, decks = state.bank, state.board, state.decks
+    tokens, reserved, cards = player.tokens, player.reserved, player.cards
+    bonuses, points, blind = player.bonuses, player.points, player.blind
+    action = move.action
+    if action == "take":
+        gems = move.gems
+        bank = bank - gems + returned
+        tokens = tokens + gems - returned
+    elif action == "buy":
+        card = move.card
+        payment = move.payment
+        if payment is None:
+            payment = paying.default_payment(_COST[card], bonuses, tokens)
+            assert payment is not None, "a listed purchase is affordable"
+        if card in reserved:
+            reserved, blind = unreserve(reserved, blind, card)
+        else:
+            board, decks = _face_up_taken(board, decks, card)
+        bank = bank + payment
+        tokens = tokens - payment
+        cards = (*cards, card)
+        bonuses = bonuses + _BONUS_OF[card]
+        points += _POINTS[card]
+    elif action == "reserve":
+        if move.deck:
+            at = move.deck - 1
+            deck = decks[at]
+            card = deck[0]
+            decks = (*decks[:at], deck[1:], *decks[at + 1 :])
+            blind = (*blind, card)
+        else:
+            card = move.card
+            board, decks = _face_up_taken(board, decks, card)
+        if bank.counts[5]:
+            bank = bank - ONE_GOLD
+            tokens = tokens + ONE_GOLD
+        bank = bank + returned
+        tokens = tokens - returned
+        reserved = (*reserved, card)
+    nobles, won = state.nobles, player.nobles
+    if noble:
+        nobles = tuple(n for n in nobles if n != noble)
+        won = (*won, noble)
+        points += _NOBLE_POINTS[noble]
+    player = PlayerState(
+        name=player.name,
+        tokens=tokens,
+        cards=cards,
+        reserved=reserved,
+        blind=blind,
+        nobles=won,
+        bonuses=bonuses,
+        points=points,
+    )
+    return _next(state, player, bank, board, decks, nobles, action == "pass")
+
+
+def _face_up_taken(
+    board: tuple[tuple[str | None, ...], ...], decks: tuple[tuple[str, ...], ...], card: str
+) -> tuple[tuple[tuple[str | None, ...], ...], tuple[tuple[str, ...], ...]]:
+    """The board without face-up `card`, the top of its deck dealt into its slot (None if the
+    deck is empty), and the decks without that card."""
+    at = int(card[0]) - 1
+    row, deck = board[at], decks[at]
+    slot = row.index(card)
+    drawn = deck[0] if deck else None
+    if deck:
+        decks = (*decks[:at], deck[1:], *decks[at + 1 :])
+    return (*board[:at], (*row[:slot], drawn, *row[slot + 1 :]), *board[at + 1 :]), decks

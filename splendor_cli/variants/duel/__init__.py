@@ -94,6 +94,12 @@ class Duel(GameVariant[DuelState, Step]):
     def draw(self, state: DuelState, move: Step, chance: Chance) -> Step:
         return rules.draw(state, move, chance)
 
+    def random_move(self, state: DuelState, rng: random.Random) -> Step:
+        return rules.random_step(state, rng)
+
+    def play(self, state: DuelState, move: Step) -> DuelState:
+        return rules.play(state, move)  # trusted: no judging, no event
+
     def at_turn_start(self, state: DuelState) -> bool:
         return state.at_turn_start
 

@@ -61,6 +61,8 @@ from .state import (
 from .step import Step, StepKind
 
 if TYPE_CHECKING:
+    import random
+
     from ...projection.variant import Chance
 
 # -- what a player holds and may do ------------------------------------------------------------
@@ -529,6 +531,18 @@ def draw(state: DuelState, step: Step, chance: Chance) -> Step:
     return attrs.evolve(step, order=tuple(Gem(gem) for gem in order))
 
 
+def random_step(state: DuelState, rng: random.Random) -> Step:
+    """A uniform choice among the legal steps, its outcome drawn from `rng` (as
+    `GameVariant.random_move` draws it: the same step for the same source)."""
+    steps = legal_steps(state)
+    step = steps[rng.randrange(len(steps))]
+    if step.step != "replenish" or not state.bag:
+        return step
+    order = [str(gem) for gem in state.bag.gems()]
+    rng.shuffle(order)  # as `draw` with a `RandomChance(rng)` shuffles
+    return attrs.evolve(step, order=tuple(Gem(gem) for gem in order))
+
+
 # -- applying an event -------------------------------------------------------------------------
 
 
@@ -858,3 +872,168 @@ def _settle(state: DuelState, t: _Table) -> DuelState:
         condition,
         winner,
     )
+
+
+# -- playing a listed step, trusted ------------------------------------------------------------------
+
+_AT = {gem: i for i, gem in enumerate((*COLOURS, GOLD, PEARL))}
+"""The index of a token's count in `Tokens.counts`."""
+
+
+def play(state: DuelState, step: Step) -> DuelState:
+    """The state after `step`, one that `legal_steps` (or `random_move`) just listed for this
+    state, a replenish given its draw by `draw`: trusted, not judged, and no event built. Equal to
+    `evolve(state, decide(state, step))` (tests/variants/test_play_step.py holds it so for every
+    listed step); a step that leaves something unsaid (a replenish's draw, a wild card's colour,
+    the gold of a reserve) goes that way. The engine of random play and search: never for a step
+    read from a file or typed, which `decide` judges."""
+    kind = step.step
+    if (
+        state.finished
+        or (kind == "replenish" and step.order is None)
+        or (kind == "buy" and (step.card not in _WILD or (step.wild is None) == _WILD[step.card]))
+        or (kind == "reserve" and not step.cells)
+    ):
+        return evolve(state, decide(state, step))
+    t = _Table(state)
+    me, players = t.me, t.players
+    player = players[me]
+    if kind == "take":
+        board = list(t.board)
+        counts = list(player.tokens.counts)
+        for cell in step.cells:
+            counts[_AT[board[cell]]] += 1  # type: ignore[index]
+            board[cell] = None
+        t.board = tuple(board)
+        before = player.tokens.counts
+        players[me] = _holding(player, Tokens._trusted(tuple(counts)), player.privileges)
+        gained = [n - m for n, m in zip(counts, before)]
+        if 3 in gained or gained[6] == 2:  # rule 14: 3 of a colour, or both pearls
+            _gain_privilege(t, 1 - me)
+        t.passes = 0
+    elif kind == "buy":
+        _play_buy(state, t, step)
+    elif kind == "reserve":
+        _play_reserve(state, t, step)
+    elif kind == "privilege":
+        cell = step.cells[0]
+        gem = t.board[cell]
+        assert gem is not None
+        t.board = (*t.board[:cell], None, *t.board[cell + 1 :])
+        players[me] = _holding(player, player.tokens + ONE[gem], player.privileges - 1)
+        t.supply += 1
+        t.acted = False
+    elif kind == "replenish":
+        order = step.order
+        assert order is not None
+        board = list(t.board)
+        empty = [cell for cell in SPIRAL if board[cell] is None][: len(order)]
+        for cell, gem in zip(empty, order):
+            board[cell] = gem
+        t.board = tuple(board)
+        t.bag = t.bag - Tokens.from_gems(order)
+        _gain_privilege(t, 1 - me)  # rule 9
+        t.replenished = True
+        t.acted = False
+    elif kind == "token":
+        cell = step.cells[0]
+        gem = t.board[cell]
+        assert gem is not None
+        t.board = (*t.board[:cell], None, *t.board[cell + 1 :])
+        players[me] = _holding(player, player.tokens + ONE[gem], player.privileges)
+    elif kind == "steal":
+        gem = step.colour
+        assert gem is not None
+        other = players[1 - me]
+        players[1 - me] = _holding(other, other.tokens - ONE[gem], other.privileges)
+        players[me] = _holding(player, player.tokens + ONE[gem], player.privileges)
+    elif kind == "return":
+        gem = step.colour
+        assert gem is not None
+        players[me] = _holding(player, player.tokens - ONE[gem], player.privileges)
+        t.bag = t.bag + ONE[gem]
+    elif kind == "royal":
+        _evolve_royal(t, RoyalTaken(player=player.name, royal=step.card))  # seldom: the event's own way
+    else:  # a pass
+        t.passes += 1
+    return _settle(state, t)
+
+
+def _play_reserve(state: DuelState, t: _Table, step: Step) -> None:
+    """rule 15, as `_evolve_reserve` applies it."""
+    p = t.players[t.me]
+    cell = step.cells[0]
+    t.board = (*t.board[:cell], None, *t.board[cell + 1 :])
+    if step.deck:
+        card = state.decks[step.deck - 1][0]
+        t.decks = draw_card(t.decks, card)
+    else:
+        card = step.card
+        t.pyramid, t.decks = take_face_up(t.pyramid, t.decks, card, _top(state, card))
+    t.players[t.me] = DuelPlayer(
+        p.name,
+        p.tokens + ONE[GOLD],
+        p.cards,
+        p.wild,
+        (*p.reserved, card),
+        (*p.blind, card) if step.deck else p.blind,
+        p.royals,
+        p.privileges,
+        p.bonuses,
+        p.points,
+        p.crowns,
+        p.colour_points,
+    )
+    t.passes = 0
+
+
+def _play_buy(state: DuelState, t: _Table, step: Step) -> None:
+    """rules 16-20, as `_evolve_buy` applies them."""
+    player = t.players[t.me]
+    name = step.card
+    card = CARDS[name]
+    payment = step.payment
+    if payment is None:
+        payment = default_payment(_COST[name], player.bonuses, player.tokens)
+        assert payment is not None, "a listed purchase is affordable"
+    reserved, blind = player.reserved, player.blind
+    if name in reserved:
+        reserved, blind = unreserve(reserved, blind, name)
+    else:
+        t.pyramid, t.decks = take_face_up(t.pyramid, t.decks, name, _top(state, name))
+    t.bag = t.bag + payment  # rule 16: spent tokens go into the bag
+    wild = step.wild
+    colour = wild or card.bonus
+    bonuses = player.bonuses + (card.gives if card.bonus else ONE[colour] if colour else EMPTY)
+    colour_points = player.colour_points
+    if colour is not None and card.points:
+        at = COLOURS.index(colour)
+        colour_points = (*colour_points[:at], colour_points[at] + card.points, *colour_points[at + 1 :])  # type: ignore[assignment]
+    crowns = player.crowns + card.crowns
+    t.players[t.me] = DuelPlayer(
+        player.name,
+        player.tokens - payment,
+        (*player.cards, name),
+        (*player.wild, (name, wild)) if wild else player.wild,
+        reserved,
+        blind,
+        player.royals,
+        player.privileges,
+        bonuses,
+        player.points + card.points,
+        crowns,
+        colour_points,
+    )
+    t.owed = ()
+    ability = card.ability
+    if ability == "privilege":
+        _gain_privilege(t, t.me)
+    elif ability == "again":
+        t.again = True
+    elif ability == "token":
+        t.owed = ("token",)
+    elif ability == "steal":
+        t.owed = ("steal",)
+    if any(player.crowns < at <= crowns for at in ROYAL_AT):
+        t.owed = (*t.owed, "royal")
+    t.passes = 0
