@@ -329,7 +329,7 @@ def _our_end(state: GameState) -> tuple[float, ...]:
     if not state.finished:
         return (0.0,) * len(state.players)
     winners = state.winners()
-    won = 1.0 if len(winners) == 1 else 0.01
+    won = 1.0 if len(winners) == 1 else float(np.float32(0.01))  # theirs is a float32
     return tuple(won if p.name in winners else -1.0 for p in state.players)
 
 
