@@ -15,6 +15,7 @@ Rule numbers in comments are those of duel_rules.md. Payments are shared with th
 from __future__ import annotations
 
 import functools
+import itertools
 from typing import TYPE_CHECKING, assert_never
 
 import attrs
@@ -70,19 +71,27 @@ if TYPE_CHECKING:
 _COST = {card.id: card.cost.counts for card in CARDS.values()}
 _PRICE = {card.id: card.cost.total() for card in CARDS.values()}
 _WILD = {card.id: card.wild for card in CARDS.values()}
+_COST6 = {card: (*cost[:5], cost[6]) for card, cost in _COST.items()}
+"""A card's cost in the five colours and pearls: no card costs gold."""
+assert not any(cost[5] for cost in _COST.values())
+
+
+_TAKEABLE = frozenset((*COLOURS, PEARL))
+_BITS = tuple(1 << i for i in range(SIZE * SIZE))
+
+
+def _mask(board: tuple[Gem | None, ...]) -> int:
+    """The cells holding a gem or a pearl (what a line or a privilege may take), as bits.
+    Quicker than caching it (a board seldom comes back): no Python code runs per cell."""
+    return sum(itertools.compress(_BITS, map(_TAKEABLE.__contains__, board)))
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _mask(board: tuple[Gem | None, ...]) -> int:
-    """The cells holding a gem or a pearl (what a line or a privilege may take), as bits."""
-    return sum(1 << i for i, gem in enumerate(board) if gem is not None and gem is not GOLD)
-
-
-@functools.lru_cache(maxsize=4096)
 def _face_up(pyramid: tuple[tuple[str | None, ...], ...]) -> tuple[str, ...]:
     """The cards of the pyramid that may be reserved or bought, level 1 first: the empty places
-    left out, and (a sealed game) the places whose card is being revealed (a placeholder)."""
-    return tuple(card for row in pyramid for card in row if card is not None and not is_placeholder(card))
+    left out, and (a sealed game) the places whose card is being revealed (a placeholder: no
+    card of the game, as the places of a pyramid hold nothing else)."""
+    return tuple(card for row in pyramid for card in row if card in _WILD)
 
 
 def _known(cards: tuple[str, ...]) -> tuple[str, ...]:
@@ -449,13 +458,13 @@ _BUY = {card: _step("buy", card=card) for card in CARDS}
 _PASS = _step("pass")
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1 << 16)
 def _takes_for(mask: int) -> tuple[Step, ...]:
     """The lines that a board with gems or pearls on the cells of `mask` offers."""
     return tuple(step for bits, step in _TAKES if mask & bits == bits)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1 << 16)
 def _privileges_for(mask: int) -> tuple[Step, ...]:
     return tuple(step for bit, step in _PRIVILEGES if mask & bit)
 
@@ -494,17 +503,30 @@ def legal_steps(state: DuelState) -> list[Step]:
             golds = tuple(cell for cell, gem in enumerate(state.board) if gem is GOLD)
             decks = tuple(level for level, deck in enumerate(state.decks, start=1) if deck)
             steps += _reserves_for(golds, pyramid, decks)
-        bonuses, tokens = player.bonuses, player.tokens
-        purse = tokens.total() + bonuses.total()  # no card costing more can be afforded
-        coloured = any(bonuses.counts[:5])
-        price, wild, cost, buy = _PRICE.get, _WILD, _COST, _BUY
+        t0, t1, t2, t3, t4, gold, t6 = player.tokens.counts
+        b0, b1, b2, b3, b4, _, _ = player.bonuses.counts
+        h0, h1, h2, h3, h4 = t0 + b0, t1 + b1, t2 + b2, t3 + b3, t4 + b4  # what pays each colour
+        coloured = b0 or b1 or b2 or b3 or b4
+        purse = h0 + h1 + h2 + h3 + h4 + gold + t6  # no card costing more can be afforded
+        price, wild, cost, buy = _PRICE.get, _WILD, _COST6, _BUY
         never = purse + 1  # the price of a placeholder (a sealed card, unrevealed): never bought
         for card in (*pyramid, *player.reserved):
-            if price(card, never) <= purse and (coloured or not wild[card]) and affordable(cost[card], bonuses, tokens):
-                if wild[card]:
-                    steps += [_step("buy", card=card, wild=gem) for gem in _wild_colours(player)]
-                else:
-                    steps.append(buy[card])
+            if price(card, never) > purse or (wild[card] and not coloured):
+                continue
+            c0, c1, c2, c3, c4, c6 = cost[card]  # affordable(), inline: this runs for every card, every step
+            if (
+                (c0 - h0 if c0 > h0 else 0)
+                + (c1 - h1 if c1 > h1 else 0)
+                + (c2 - h2 if c2 > h2 else 0)
+                + (c3 - h3 if c3 > h3 else 0)
+                + (c4 - h4 if c4 > h4 else 0)
+                + (c6 - t6 if c6 > t6 else 0)
+            ) > gold:
+                continue
+            if wild[card]:
+                steps += [_step("buy", card=card, wild=gem) for gem in _wild_colours(player)]
+            else:
+                steps.append(buy[card])
         if len(steps) == optional and not state.bag:
             steps.append(_PASS)
         return steps
