@@ -12,6 +12,8 @@
    the cache on (the answer for these exact bytes was computed before).
 Targets (issue #2): >= 100 games/s; fold of a 90-event game <= 5 ms; cold state --json <= 100 ms.
 Target (issue #4): >= 100 random Duel games/s.
+Target (issue #23): >= 300 base and >= 250 Duel random games per CPU second (the bots' moves
+applied by the trusted `variant.play`, not judged again by `decide`).
 """
 
 from __future__ import annotations
