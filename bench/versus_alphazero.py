@@ -5,15 +5,16 @@
 
 Install and run: docs/alphazero.md. Their repository is imported at run time from `--repo`
 (default: $ALPHAZERO_REPO, else ../alpha-zero-general beside this project); none of its code
-is in this project. It needs the `alphazero` extra (numpy, numba, torch, torchvision), in a
-virtual environment of its own.
+is in this project. It needs the `alphazero` extra (numpy, numba, torch, torchvision, onnx,
+onnxruntime), in a virtual environment of its own.
 
 Our GameState is the truth of every game and our engine (`decide`) judges every move. A move
 counts when it is legal in our rules and has the effect of one of AlphaZero's 81 actions: the
 common rule profile of bench/alphazero_adapter.py. When AlphaZero is to move, its board is built
 from our state (our bot's blind reserves hidden: each shown as a card drawn from those it cannot
 see), its MCTS runs as their pit.py runs it (the checkpoint's cpuct, fpu, universes and forced
-playouts; the move the most visited) with its root restricted to the common moves, and its
+playouts; the move the most visited; the network exported to ONNX and run by onnxruntime, as
+their wrapper does, or in torch with --torch) with its root restricted to the common moves, and its
 action is played as our Move. Our bot searches through the same profile (`CommonProfile`). A
 turn where the profiles share no move is counted: ours then plays from all our moves, and
 AlphaZero's turn is played by our `greedy` (no such turn is expected). A game not over after
@@ -90,7 +91,7 @@ class _RootOnly:
 class AlphaZero:
     """Their pretrained 2-player network and MCTS, played as their pit.py plays it."""
 
-    def __init__(self, repo: str, sims: int) -> None:
+    def __init__(self, repo: str, sims: int, onnx: bool = True) -> None:
         _import_theirs(repo)
         import torch
 
@@ -119,9 +120,45 @@ class AlphaZero:
         )
         self.half_life = (list(saved.get("temperature", []))[2:3] or [10])[0]
         self.mcts: Any = None
+        self.session: Any = None
+        if onnx:  # as their wrapper infers by default: the network exported to ONNX, run by onnxruntime
+            self.session = self._onnx_session()
+
+    def _onnx_session(self) -> Any:
+        import io
+        import warnings
+
+        import onnxruntime
+
+        torch = self._torch
+        board = torch.zeros((1, *self.game.getBoardSize()), dtype=torch.float32)
+        valid = torch.ones((1, self.game.getActionSize()), dtype=torch.bool)
+        exported = io.BytesIO()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            torch.onnx.export(
+                self.net,
+                (board, valid),
+                exported,
+                input_names=["board", "valid_actions"],
+                output_names=["pi", "v"],
+                dynamo=False,
+            )
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = options.inter_op_num_threads = 1
+        options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+        return onnxruntime.InferenceSession(
+            exported.getvalue(), sess_options=options, providers=["CPUExecutionProvider"]
+        )
 
     def predict(self, board: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Their wrapper's inference on the CPU (their default runs the same network through ONNX)."""
+        """Their wrapper's inference: through ONNX (their default), or torch on the CPU."""
+        if self.session is not None:
+            pi, v = self.session.run(
+                None,
+                {"board": board.astype(np.float32)[None], "valid_actions": np.asarray(valid, dtype=np.bool_)[None]},
+            )
+            return np.exp(pi[0]), v[0]
         torch = self._torch
         x = torch.FloatTensor(board.astype(np.float32)).unsqueeze(0)
         mask = torch.BoolTensor(np.array(valid).astype(np.bool_)).unsqueeze(0)
@@ -154,10 +191,10 @@ class AlphaZero:
 _WORKER: dict[str, Any] = {}
 
 
-def _setup(repo: str, sims: int, spec: str, seed: int) -> None:
+def _setup(repo: str, sims: int, spec: str, seed: int, onnx: bool) -> None:
     variant = find_variant("base")
     tables = Tables(_import_theirs(repo))
-    alphazero = AlphaZero(repo, sims)
+    alphazero = AlphaZero(repo, sims, onnx)
     # a first search compiles their numba code (tens of seconds): not counted in a move's time
     state = variant.start(variant.deal((US, THEM), RandomChance(random.Random(f"{seed}:warm-up"))))
     alphazero.new_game()
@@ -256,7 +293,7 @@ def match(args: argparse.Namespace) -> dict[str, Any]:
             flush=True,
         )
 
-    setup = (args.repo, args.sims, args.bot, args.seed)
+    setup = (args.repo, args.sims, args.bot, args.seed, not args.torch)
     if args.jobs <= 1:
         _setup(*setup)
         for number in numbers:
@@ -278,7 +315,7 @@ def match(args: argparse.Namespace) -> dict[str, Any]:
     seconds = {side: sum(r["seconds"][side] for r in results) for side in (US, THEM)}
     return {
         "bot": args.bot,
-        "alphazero": {"sims": args.sims, "weights": WEIGHTS},
+        "alphazero": {"sims": args.sims, "weights": WEIGHTS, "network": "torch" if args.torch else "onnx"},
         "seed": args.seed,
         "games": games,
         "wins": wins,
@@ -300,7 +337,11 @@ def match(args: argparse.Namespace) -> dict[str, Any]:
 def print_match(report: dict[str, Any]) -> None:
     low, high = report["interval95"]
     per = report["seconds_per_move"]
-    print(f"{report['bot']} versus AlphaZero (pretrained 2 players, {report['alphazero']['sims']} simulations)")
+    them = report["alphazero"]
+    print(
+        f"{report['bot']} versus AlphaZero (pretrained 2 players, {them['sims']} simulations,"
+        f" network run by {them['network']})"
+    )
     print(
         f"score {report['score']:.1%} (95% interval {low:.1%} to {high:.1%}) over {report['games']} games:"
         f" {report['wins']} wins, {report['draws']} draws, {report['losses']} losses"
@@ -449,6 +490,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="processes (each loads the network)")
     parser.add_argument("--repo", default=DEFAULT_REPO, help="their repository ($ALPHAZERO_REPO)")
+    parser.add_argument("--torch", action="store_true", help="run the network in torch, not through ONNX")
     parser.add_argument("--check", type=int, default=0, metavar="N", help="compare the engines in N positions")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
