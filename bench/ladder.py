@@ -6,6 +6,8 @@ Each match is `splendor simulate` with seats rotated: its table gives every bot'
 with a 95% Wilson interval, mean points, and mean and slowest seconds a move.
 Targets (issue #5): greedy wins >= 95% of 2-player games against random; mcts at <= 1 s a move
 wins >= 90% of at least 200 2-player games against greedy; 3- and 4-player results reported.
+Targets (issue #23): expert wins >= 80% against greedy seats at 3 and 4 players (>= 100 games
+each) and >= 95% of Duels against greedy. The match against AlphaZero: bench/versus_alphazero.py.
 """
 
 from __future__ import annotations
@@ -21,6 +23,13 @@ MATCHES = {
     "mcts-greedy-4p": (4, "base", ["mcts", "greedy", "greedy", "greedy"]),
     "greedy-random-duel": (2, "duel", ["greedy", "random"]),
     "mcts-greedy-duel": (2, "duel", ["mcts", "greedy"]),
+    "expert-random-2p": (2, "base", ["expert", "random"]),
+    "expert-greedy-2p": (2, "base", ["expert", "greedy"]),
+    "expert-mcts-2p": (2, "base", ["expert", "mcts"]),
+    "expert-greedy-3p": (3, "base", ["expert", "greedy", "greedy"]),
+    "expert-greedy-4p": (4, "base", ["expert", "greedy", "greedy", "greedy"]),
+    "expert-greedy-duel": (2, "duel", ["expert", "greedy"]),
+    "expert-mcts-duel": (2, "duel", ["expert", "mcts"]),
 }
 
 

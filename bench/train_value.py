@@ -21,7 +21,6 @@ Asserts nothing; prints figures. The weights are pasted into the module by hand.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -34,10 +33,10 @@ def play_game(number: int, seed: int, policy: str) -> list[tuple[list[tuple[floa
     """Game `number`: its kept positions as (features of every seat, outcome, mcts's chances)."""
     from splendor_cli.bots import make_bot
     from splendor_cli.bots.greedy import score_moves
-    from splendor_cli.bots.mcts import SCALE
     from splendor_cli.projection.seeding import RandomChance
     from splendor_cli.variants import find_variant
     from splendor_cli.variants.base import evaluation
+    from splendor_cli.variants.common.chances import from_lead
 
     variant = find_variant("base")
     rng = random.Random(f"{seed}:{number}")
@@ -48,11 +47,7 @@ def play_game(number: int, seed: int, policy: str) -> list[tuple[list[tuple[floa
     kept = []
     while not state.finished and state.turn < 400:
         if rng.random() < 0.25:
-            values = [variant.value(state, i) for i in range(players)]
-            old = []
-            for i in range(players):
-                lead = values[i] - max(values[j] for j in range(players) if j != i)
-                old.append(1 / (1 + math.exp(-lead / SCALE)))
+            old = from_lead(state, variant.value)
             kept.append(([evaluation.features(state, i) for i in range(players)], old))
         if bot is None:
             scored = sorted(score_moves(variant, state, rng), key=lambda sm: -sm[0])

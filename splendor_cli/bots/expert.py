@@ -63,8 +63,8 @@ def search(
         return options[0]
     seat = state.to_move
     chance = RandomChance(rng)
-    chances = _chances(variant)
-    play = getattr(variant, "play", None) or (lambda w, m: variant.evolve(w, variant.decide(w, m)))
+    chances = variant.chances
+    play = variant.play
     draw = variant.draw
     legal = variant.legal_moves
     hide = variant.hide
@@ -138,17 +138,6 @@ def search(
             mover = n.seat
     assert root.children
     return max(root.children.items(), key=lambda item: (item[1].visits, item[1].total / item[1].visits))[0]
-
-
-def _chances(variant: AnyVariant) -> Any:
-    import importlib
-
-    try:
-        return importlib.import_module(f"{variant.package}.evaluation").chances
-    except ImportError:
-        from .mcts import _scores
-
-        return lambda s: _scores(s, variant.value)
 
 
 def expert_bot(variant: AnyVariant, *, iterations: int | None = None, seconds: float | None = None) -> Bot:

@@ -35,7 +35,7 @@ def score_moves(variant: AnyVariant, state: Any, rng: random.Random) -> list[tup
     out = []
     for option in variant.legal_moves(world):
         move = variant.draw(world, option, chance)
-        after = variant.evolve(world, variant.decide(world, move))
+        after = variant.play(world, move)
         out.append((variant.score(after, seat), move))
     return out
 

@@ -31,6 +31,7 @@ from typing import Any, Generic, TypeVar
 
 from ..projection.seeding import RandomChance
 from ..projection.variant import AnyVariant, State
+from ..variants.common.chances import from_lead as _scores
 from .bot import Bot
 
 PLAYOUTS = 300
@@ -42,8 +43,6 @@ WIDEN = 0.5
 """Children considered at a node visited n times: the 1 + WIDEN * sqrt(n) best by their first score."""
 HORIZON = 12
 """Moves (Duel: steps) below the root past which a playout stops and scores the seats where it is."""
-SCALE = 2.0
-"""Points of heuristic lead that make a seat's score about 0.73 (logistic)."""
 
 S = TypeVar("S", bound=State)
 M = TypeVar("M", bound=Hashable)
@@ -62,20 +61,6 @@ class _Node(Generic[M]):
         self.visits = 1
         self.total = prior
         self.available = 1
-
-
-def _scores(state: State, rate: Callable[[Any, int], float]) -> list[float]:
-    """Every seat's score in `state`: 1 for a win (shared: split), 0 for a loss, else a logistic of its lead."""
-    seats = range(len(state.players))
-    if state.finished:
-        winners = state.winners()
-        return [1 / len(winners) if p.name in winners else 0.0 for p in state.players]
-    values = [rate(state, i) for i in seats]
-    out = []
-    for i in seats:
-        lead = values[i] - max(values[j] for j in seats if j != i)
-        out.append(1 / (1 + math.exp(-lead / SCALE)))
-    return out
 
 
 def search(
@@ -161,7 +146,7 @@ def mcts_bot(variant: AnyVariant, *, playouts: int | None = None, seconds: float
         chance = RandomChance(rng)
 
         def apply(world: Any, move: Any) -> Any:
-            return variant.evolve(world, variant.decide(world, variant.draw(world, move, chance)))
+            return variant.play(world, variant.draw(world, move, chance))
 
         move = search(
             state, rng, variant.legal_moves, apply, variant.value, variant.hide, playouts=playouts, seconds=seconds

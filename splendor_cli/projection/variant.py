@@ -238,6 +238,11 @@ class Variant(Protocol[S, M]):
         """What `greedy` maximises one move ahead: `value`, with wins and losses weighed in."""
         ...
 
+    def chances(self, state: S) -> list[float]:
+        """Each seat's chance of winning from `state`, in [0, 1] (exact once the game is over):
+        what `expert` searches by. The default reads it off `value` (variants/common/chances.py)."""
+        ...
+
 
 # -- what a game writes: only what differs ---------------------------------------------------
 
@@ -414,6 +419,11 @@ class GameVariant(abc.ABC, Generic[S, M]):
         return score(state, seat)
 
     # -- defaults
+
+    def chances(self, state: S) -> list[float]:
+        from ..variants.common.chances import from_lead  # bots only
+
+        return from_lead(state, self.value)
 
     def draw(self, state: S, move: M, chance: Chance) -> M:
         return move

@@ -19,7 +19,7 @@ from splendor_cli.variants.duel import rules as duel
 from splendor_cli.variants.duel import state as duel_state
 from splendor_cli.variants.duel.state import DuelState
 
-SPECS = ("random", "greedy", "mcts:12")
+SPECS = ("random", "greedy", "mcts:12", "expert:12")
 
 
 def base_position(seed: int, players: int, turns: int) -> GameState:
@@ -105,7 +105,7 @@ def _with_blind_reserves(seed: int) -> GameState:
     return attrs.evolve(state, players=tuple(players), decks=(state.decks[0], state.decks[1][1:], state.decks[2]))
 
 
-@pytest.mark.parametrize("spec", ["greedy", "mcts:40"])
+@pytest.mark.parametrize("spec", ["greedy", "mcts:40", "expert:40"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_bots_never_read_hidden_information(spec: str, seed: int) -> None:
     """Changing the deck order and an opponent's blind reserve changes nothing a bot decides."""
@@ -144,9 +144,11 @@ def test_greedy_beats_random() -> None:
 def test_specs_and_seats() -> None:
     assert parse_spec("mcts:400") == ("mcts", 400, None)
     assert parse_spec("mcts:0.5s") == ("mcts", None, 0.5)
+    assert parse_spec("expert:1s") == ("expert", None, 1.0)
+    assert parse_spec("expert:250") == ("expert", 250, None)
     assert parse_spec("greedy") == ("greedy", None, None)
     assert seat_spec("bot:mcts:400#2") == "mcts:400"
     assert seat_spec("alice") is None
-    for bad in ("bogus", "greedy:3", "mcts:0", "mcts:xs", "mcts:-1s"):
+    for bad in ("bogus", "greedy:3", "mcts:0", "mcts:xs", "mcts:-1s", "expert:0", "expert:2x"):
         with pytest.raises(UsageError):
             parse_spec(bad)

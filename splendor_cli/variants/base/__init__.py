@@ -92,6 +92,11 @@ class Splendor(GameVariant[GameState, Move]):
     def play(self, state: GameState, move: Move) -> GameState:
         return rules.play(state, move)  # trusted: no judging, no event
 
+    def chances(self, state: GameState) -> list[float]:
+        from .evaluation import chances  # bots only
+
+        return chances(state)
+
     def hide(self, state: GameState, seat: int, rng: random.Random) -> GameState:
         from ..common.hidden import determinize  # bots only
 

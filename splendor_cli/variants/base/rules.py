@@ -32,7 +32,7 @@ Action = Literal["take", "reserve", "buy", "pass"]
 ACTIONS: tuple[Action, ...] = ("take", "reserve", "buy", "pass")
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, cache_hash=True)
 class Move:
     """A whole turn as a player says it: the action, the tokens returned, the noble chosen.
 

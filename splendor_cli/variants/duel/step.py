@@ -24,7 +24,7 @@ STEP_KINDS: tuple[StepKind, ...] = (
 """The steps of a turn (see docs/contract.md): optional, mandatory, then what follows."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, cache_hash=True)
 class Step:
     """One step of a Splendor Duel turn, as a player says it.
 
