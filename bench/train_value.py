@@ -1,9 +1,10 @@
 """Fit the weights of `splendor_cli/variants/base/evaluation.py` to the outcomes of self-play games.
 
     pip install -e '.[train]'          # numpy, for the fit only
-    python bench/train_value.py [--games 4000] [--seed 1] [--policy greedy] [--jobs 2]
+    python bench/train_value.py [--games 4000] [--players 2,3,4] [--seed 1] [--policy greedy] [--jobs 2]
+                                [--save FILE.npz] [--load FILE.npz ...]
 
-1. Plays `--games` games of base Splendor at 2, 3 and 4 players (a third each) with `--policy`
+1. Plays `--games` games of base Splendor at `--players` (2, 3 and 4: a third each) with `--policy`
    in every seat (`greedy`, or any bot spec such as `expert:40`), each move replaced one time
    in `NOISE` by a random one of the policy's four best (greedy) or a random legal move (other
    bots), so that the games do not all look alike.
@@ -29,7 +30,10 @@ from typing import Any
 NOISE = 0.15
 
 
-def play_game(number: int, seed: int, policy: str) -> list[tuple[list[tuple[float, ...]], list[float], list[float]]]:
+Position = tuple[list[tuple[float, ...]], list[float], list[float]]
+
+
+def play_game(number: int, seed: int, policy: str, sizes: tuple[int, ...]) -> list[Position]:
     """Game `number`: its kept positions as (features of every seat, outcome, mcts's chances)."""
     from splendor_cli.bots import make_bot
     from splendor_cli.bots.greedy import score_moves
@@ -40,7 +44,7 @@ def play_game(number: int, seed: int, policy: str) -> list[tuple[list[tuple[floa
 
     variant = find_variant("base")
     rng = random.Random(f"{seed}:{number}")
-    players = 2 + number % 3
+    players = sizes[number % len(sizes)]
     names = tuple(f"p{i}" for i in range(players))
     state = variant.start(variant.deal(names, RandomChance(rng)))
     bot = None if policy == "greedy" else make_bot(variant, policy)
@@ -64,9 +68,9 @@ def play_game(number: int, seed: int, policy: str) -> list[tuple[list[tuple[floa
     return [(features, outcome, old) for features, old in kept]
 
 
-def _chunk(task: tuple[range, int, str]) -> list[Any]:
-    numbers, seed, policy = task
-    return [play_game(n, seed, policy) for n in numbers]
+def _chunk(task: tuple[range, int, str, tuple[int, ...]]) -> list[Any]:
+    numbers, seed, policy, sizes = task
+    return [play_game(n, seed, policy, sizes) for n in numbers]
 
 
 def fit(x: Any, mask: Any, y: Any, steps: int, l2: float) -> Any:
@@ -112,6 +116,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--l2", type=float, default=1e-4)
+    parser.add_argument("--players", default="2,3,4", help="table sizes, played in turn")
+    parser.add_argument("--save", help="keep the games' positions in this .npz (to fit again, or with others)")
+    parser.add_argument("--load", action="append", default=[], help="fit on the positions of these .npz too")
     args = parser.parse_args()
 
     import numpy as np
@@ -120,7 +127,8 @@ def main() -> None:
 
     began = time.perf_counter()
     size = 50
-    tasks = [(range(s, min(s + size, args.games)), args.seed, args.policy) for s in range(0, args.games, size)]
+    sizes = tuple(int(n) for n in args.players.split(","))
+    tasks = [(range(s, min(s + size, args.games)), args.seed, args.policy, sizes) for s in range(0, args.games, size)]
     games: list[Any] = []
     if args.jobs > 1:
         import multiprocessing
@@ -148,13 +156,19 @@ def main() -> None:
             mask[k, :seats] = True
         return x, y, mask, old
 
-    train = arrays(games[0::2])
-    test = arrays(games[1::2])
+    train, test = arrays(games[0::2]), arrays(games[1::2])
+    if args.save:
+        np.savez_compressed(args.save, *train, *test)
+    for path in args.load:
+        saved = np.load(path)
+        parts = [saved[f"arr_{i}"] for i in range(8)]
+        train = tuple(np.concatenate([a, b]) for a, b in zip(train, parts[:4]))
+        test = tuple(np.concatenate([a, b]) for a, b in zip(test, parts[4:]))
     print(f"positions: {len(train[0])} to fit, {len(test[0])} to measure")
     scale = train[0].reshape(-1, train[0].shape[2]).std(axis=0) + 1e-9
     w = fit(train[0] / scale, train[2], train[1], args.steps, args.l2) / scale
-    now = np.array(evaluation.WEIGHTS) * evaluation.SCALE
-    for label, weights in (("fitted", w), ("module now", now)):
+    now = np.array(evaluation.WEIGHTS[sizes[0]])
+    for label, weights in (("fitted", w), (f"module's {sizes[0]}p", now)):
         for part, (x, y, mask, _) in (("fit", train), ("held out", test)):
             loss, right = measure(_softmax(x @ weights, mask), y, mask)
             print(f"{label:>10} on {part:>8}: log-loss {loss:.4f}, favourite won {right:.1%}")
@@ -165,7 +179,7 @@ def main() -> None:
     print("WEIGHTS = (")
     for name, value in zip(evaluation.NAMES, w):
         print(f"    {value:.4f},  # {name}")
-    print(")\nSCALE = 1.0")
+    print(")")
 
 
 if __name__ == "__main__":

@@ -298,7 +298,8 @@ def bot(*, game: str | None = None, json: bool = False) -> None:
 
     Seat bots with `splendor new --players alice,bot:mcts,bot:greedy`.
 
-    Bots: random, greedy, mcts (300 playouts a move), mcts:N (N playouts), mcts:Ns (N seconds a move).
+    Bots: random, greedy, mcts (300 playouts a move), expert (the strongest: 400 iterations a move);
+    mcts:N and expert:N for N playouts or iterations, mcts:Ns and expert:Ns for N seconds a move.
 
     Each bot draws from a source seeded by the game and the move number: the same file always gets the same moves.
 
@@ -350,10 +351,14 @@ def _suggest(loaded: Loaded, spec: str) -> Any:
 @command(
     "hint",
     GAME,
-    Param("bot", "--bot", help="The bot asked: random, greedy, mcts, mcts:N, mcts:Ns."),
+    Param(
+        "bot",
+        "--bot",
+        help="The bot asked: random, greedy, mcts, expert (the default), or with a budget: expert:N, expert:Ns.",
+    ),
     JSON,
 )
-def hint(*, game: str | None = None, bot: str = "mcts", json: bool = False) -> None:
+def hint(*, game: str | None = None, bot: str = "expert", json: bool = False) -> None:
     """Suggest a move to the player to move (what a bot would play), without playing it.
 
     Example:

@@ -21,7 +21,11 @@ from .params import GAME, JSON, Param, command, variant_name
     Param("games", "--games", kind="int", low=1, help="How many games."),
     Param("seed", "--seed", kind="int", help="Seed of the tournament (default: random, reported)."),
     Param("variant", "--variant", help="base, or duel (2 players)."),
-    Param("bots", "--bots", help="Bots, one per seat or one for all: random, greedy, mcts[:PLAYOUTS|:SECONDSs]."),
+    Param(
+        "bots",
+        "--bots",
+        help="Bots, one per seat or one for all: random, greedy, mcts[:PLAYOUTS|:SECONDSs], expert[:N|:SECONDSs].",
+    ),
     Param("jobs", "--jobs", "-j", kind="int", help="Processes to play in; 0: one per core."),
     Param("quiet", "--quiet", "-q", kind="flag", help="No progress report on stderr."),
     JSON,
@@ -41,9 +45,11 @@ def simulate(
 
     The bots rotate through the seats from one game to the next; without --bots every seat (p1, p2, ...) plays random.
 
-    Bots: random (uniform among the legal moves), greedy (the best move one turn ahead), mcts (tree search).
+    Bots: random (uniform among the legal moves), greedy (the best move one turn ahead), mcts (tree search),
+    expert (the strongest: a tree search steered by each seat's chance of winning).
 
-    mcts takes an optional think budget: mcts:400 (playouts a move; default 300) or mcts:0.5s (seconds a move).
+    mcts takes an optional think budget: mcts:400 (playouts a move; default 300) or mcts:0.5s (seconds a move);
+    expert too: expert:800 (iterations a move; default 400) or expert:1s.
 
     Each game is reproducible from the seed and its number alone: --jobs changes the time taken, never the results.
 

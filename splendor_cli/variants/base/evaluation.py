@@ -1,7 +1,7 @@
 """Each seat's chance of winning a Splendor position: the evaluation the `expert` bot searches by.
 
 A conditional-logit model (a softmax over the seats of one linear score each), at any table
-size: seat i's score is `WEIGHTS · features(state, i)`, and its chance is
+size: seat i's score is `WEIGHTS[players] · features(state, i)`, and its chance is
 `exp(score_i) / sum_j exp(score_j)`. At two players this is a logistic of the difference.
 
 The features read only what every player sees (points, cards, tokens, reserves, the face-up
@@ -35,9 +35,9 @@ NAMES = (
     "next",
     "turn_left",
 )
-"""The features of a seat, in the order of `WEIGHTS`."""
+"""The features of a seat, in the order of the weights."""
 
-WEIGHTS = (
+MANY = (
     0.2840,  # points
     0.1867,  # points_sq
     1.0531,  # cards
@@ -54,9 +54,12 @@ WEIGHTS = (
     0.1582,  # next
     -0.8619,  # turn_left
 )
-"""Fitted by bench/train_value.py (see its output); in `NAMES` order."""
-SCALE = 1.0
-"""Multiplies every weight (the fit's temperature, kept apart from the shape)."""
+"""Fitted by bench/train_value.py to 4,000 games of greedy self-play at 2, 3 and 4 players
+(`--players 2,3,4`), in `NAMES` order: the weights of 3- and 4-player tables."""
+TWO = MANY
+"""The weights of 2-player tables."""
+WEIGHTS = {2: TWO, 3: MANY, 4: MANY}
+"""The weights by table size."""
 
 _COST = {c.id: c.cost.counts[:5] for c in CARDS.values()}
 _POINTS = {c.id: c.points for c in CARDS.values()}
@@ -142,21 +145,19 @@ def features(state: GameState, seat: int) -> tuple[float, ...]:
     )
 
 
-_W = tuple(w * SCALE for w in WEIGHTS)
-_W_HELD = _W[2:11]
 _PARTS: dict[tuple[object, ...], float] = {}
 """The score of the holdings part (`_holdings` weighted), memoized: a search meets the same
 holdings before the same table again and again."""
 _CACHED = 1 << 18
 
 
-def _held(player: PlayerState, state: GameState) -> float:
-    key = (player.bonuses.counts, player.tokens.counts, player.reserved, state.board, state.nobles)
+def _held(player: PlayerState, state: GameState, n: int) -> float:
+    key = (player.bonuses.counts, player.tokens.counts, player.reserved, state.board, state.nobles, n)
     part = _PARTS.get(key)
     if part is None:
         if len(_PARTS) >= _CACHED:
             _PARTS.clear()
-        w0, w1, w2, w3, w4, w5, w6, w7, w8 = _W_HELD
+        w0, w1, w2, w3, w4, w5, w6, w7, w8 = WEIGHTS[n][2:11]
         x0, x1, x2, x3, x4, x5, x6, x7, x8 = _holdings(player, state)
         part = _PARTS[key] = w0 * x0 + w1 * x1 + w2 * x2 + w3 * x3 + w4 * x4 + w5 * x5 + w6 * x6 + w7 * x7 + w8 * x8
     return part
@@ -168,15 +169,16 @@ def chances(state: GameState) -> list[float]:
     if state.finished:
         winners = state.winners()
         return [1 / len(winners) if p.name in winners else 0.0 for p in players]
-    w_points, w_square, w_late, w_now, w_next, w_left = _W[0], _W[1], _W[11], _W[12], _W[13], _W[14]
     n, to_move, last_round = len(players), state.to_move, state.last_round
+    weights = WEIGHTS[n]
+    w_points, w_square, w_late, w_now, w_next, w_left = (weights[i] for i in (0, 1, 11, 12, 13, 14))
     lead = max(p.points for p in players) / WINNING_POINTS
     scores = []
     for seat, player in enumerate(players):
         points = player.points
         ahead = (seat - to_move) % n
         scores.append(
-            _held(player, state)
+            _held(player, state, n)
             + w_points * points
             + w_square * points * points / WINNING_POINTS
             + w_late * sum(player.bonuses.counts) * lead

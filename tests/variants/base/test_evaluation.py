@@ -1,0 +1,70 @@
+"""The fitted evaluation of base Splendor (`evaluation.chances`), which the expert bot searches by:
+its fast path is the model it documents, its numbers are chances, and a won game is exact."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import attrs
+from helpers import base_bot, deal, examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from splendor_cli.variants.base import VARIANT, evaluation
+from splendor_cli.variants.base.rules import decide, evolve
+from splendor_cli.variants.base.state import GameState, start
+
+
+def _positions(seed: int, players: int) -> list[GameState]:
+    """Every position of a seeded game of random play, to its end."""
+    rng = random.Random(seed)
+    setup = deal(tuple(f"p{i}" for i in range(players)), rng)
+    state = start(setup.players, (setup.deck_1, setup.deck_2, setup.deck_3), setup.nobles)
+    play, seen = base_bot("random"), [state]
+    while not state.finished and state.turn < 300:
+        state = evolve(state, decide(state, play(state, rng)))
+        seen.append(state)
+    return seen
+
+
+def _model(state: GameState) -> list[float]:
+    """The documented model, written plainly: the softmax of WEIGHTS[players] · features."""
+    weights = evaluation.WEIGHTS[len(state.players)]
+    scores = [sum(w * x for w, x in zip(weights, evaluation.features(state, i))) for i in range(len(state.players))]
+    top = max(scores)
+    exps = [math.exp(s - top) for s in scores]
+    return [e / sum(exps) for e in exps]
+
+
+@settings(max_examples=examples(0.3))
+@given(st.integers(0, 10**6), st.integers(2, 4))
+def test_chances_are_the_documented_model_and_add_up(seed: int, players: int) -> None:
+    for state in _positions(seed, players):
+        got = evaluation.chances(state)
+        assert len(got) == players and all(0 <= c <= 1 for c in got)
+        assert math.isclose(sum(got), 1.0, abs_tol=1e-9)
+        if state.finished:
+            winners = state.winners()
+            assert got == [1 / len(winners) if p.name in winners else 0.0 for p in state.players]
+        else:
+            assert got == _model(state) or all(math.isclose(a, b, abs_tol=1e-12) for a, b in zip(got, _model(state)))
+
+
+def test_the_variant_gives_them_and_more_points_are_better() -> None:
+    state = _positions(5, 2)[10]
+    assert VARIANT.chances(state) == evaluation.chances(state)
+    # the same table, the player to move given 3 more points: their chance rises
+    player = state.players[state.to_move]
+    richer = attrs.evolve(
+        state,
+        players=tuple(attrs.evolve(p, points=p.points + 3) if p is player else p for p in state.players),
+    )
+    assert VARIANT.chances(richer)[state.to_move] > VARIANT.chances(state)[state.to_move]
+
+
+def test_every_table_size_has_weights_for_every_feature() -> None:
+    assert sorted(evaluation.WEIGHTS) == [2, 3, 4]
+    for weights in evaluation.WEIGHTS.values():
+        assert len(weights) == len(evaluation.NAMES)
+        assert all(math.isfinite(w) for w in weights)
