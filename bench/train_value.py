@@ -33,23 +33,25 @@ NOISE = 0.15
 Position = tuple[list[tuple[float, ...]], list[float], list[float]]
 
 
-def play_game(number: int, seed: int, policy: str, sizes: tuple[int, ...]) -> list[Position]:
+def play_game(number: int, seed: int, policy: str, sizes: tuple[int, ...], game: str = "base") -> list[Position]:
     """Game `number`: its kept positions as (features of every seat, outcome, mcts's chances)."""
     from splendor_cli.bots import make_bot
     from splendor_cli.bots.greedy import score_moves
     from splendor_cli.projection.seeding import RandomChance
     from splendor_cli.variants import find_variant
-    from splendor_cli.variants.base import evaluation
     from splendor_cli.variants.common.chances import from_lead
 
-    variant = find_variant("base")
+    variant = find_variant(game)
+    evaluation = _evaluation(game)
     rng = random.Random(f"{seed}:{number}")
     players = sizes[number % len(sizes)]
     names = tuple(f"p{i}" for i in range(players))
     state = variant.start(variant.deal(names, RandomChance(rng)))
     bot = None if policy == "greedy" else make_bot(variant, policy)
     kept = []
-    while not state.finished and state.turn < 400:
+    steps = 0
+    while not state.finished and steps < 1200:
+        steps += 1
         if rng.random() < 0.25:
             old = from_lead(state, variant.value)
             kept.append(([evaluation.features(state, i) for i in range(players)], old))
@@ -61,16 +63,22 @@ def play_game(number: int, seed: int, policy: str, sizes: tuple[int, ...]) -> li
         else:
             move = bot(state, rng)
         state = variant.evolve(state, variant.decide(state, move))
-    if not state.finished:
+    if not state.finished or not state.winners():  # unfinished, or a Duel drawn: nobody's to learn
         return []
     winners = state.winners()
     outcome = [1 / len(winners) if p.name in winners else 0.0 for p in state.players]
     return [(features, outcome, old) for features, old in kept]
 
 
-def _chunk(task: tuple[range, int, str, tuple[int, ...]]) -> list[Any]:
-    numbers, seed, policy, sizes = task
-    return [play_game(n, seed, policy, sizes) for n in numbers]
+def _evaluation(game: str) -> Any:
+    import importlib
+
+    return importlib.import_module(f"splendor_cli.variants.{game}.evaluation")
+
+
+def _chunk(task: tuple[range, int, str, tuple[int, ...], str]) -> list[Any]:
+    numbers, seed, policy, sizes, game = task
+    return [play_game(n, seed, policy, sizes, game) for n in numbers]
 
 
 def fit(x: Any, mask: Any, y: Any, steps: int, l2: float) -> Any:
@@ -117,18 +125,21 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--l2", type=float, default=1e-4)
     parser.add_argument("--players", default="2,3,4", help="table sizes, played in turn")
+    parser.add_argument("--variant", default="base", choices=("base", "duel"))
     parser.add_argument("--save", help="keep the games' positions in this .npz (to fit again, or with others)")
     parser.add_argument("--load", action="append", default=[], help="fit on the positions of these .npz too")
     args = parser.parse_args()
 
     import numpy as np
 
-    from splendor_cli.variants.base import evaluation
-
+    evaluation = _evaluation(args.variant)
     began = time.perf_counter()
     size = 50
-    sizes = tuple(int(n) for n in args.players.split(","))
-    tasks = [(range(s, min(s + size, args.games)), args.seed, args.policy, sizes) for s in range(0, args.games, size)]
+    sizes = (2,) if args.variant == "duel" else tuple(int(n) for n in args.players.split(","))
+    tasks = [
+        (range(s, min(s + size, args.games)), args.seed, args.policy, sizes, args.variant)
+        for s in range(0, args.games, size)
+    ]
     games: list[Any] = []
     if args.jobs > 1:
         import multiprocessing

@@ -121,6 +121,11 @@ class Duel(GameVariant[DuelState, Step]):
             return f"{state.player.name} to move: {state.phase}"
         return f"{state.player.name} to move"
 
+    def chances(self, state: DuelState) -> list[float]:
+        from .evaluation import chances  # bots only
+
+        return chances(state)
+
     def hide(self, state: DuelState, seat: int, rng: random.Random) -> DuelState:
         from ..common.hidden import determinize  # bots only
 
