@@ -152,3 +152,15 @@ def test_specs_and_seats() -> None:
     for bad in ("bogus", "greedy:3", "mcts:0", "mcts:xs", "mcts:-1s", "expert:0", "expert:2x"):
         with pytest.raises(UsageError):
             parse_spec(bad)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "least"), [(2, 5), (4, 3)])
+def test_expert_beats_greedy(players: int, least: int) -> None:
+    """A smoke check of the new bot's strength at a small budget (the measured ladder, at full
+    budgets and hundreds of games, is in docs/performance.md): 6 seeded games, seats rotated."""
+    from splendor_cli.bots.tournament import Tournament, play_game
+
+    tournament = Tournament.of(["expert:25", *["greedy"] * (players - 1)], players)
+    results = [play_game(tournament, number, 23) for number in range(6)]
+    assert sum("expert:25" in result.winners for result in results) >= least
