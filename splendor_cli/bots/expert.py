@@ -30,6 +30,7 @@ from typing import Any
 from ..projection.seeding import RandomChance
 from ..projection.variant import AnyVariant
 from .bot import Bot
+from .tree import back_up
 
 ITERATIONS = 400
 EXPLORE = 1.0
@@ -130,12 +131,7 @@ def search(
             path.append(node)
         if result is None:
             result = chances(world)
-        root.visits += 1
-        mover = root.seat
-        for n in path[1:]:
-            n.visits += 1
-            n.total += result[mover]
-            mover = n.seat
+        back_up(path, result)
     assert root.children
     return max(root.children.items(), key=lambda item: (item[1].visits, item[1].total / item[1].visits))[0]
 

@@ -33,6 +33,7 @@ from ..projection.seeding import RandomChance
 from ..projection.variant import AnyVariant, State
 from ..variants.common.chances import from_lead as _scores
 from .bot import Bot
+from .tree import back_up
 
 PLAYOUTS = 300
 POSITIONS = 30
@@ -128,13 +129,7 @@ def search(
                 scores = grow(node, world, m)
                 if scores[node.seat] > top:
                     result, top = scores, scores[node.seat]
-        # a child keeps the scores of the seat that chose it: its parent's
-        root.visits += 1
-        mover = root.seat
-        for n in path[1:]:
-            n.visits += 1
-            n.total += result[mover]
-            mover = n.seat
+        back_up(path, result)
     assert root.children
     return max(root.children.items(), key=lambda item: (item[1].visits, item[1].total))[0]
 
