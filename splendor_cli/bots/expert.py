@@ -71,8 +71,9 @@ def search(
     hide = variant.hide
     drawing = bool(variant.drawing_types)
 
-    def rate(node: _Node, world: Any, moves: Any) -> list[float]:
-        """Add the moves new to `node` as its children, rated; the best rating for its seat."""
+    def rate(node: _Node, world: Any, moves: Any) -> list[float] | None:
+        """Add the moves new to `node` as its children, rated; the best rating for its seat (None
+        when no move was new)."""
         children = node.children
         assert children is not None
         mover = node.seat
@@ -94,7 +95,7 @@ def search(
             share = len(fresh) / (len(children) + len(fresh))
             for (m, to_move, r), w in zip(fresh, weights):
                 children[m] = _Node(to_move, r[mover], w * scale * share)
-        return best if best is not None else []
+        return best
 
     root = _Node(seat, 0.0, 1.0)
     root.children = {}
