@@ -604,11 +604,45 @@ def evolve(state: GameState, event: TurnEvent) -> GameState:
             pass
         case _:
             assert_never(event)
+    return _next(
+        state,
+        tokens,
+        cards,
+        reserved,
+        blind,
+        bonuses,
+        points,
+        bank,
+        board,
+        decks,
+        event.noble,
+        isinstance(event, TurnPassed),
+    )
+
+
+def _next(
+    state: GameState,
+    tokens: Tokens,
+    cards: tuple[str, ...],
+    reserved: tuple[str, ...],
+    blind: tuple[str, ...],
+    bonuses: Tokens,
+    points: int,
+    bank: Tokens,
+    board: tuple[tuple[str | None, ...], ...],
+    decks: tuple[tuple[str, ...], ...],
+    noble: str,
+    passed: bool,
+) -> GameState:
+    """The state after the turn of the player to move, who now holds `tokens`, `cards`,
+    `reserved`, `blind`, `bonuses` and `points`, leaving the table as `bank`, `board` and
+    `decks`; then `noble` (if not empty) visits them (`passed`: the turn was a pass)."""
+    player = state.player
     nobles, won = state.nobles, player.nobles
-    if event.noble:
-        nobles = tuple(n for n in nobles if n != event.noble)
-        won = (*won, event.noble)
-        points += NOBLES[event.noble].points
+    if noble:
+        nobles = tuple(n for n in nobles if n != noble)
+        won = (*won, noble)
+        points += _NOBLE_POINTS[noble]
     player = PlayerState(
         name=player.name,
         tokens=tokens,
@@ -619,20 +653,6 @@ def evolve(state: GameState, event: TurnEvent) -> GameState:
         bonuses=bonuses,
         points=points,
     )
-    return _next(state, player, bank, board, decks, nobles, isinstance(event, TurnPassed))
-
-
-def _next(
-    state: GameState,
-    player: PlayerState,
-    bank: Tokens,
-    board: tuple[tuple[str | None, ...], ...],
-    decks: tuple[tuple[str, ...], ...],
-    nobles: tuple[str, ...],
-    passed: bool,
-) -> GameState:
-    """The state after the turn of the player to move, who now holds as `player`, leaving the
-    table as `bank`, `board`, `decks` and `nobles` (`passed`: the turn was a pass)."""
     me = state.to_move
     players = (*state.players[:me], player, *state.players[me + 1 :])
     # rulebook: reaching 15 points finishes the round, so that everyone has had as many turns.
@@ -707,22 +727,7 @@ def play(state: GameState, move: Move) -> GameState:
         bank = bank + returned
         tokens = tokens - returned
         reserved = (*reserved, card)
-    nobles, won = state.nobles, player.nobles
-    if noble:
-        nobles = tuple(n for n in nobles if n != noble)
-        won = (*won, noble)
-        points += _NOBLE_POINTS[noble]
-    player = PlayerState(
-        name=player.name,
-        tokens=tokens,
-        cards=cards,
-        reserved=reserved,
-        blind=blind,
-        nobles=won,
-        bonuses=bonuses,
-        points=points,
-    )
-    return _next(state, player, bank, board, decks, nobles, action == "pass")
+    return _next(state, tokens, cards, reserved, blind, bonuses, points, bank, board, decks, noble, action == "pass")
 
 
 def _face_up_taken(

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, assert_never
 import attrs
 
 from ...errors import AmbiguousMoveError, IllegalMoveError
-from ...model import COLOURS, EMPTY, Gem, Tokens
+from ...model import COLOURS, EMPTY, Card, Gem, Tokens
 from ...sealing.placeholders import PLACEHOLDER, is_placeholder, level_of
 from ..common.display import draw_card, take_face_up, unreserve
 from ..common.payment import affordable, default_payment, payment_for
@@ -723,13 +723,19 @@ def _evolve_reserve(t: _Table, event: GoldReserved) -> None:
         raise ValueError(f"card {event.card} cannot be reserved face up: it is not revealed")
     else:
         t.pyramid, t.decks = take_face_up(t.pyramid, t.decks, event.card, event.drawn)
+    _reserved(t, p, event.card, event.blind)
+
+
+def _reserved(t: _Table, p: DuelPlayer, card: str, blind: bool) -> None:
+    """rule 15 once `card` is off the pyramid or the top of its deck (`blind`): the gold and the
+    card to the player `p`."""
     t.players[t.me] = DuelPlayer(  # by position, for speed
         p.name,
         p.tokens + ONE[GOLD],
         p.cards,
         p.wild,
-        (*p.reserved, event.card),
-        (*p.blind, event.card) if event.blind else p.blind,
+        (*p.reserved, card),
+        (*p.blind, card) if blind else p.blind,
         p.royals,
         p.privileges,
         p.bonuses,
@@ -753,8 +759,24 @@ def _evolve_buy(t: _Table, event: DuelCardBought) -> None:
     else:
         t.pyramid, t.decks = take_face_up(t.pyramid, t.decks, event.card, event.drawn)
     payment = Tokens.from_gems(event.payment)
+    _bought(t, player, event.card, card, payment, Gem(event.wild) if event.wild else None, reserved, blind)
+
+
+def _bought(
+    t: _Table,
+    player: DuelPlayer,
+    name: str,
+    card: Card,
+    payment: Tokens,
+    wild: Gem | None,
+    reserved: tuple[str, ...],
+    blind: tuple[str, ...],
+) -> None:
+    """rules 16-20 once the card `name` is off the pyramid or out of `player`'s reserve (leaving
+    it `reserved` and `blind`): `payment` into the bag, the card (its colour `wild`, if given)
+    to the player; its ability, then a royal card owed for a crown threshold passed."""
     t.bag = t.bag + payment  # rule 16: spent tokens go into the bag
-    colour = Gem(event.wild) if event.wild else card.bonus
+    colour = wild or card.bonus
     bonuses = player.bonuses + (card.gives if card.bonus else ONE[colour] if colour else EMPTY)
     colour_points = player.colour_points
     if colour is not None and card.points:
@@ -764,8 +786,8 @@ def _evolve_buy(t: _Table, event: DuelCardBought) -> None:
     t.players[t.me] = DuelPlayer(  # by position, for speed
         player.name,
         player.tokens - payment,
-        (*player.cards, event.card),
-        (*player.wild, (event.card, Gem(event.wild))) if event.wild else player.wild,
+        (*player.cards, name),
+        (*player.wild, (name, wild)) if wild else player.wild,
         reserved,
         blind,
         player.royals,
@@ -777,13 +799,14 @@ def _evolve_buy(t: _Table, event: DuelCardBought) -> None:
     )
     # rules 18-20: the card's ability, then a royal card for a crown threshold passed.
     t.owed = ()
-    if card.ability == "privilege":
+    ability = card.ability
+    if ability == "privilege":
         _gain_privilege(t, t.me)
-    elif card.ability == "again":
+    elif ability == "again":
         t.again = True
-    elif card.ability == "token":
+    elif ability == "token":
         t.owed = ("token",)
-    elif card.ability == "steal":
+    elif ability == "steal":
         t.owed = ("steal",)
     if any(player.crowns < at <= crowns for at in ROYAL_AT):
         t.owed = (*t.owed, "royal")
@@ -992,21 +1015,7 @@ def _play_reserve(state: DuelState, t: _Table, step: Step) -> None:
     else:
         card = step.card
         t.pyramid, t.decks = take_face_up(t.pyramid, t.decks, card, _top(state, card))
-    t.players[t.me] = DuelPlayer(
-        p.name,
-        p.tokens + ONE[GOLD],
-        p.cards,
-        p.wild,
-        (*p.reserved, card),
-        (*p.blind, card) if step.deck else p.blind,
-        p.royals,
-        p.privileges,
-        p.bonuses,
-        p.points,
-        p.crowns,
-        p.colour_points,
-    )
-    t.passes = 0
+    _reserved(t, p, card, step.deck != 0)
 
 
 def _play_buy(state: DuelState, t: _Table, step: Step) -> None:
@@ -1023,39 +1032,4 @@ def _play_buy(state: DuelState, t: _Table, step: Step) -> None:
         reserved, blind = unreserve(reserved, blind, name)
     else:
         t.pyramid, t.decks = take_face_up(t.pyramid, t.decks, name, _top(state, name))
-    t.bag = t.bag + payment  # rule 16: spent tokens go into the bag
-    wild = step.wild
-    colour = wild or card.bonus
-    bonuses = player.bonuses + (card.gives if card.bonus else ONE[colour] if colour else EMPTY)
-    colour_points = player.colour_points
-    if colour is not None and card.points:
-        at = COLOURS.index(colour)
-        colour_points = (*colour_points[:at], colour_points[at] + card.points, *colour_points[at + 1 :])  # type: ignore[assignment]
-    crowns = player.crowns + card.crowns
-    t.players[t.me] = DuelPlayer(
-        player.name,
-        player.tokens - payment,
-        (*player.cards, name),
-        (*player.wild, (name, wild)) if wild else player.wild,
-        reserved,
-        blind,
-        player.royals,
-        player.privileges,
-        bonuses,
-        player.points + card.points,
-        crowns,
-        colour_points,
-    )
-    t.owed = ()
-    ability = card.ability
-    if ability == "privilege":
-        _gain_privilege(t, t.me)
-    elif ability == "again":
-        t.again = True
-    elif ability == "token":
-        t.owed = ("token",)
-    elif ability == "steal":
-        t.owed = ("steal",)
-    if any(player.crowns < at <= crowns for at in ROYAL_AT):
-        t.owed = (*t.owed, "royal")
-    t.passes = 0
+    _bought(t, player, name, card, payment, step.wild, reserved, blind)
