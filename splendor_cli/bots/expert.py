@@ -36,6 +36,8 @@ ITERATIONS = 400
 EXPLORE = 1.0
 TEMPERATURE = 0.05
 """Chances of winning this far apart make a prior e (2.7) times likelier."""
+SURE = 0.99
+"""A chance of winning from which the bot plays on as `greedy` does (see `expert_bot`)."""
 RATINGS = 40
 """A budget of n iterations also ends once n * RATINGS positions were rated: where every move
 has a hundred variants (tokens to return), an iteration costs more; a move's time stays bounded."""
@@ -138,9 +140,17 @@ def search(
 
 
 def expert_bot(variant: AnyVariant, *, iterations: int | None = None, seconds: float | None = None) -> Bot:
-    """An `expert` bot for games of `variant` with this budget (default `ITERATIONS` iterations)."""
+    """An `expert` bot for games of `variant` with this budget (default `ITERATIONS` iterations).
+
+    A position the bot is `SURE` to win, by its evaluation, is played as `greedy` plays: there
+    every move looks as good as won (the chances saturate), so the search would not tell the moves
+    that get nearer to the end from those that do not; greedy's lookahead counts the points."""
 
     def bot(state: Any, rng: random.Random) -> Any:
+        if variant.chances(state)[state.to_move] >= SURE:
+            from .greedy import best, score_moves
+
+            return best(score_moves(variant, state, rng), rng)
         move = search(variant, state, rng, iterations=iterations, seconds=seconds)
         return variant.draw(state, move, RandomChance(rng))
 
