@@ -19,11 +19,12 @@ import argparse
 import os
 import random
 import shlex
-import subprocess
 import sys
 import tempfile
 from email.message import EmailMessage
 from pathlib import Path
+
+from measuring import measured
 
 from splendor_cli import store
 from splendor_cli.events import actor
@@ -33,17 +34,6 @@ from splendor_cli.sharing.mail import format_block
 from splendor_cli.variants import find_variant
 
 _ENV = {**os.environ, "SPLENDOR_NO_MEMORY": "1", "SPLENDOR_NO_CACHE": "1"}
-
-# Run from a small process of its own: a child forked from this one would count this one's
-# memory in its peak (Linux keeps the largest resident set across exec).
-_WRAPPER = """
-import os, subprocess, sys, time
-start = time.perf_counter()
-child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-_, status, usage = os.wait4(child.pid, 0)
-wall = time.perf_counter() - start
-print(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status))
-"""
 
 
 def game(events: int, folder: Path) -> tuple[bytes, list[str]]:
@@ -68,13 +58,6 @@ def game(events: int, folder: Path) -> tuple[bytes, list[str]]:
     return loaded.data, blocks
 
 
-def measured(command: list[str], cwd: Path) -> tuple[float, float, float, int]:
-    """Run `command` once: wall seconds, CPU seconds (user + system), peak memory in MB, exit code."""
-    out = subprocess.run([sys.executable, "-c", _WRAPPER, *command], cwd=cwd, env=_ENV, capture_output=True, text=True)
-    wall, cpu, peak, code = out.stdout.split()
-    return float(wall), float(cpu), float(peak), int(code)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--blocks", type=int, default=16_000)
@@ -94,7 +77,8 @@ def main() -> int:
             mail.write_bytes(message.as_bytes())
             copy = root / f"bob-{count}.toml"
             copy.write_bytes(setup)
-            wall, cpu, peak, code = measured([*shlex.split(args.splendor), "apply", "-g", str(copy), str(mail)], root)
+            command = [*shlex.split(args.splendor), "apply", "-g", str(copy), str(mail)]
+            wall, cpu, peak, code = measured(command, root, _ENV)
             events = len(store.read(copy).record.events) - 1
             print(
                 f"  {args.blocks} blocks ({count} distinct), mail {mail.stat().st_size / 1e6:.1f} MB:"

@@ -28,6 +28,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from measuring import measured
+
 from splendor_cli import store
 from splendor_cli.events import actor
 from splendor_cli.events.codec import Header
@@ -86,26 +88,6 @@ class Repo:
         subprocess.run(["git", "checkout", "-q", "main"], cwd=self.root, env=_ENV, check=True)
 
 
-# Run from a small process of its own: a child forked from this one (which holds every version)
-# would count this one's memory in its peak (Linux keeps the largest resident set across exec).
-_WRAPPER = """
-import os, subprocess, sys, time
-start = time.perf_counter()
-child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-_, status, usage = os.wait4(child.pid, 0)
-wall = time.perf_counter() - start
-print(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status))
-"""
-
-
-def measured(command: list[str], cwd: Path) -> tuple[float, float, float, int]:
-    """Run `command` once: wall seconds, CPU seconds (user + system, its children included), peak
-    memory in MB (the largest of the process and of the children it waited for), exit code."""
-    out = subprocess.run([sys.executable, "-c", _WRAPPER, *command], cwd=cwd, env=_ENV, capture_output=True, text=True)
-    wall, cpu, peak, code = out.stdout.split()
-    return float(wall), float(cpu), float(peak), int(code)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--commits", type=int, default=6000)
@@ -128,7 +110,7 @@ def main() -> int:
             (f"{args.commits} commits, one event each", plain),
             (f"{args.no_newline} commits, no final newline", bare),
         ):
-            wall, cpu, peak, code = measured([args.splendor, "verify", "--git", "-g", "games/g.toml"], repo.root)
+            wall, cpu, peak, code = measured([args.splendor, "verify", "--git", "-g", "games/g.toml"], repo.root, _ENV)
             print(
                 f"  {label:<36} (file {repo.size / 1e6:.2f} MB): wall {wall:6.1f} s, cpu {cpu:6.1f} s,"
                 f" peak {peak:6.0f} MB, exit {code}"

@@ -433,12 +433,7 @@ def apply_blocks(record: Record, game: Game, blocks: Sequence[MoveBlock]) -> App
                 _forked(record, event)
             if chained(record, event) != event:  # pragma: no cover - seq and parent were just checked
                 raise StaleBlockError(f"move block event #{event.seq} does not follow this file", seq=event.seq)
-            try:
-                game = game.apply(event, check=True)
-            except CorruptLogError as exc:
-                raise IllegalMoveError(
-                    f"illegal move in the block: {exc} ({_entry(game.variant, event)}); nothing applied", rule="block"
-                ) from None
+            game = _judged(game, event)
             record = attrs.evolve(record, events=(*record.events, event))
             new.append(event)
     lines = [f"already applied: {_entry(game.variant, known[seq])}" for seq in sorted(known)]
@@ -446,6 +441,20 @@ def apply_blocks(record: Record, game: Game, blocks: Sequence[MoveBlock]) -> App
     if not new:
         lines.append("nothing to do: the file has every event of the block already")
     return Applied(events=tuple(new), known=tuple(known[seq] for seq in sorted(known)), message="\n".join(lines))
+
+
+def _judged(game: Game, event: Event) -> Game:
+    """`game` after a block's `event`, judged by the rules.
+
+    Raises:
+        IllegalMoveError: (exit 3) the event breaks the rules; nothing is applied.
+    """
+    try:
+        return game.apply(event, check=True)
+    except CorruptLogError as exc:
+        raise IllegalMoveError(
+            f"illegal move in the block: {exc} ({_entry(game.variant, event)}); nothing applied", rule="block"
+        ) from None
 
 
 def forked_file(data: bytes, record: Record, game: Game, blocks: Sequence[MoveBlock]) -> bytes | None:
@@ -484,12 +493,7 @@ def forked_file(data: bytes, record: Record, game: Game, blocks: Sequence[MoveBl
         theirs.append(by_seq[start + len(theirs)])
     side = game.at(start - 1)
     for event in theirs:
-        try:
-            side = side.apply(event, check=True)
-        except CorruptLogError as exc:
-            raise IllegalMoveError(
-                f"illegal move in the block: {exc} ({_entry(side.variant, event)}); nothing applied", rule="block"
-            ) from None
+        side = _judged(side, event)
     text = data.decode("utf-8")
     forked = (text + ("" if text.endswith("\n") else "\n") + "".join(format_event(e) for e in theirs)).encode("utf-8")
     try:
