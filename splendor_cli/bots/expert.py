@@ -11,7 +11,8 @@ the rating of the move best for the seat to move is backed up the path (so that 
 has looked one move further than the rating alone: a card about to be bought counts).
 
 Walking down, a child's value is its mean, seen from the seat that chose it; the walk follows
-the child with the best `value + EXPLORE * prior * sqrt(visits of the parent) / (1 + visits)`.
+the child with the best `value + EXPLORE * prior * sqrt(visits of the parent) / (1 + visits)`,
+among all the children or, at three and four players, among the few of best prior (`WIDEN`).
 A move legal in this sample but new to a node (a card this sample drew) is rated and added
 first. The move played is the root's child visited most (its value breaks ties).
 
@@ -21,6 +22,7 @@ an iteration budget makes a game reproducible from its seed, a time budget does 
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 import time
@@ -38,6 +40,11 @@ TEMPERATURE = 0.05
 """Chances of winning this far apart make a prior e (2.7) times likelier."""
 SURE = 0.99
 """A chance of winning from which the bot plays on as `greedy` does (see `expert_bot`)."""
+WIDEN = {3: 0.5, 4: 0.5}
+"""Progressive widening, by table size: a node visited n times offers only the
+`1 + WIDEN * sqrt(n)` children of best prior (at other sizes, all). At three and four players
+the moves' chances differ little, and the search would spread over three opponents' replies
+and seldom reach the bot's own next move; narrowed, it plans its next purchases."""
 RATINGS = 40
 """A budget of n iterations also ends once n * RATINGS positions were rated: where every move
 has a hundred variants (tokens to return), an iteration costs more; a move's time stays bounded."""
@@ -72,6 +79,7 @@ def search(
     legal = variant.legal_moves
     hide = variant.hide
     drawing = bool(variant.drawing_types)
+    widen = WIDEN.get(len(state.players))
 
     def rate(node: _Node, world: Any, moves: Any) -> list[float] | None:
         """Add the moves new to `node` as its children, rated; the best rating for its seat (None
@@ -124,7 +132,12 @@ def search(
                 rate(node, world, new)
             lift = EXPLORE * math.sqrt(node.visits)
             best, best_score = moves[0], -math.inf
-            for m in moves:
+            considered = moves
+            if widen:
+                width = 1 + int(widen * math.sqrt(node.visits))
+                if width < len(moves):
+                    considered = heapq.nlargest(width, moves, key=lambda m: children[m].prior)
+            for m in considered:
                 c = children[m]
                 score = c.total / c.visits + lift * c.prior / (1 + c.visits)
                 if score > best_score:

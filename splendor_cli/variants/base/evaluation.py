@@ -9,13 +9,17 @@ cards and the nobles) and the seat's place in the round; the reserved cards an o
 blind are whatever the bot's sample (`Variant.hide`) says they are. The weights were fitted by
 `bench/train_value.py` to the outcomes of self-play games (its docstring says how), and are
 printed by it in the form below.
+
+At three and four players (`LEAD`), half of each chance comes from `greedy`'s heuristic instead.
 """
 
 from __future__ import annotations
 
 import math
 
+from ..common.chances import from_lead
 from .cards import CARDS, NOBLES
+from .heuristics import value
 from .state import WINNING_POINTS, GameState, PlayerState
 
 NAMES = (
@@ -60,6 +64,12 @@ TWO = MANY
 """The weights of 2-player tables."""
 WEIGHTS = {2: TWO, 3: MANY, 4: MANY}
 """The weights by table size."""
+LEAD = {3: 0.5, 4: 0.5}
+"""By table size, the share of the chances that comes from `greedy`'s heuristic instead: its
+leads (`chances.from_lead` of `heuristics.value`), made to sum to 1. The model alone counts a
+card a seat can afford nearly as if it were bought, so at three and four players, where the
+search seldom reaches the seat's next move, it would put off buying; the heuristic counts a card
+bought well above one within reach."""
 
 _COST = {c.id: c.cost.counts[:5] for c in CARDS.values()}
 _POINTS = {c.id: c.points for c in CARDS.values()}
@@ -188,4 +198,9 @@ def chances(state: GameState) -> list[float]:
     top = max(scores)
     exps = [math.exp(s - top) for s in scores]
     total = sum(exps)
-    return [e / total for e in exps]
+    share = LEAD.get(n)
+    if not share:
+        return [e / total for e in exps]
+    leads = from_lead(state, value)
+    scale = share / sum(leads)
+    return [(1 - share) * e / total + scale * lead for e, lead in zip(exps, leads)]
