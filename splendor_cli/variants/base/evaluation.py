@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import math
 
-from ..common.chances import from_lead
+from ..common.chances import leads
+from ..common.weights import BONUS, GEM, GOLD, REACH, TARGETS
 from .cards import CARDS, NOBLES
-from .heuristics import value
+from .heuristics import NOBLE_SHARE, RESERVED
 from .state import WINNING_POINTS, GameState, PlayerState
 
 NAMES = (
@@ -74,9 +75,9 @@ bought well above one within reach."""
 _COST = {c.id: c.cost.counts[:5] for c in CARDS.values()}
 _POINTS = {c.id: c.points for c in CARDS.values()}
 _REQUIRES = {n.id: (n.requires.counts[:5], sum(n.requires.counts), n.points) for n in NOBLES.values()}
-_TARGETS = (0.6, 0.25, 0.1)
-_REACH = 0.75
-_WORTH = {c.id: c.points + 0.8 for c in CARDS.values()}
+_WORTH = {c.id: c.points + BONUS for c in CARDS.values()}
+"""The features `nobles` and `reach` are the terms of `greedy`'s heuristic (`heuristics.value`),
+so that `_held` has the heuristic from them."""
 
 
 def _holdings(player: PlayerState, state: GameState) -> tuple[float, ...]:
@@ -115,7 +116,7 @@ def _holdings(player: PlayerState, state: GameState) -> tuple[float, ...]:
                     buy_points = _POINTS[card]
                 reach.append(_WORTH[card])
             else:
-                reach.append(_WORTH[card] * _REACH**missing)
+                reach.append(_WORTH[card] * REACH**missing)
     reach.sort(reverse=True)
     return (
         b0 + b1 + b2 + b3 + b4,
@@ -124,7 +125,7 @@ def _holdings(player: PlayerState, state: GameState) -> tuple[float, ...]:
         gold,
         len(player.reserved),
         nobles,
-        sum(w * r for w, r in zip(_TARGETS, reach)),
+        sum(w * r for w, r in zip(TARGETS, reach)),
         buy_points,
         min(buy_count, 3),
     )
@@ -155,22 +156,26 @@ def features(state: GameState, seat: int) -> tuple[float, ...]:
     )
 
 
-_PARTS: dict[tuple[object, ...], float] = {}
-"""The score of the holdings part (`_holdings` weighted), memoized: a search meets the same
+_PARTS: dict[tuple[object, ...], tuple[float, float]] = {}
+"""`_held` memoized (the model's holdings score, the heuristic's value less the points): a search meets the same
 holdings before the same table again and again."""
 _CACHED = 1 << 18
 
 
-def _held(player: PlayerState, state: GameState, n: int) -> float:
+def _held(player: PlayerState, state: GameState, n: int) -> tuple[float, float]:
+    """The score of the seat's holdings (`_holdings` weighted), and `heuristics.value` less the
+    points, which is made of the same terms."""
     key = (player.bonuses.counts, player.tokens.counts, player.reserved, state.board, state.nobles, n)
-    part = _PARTS.get(key)
-    if part is None:
+    held = _PARTS.get(key)
+    if held is None:
         if len(_PARTS) >= _CACHED:
             _PARTS.clear()
         w0, w1, w2, w3, w4, w5, w6, w7, w8 = WEIGHTS[n][2:11]
         x0, x1, x2, x3, x4, x5, x6, x7, x8 = _holdings(player, state)
-        part = _PARTS[key] = w0 * x0 + w1 * x1 + w2 * x2 + w3 * x3 + w4 * x4 + w5 * x5 + w6 * x6 + w7 * x7 + w8 * x8
-    return part
+        part = w0 * x0 + w1 * x1 + w2 * x2 + w3 * x3 + w4 * x4 + w5 * x5 + w6 * x6 + w7 * x7 + w8 * x8
+        rest = BONUS * x0 + GEM * x2 + GOLD * x3 - RESERVED * x4 + NOBLE_SHARE * x5 + x6
+        held = _PARTS[key] = (part, rest)
+    return held
 
 
 def chances(state: GameState) -> list[float]:
@@ -184,23 +189,26 @@ def chances(state: GameState) -> list[float]:
     w_points, w_square, w_late, w_now, w_next, w_left = (weights[i] for i in (0, 1, 11, 12, 13, 14))
     lead = max(p.points for p in players) / WINNING_POINTS
     scores = []
+    values = []
     for seat, player in enumerate(players):
         points = player.points
         ahead = (seat - to_move) % n
+        part, rest = _held(player, state, n)
         scores.append(
-            _held(player, state, n)
+            part
             + w_points * points
             + w_square * points * points / WINNING_POINTS
             + w_late * sum(player.bonuses.counts) * lead
             + (w_now if ahead == 0 else w_next if ahead == 1 else 0.0)
             + (w_left if last_round and seat >= to_move else 0.0)
         )
+        values.append(points + rest)
     top = max(scores)
     exps = [math.exp(s - top) for s in scores]
     total = sum(exps)
     share = LEAD.get(n)
     if not share:
         return [e / total for e in exps]
-    leads = from_lead(state, value)
-    scale = share / sum(leads)
-    return [(1 - share) * e / total + scale * lead for e, lead in zip(exps, leads)]
+    heuristic = leads(values)  # as `chances.from_lead` reads `heuristics.value`
+    scale = share / sum(heuristic)
+    return [(1 - share) * e / total + scale * h for e, h in zip(exps, heuristic)]

@@ -10,7 +10,7 @@ to 1 over the seats (each is the seat's lead alone); a game with a fitted model 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 SCALE = 2.0
@@ -23,9 +23,12 @@ def from_lead(state: Any, value: Callable[[Any, int], float]) -> list[float]:
     if state.finished:
         winners = state.winners()
         return [1 / len(winners) if p.name in winners else 0.0 for p in state.players]
-    values = [value(state, i) for i in seats]
-    out = []
-    for i in seats:
-        lead = values[i] - max(values[j] for j in seats if j != i)
-        out.append(1 / (1 + math.exp(-lead / SCALE)))
-    return out
+    return leads([value(state, i) for i in seats])
+
+
+def leads(values: Sequence[float]) -> list[float]:
+    """Each seat's logistic of its lead in `values` (two seats or more) over its best opponent."""
+    best = max(range(len(values)), key=values.__getitem__)
+    first = values[best]
+    second = max(v for i, v in enumerate(values) if i != best)
+    return [1 / (1 + math.exp(-(v - (second if i == best else first)) / SCALE)) for i, v in enumerate(values)]
