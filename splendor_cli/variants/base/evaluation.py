@@ -157,8 +157,8 @@ def features(state: GameState, seat: int) -> tuple[float, ...]:
 
 
 _PARTS: dict[tuple[object, ...], tuple[float, float]] = {}
-"""`_held` memoized (the model's holdings score, the heuristic's value less the points): a search meets the same
-holdings before the same table again and again."""
+"""`_held` memoized (the model's score of the holdings, the heuristic's value less the points):
+a search meets the same holdings before the same table again and again."""
 _CACHED = 1 << 18
 
 
