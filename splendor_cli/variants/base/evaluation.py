@@ -19,8 +19,8 @@ import math
 
 from ..common.chances import leads
 from ..common.weights import BONUS, GEM, GOLD, REACH, TARGETS
-from .cards import CARDS, NOBLES
-from .heuristics import NOBLE_SHARE, RESERVED
+from .cards import CARDS
+from .heuristics import COST, NOBLE_SHARE, REQUIRES, RESERVED, WORTH
 from .state import WINNING_POINTS, GameState, PlayerState
 
 NAMES = (
@@ -72,17 +72,14 @@ card a seat can afford nearly as if it were bought, so at three and four players
 search seldom reaches the seat's next move, it would put off buying; the heuristic counts a card
 bought well above one within reach."""
 
-_COST = {c.id: c.cost.counts[:5] for c in CARDS.values()}
 _POINTS = {c.id: c.points for c in CARDS.values()}
-_REQUIRES = {n.id: (n.requires.counts[:5], sum(n.requires.counts), n.points) for n in NOBLES.values()}
-_WORTH = {c.id: c.points + BONUS for c in CARDS.values()}
-"""The features `nobles` and `reach` are the terms of `greedy`'s heuristic (`heuristics.value`),
-so that `_held` has the heuristic from them."""
 
 
 def _holdings(player: PlayerState, state: GameState) -> tuple[float, ...]:
     """The features that depend on the seat's holdings and the table, not on the turn order:
-    cards, spread, tokens, gold, reserved, nobles, reach, buy_points, buy_count."""
+    cards, spread, tokens, gold, reserved, nobles, reach, buy_points, buy_count. `nobles` and
+    `reach` are terms of `greedy`'s heuristic (`heuristics.value`), so that `_held` has the
+    heuristic from them."""
     bonuses = player.bonuses.counts[:5]
     counts = player.tokens.counts
     b0, b1, b2, b3, b4 = bonuses
@@ -90,16 +87,16 @@ def _holdings(player: PlayerState, state: GameState) -> tuple[float, ...]:
     h0, h1, h2, h3, h4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
     nobles = 0.0
     for noble in state.nobles:
-        (r0, r1, r2, r3, r4), total, points = _REQUIRES[noble]
+        (r0, r1, r2, r3, r4), total, points = REQUIRES[noble]
         met = min(r0, b0) + min(r1, b1) + min(r2, b2) + min(r3, b3) + min(r4, b4)
         nobles += points * (met / total) ** 2
     reach: list[float] = []
     buy_points = buy_count = 0
     for row in (*state.board, player.reserved):
         for card in row:
-            if card is None or card not in _COST:  # an empty slot, or a sealed card nobody has seen
+            if card is None or card not in COST:  # an empty slot, or a sealed card nobody has seen
                 continue
-            cost = _COST[card]
+            cost = COST[card]
             c0, c1, c2, c3, c4 = cost
             # `c > h and c - h` is the shortfall in one colour, or False (0)
             missing = (
@@ -114,9 +111,9 @@ def _holdings(player: PlayerState, state: GameState) -> tuple[float, ...]:
                 buy_count += 1
                 if _POINTS[card] > buy_points:
                     buy_points = _POINTS[card]
-                reach.append(_WORTH[card])
+                reach.append(WORTH[card])
             else:
-                reach.append(_WORTH[card] * REACH**missing)
+                reach.append(WORTH[card] * REACH**missing)
     reach.sort(reverse=True)
     return (
         b0 + b1 + b2 + b3 + b4,

@@ -26,9 +26,12 @@ NOBLE_SHARE = 1.0
 RESERVED = 0.4
 """Each reserved card held costs this: a slot taken, and tokens that may end up stuck."""
 
-_COST = {c.id: c.cost.counts[:5] for c in CARDS.values()}
-_WORTH = {c.id: c.points + BONUS for c in CARDS.values()}
-_REQUIRES = {n.id: (n.requires.counts[:5], sum(n.requires.counts), n.points) for n in NOBLES.values()}
+COST = {c.id: c.cost.counts[:5] for c in CARDS.values()}
+"""Each card's cost in the five colours."""
+WORTH = {c.id: c.points + BONUS for c in CARDS.values()}
+"""Each card's worth once bought: its points and its bonus."""
+REQUIRES = {n.id: (n.requires.counts[:5], sum(n.requires.counts), n.points) for n in NOBLES.values()}
+"""Each noble's requirement in the five colours, its sum and the noble's points."""
 
 
 def _missing(cost: tuple[int, ...], have: tuple[int, ...]) -> int:
@@ -69,16 +72,16 @@ def _rest(state: GameState, player: PlayerState) -> float:
     tokens, gold = counts[:5], counts[5]
     score = BONUS * sum(bonuses) + GEM * sum(tokens) + GOLD * gold - RESERVED * len(player.reserved)
     for noble in state.nobles:
-        requires, total, points = _REQUIRES[noble]
+        requires, total, points = REQUIRES[noble]
         met = sum(min(r, b) for r, b in zip(requires, bonuses))
         score += NOBLE_SHARE * points * (met / total) ** 2
     have = tuple(b + t for b, t in zip(bonuses, tokens))
     reach = []
     for row in (*state.board, player.reserved):
         for card in row:
-            if card is not None and card in _COST:  # not a placeholder (a sealed card: nothing to read)
-                missing = _missing(_COST[card], have) - gold
-                reach.append(_WORTH[card] if missing <= 0 else _WORTH[card] * REACH**missing)
+            if card is not None and card in COST:  # not a placeholder (a sealed card: nothing to read)
+                missing = _missing(COST[card], have) - gold
+                reach.append(WORTH[card] if missing <= 0 else WORTH[card] * REACH**missing)
     reach.sort(reverse=True)
     return score + sum(w * r for w, r in zip(TARGETS, reach))
 
