@@ -185,8 +185,9 @@ def chances(state: GameState) -> list[float]:
     weights = WEIGHTS[n]
     w_points, w_square, w_late, w_now, w_next, w_left = (weights[i] for i in (0, 1, 11, 12, 13, 14))
     lead = max(p.points for p in players) / WINNING_POINTS
+    share = LEAD.get(n)
     scores = []
-    values = []
+    values = []  # heuristics.value of each seat, read only for a share of the heuristic
     for seat, player in enumerate(players):
         points = player.points
         ahead = (seat - to_move) % n
@@ -199,11 +200,11 @@ def chances(state: GameState) -> list[float]:
             + (w_now if ahead == 0 else w_next if ahead == 1 else 0.0)
             + (w_left if last_round and seat >= to_move else 0.0)
         )
-        values.append(points + rest)
+        if share:
+            values.append(points + rest)
     top = max(scores)
     exps = [math.exp(s - top) for s in scores]
     total = sum(exps)
-    share = LEAD.get(n)
     if not share:
         return [e / total for e in exps]
     heuristic = leads(values)  # as `chances.from_lead` reads `heuristics.value`
