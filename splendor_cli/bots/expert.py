@@ -16,6 +16,11 @@ among all the children or, at three and four players, among the few of best prio
 A move legal in this sample but new to a node (a card this sample drew) is rated and added
 first. The move played is the root's child visited most (its value breaks ties).
 
+At three and four players (`MODELLED`) the other seats are not searched: each plays, in each
+sample, the move `greedy` would play there (the best by `Variant.score`, one move ahead), and
+the rating backed up from a leaf where another seat moves is that of greedy's move. The tree
+then holds the bot's own moves, each followed by the others' replies in the model.
+
 The budget is iterations (`expert:400`, default `ITERATIONS`) or seconds a move (`expert:1s`);
 an iteration budget makes a game reproducible from its seed, a time budget does not.
 """
@@ -43,8 +48,14 @@ SURE = 0.99
 WIDEN = {3: 0.5, 4: 0.5}
 """Progressive widening, by table size: a node visited n times offers only the
 `1 + WIDEN * sqrt(n)` children of best prior (at other sizes, all). At three and four players
-the moves' chances differ little, and the search would spread over three opponents' replies
-and seldom reach the bot's own next move; narrowed, it plans its next purchases."""
+the moves' chances differ little, and the search would spread over all of them and seldom
+reach the bot's next move; narrowed, it plans its next purchases."""
+MODELLED = frozenset({3, 4})
+"""Table sizes at which the search models the other seats as playing `greedy`'s move (in each
+sample, the move after which greedy's score of the seat is best) instead of searching their
+replies. With three opponents a search over every seat's replies spends its iterations on their
+moves and seldom reaches the bot's own next one; modelled, the tree holds the bot's own moves,
+each followed by the others' likeliest replies, and plans two and three purchases ahead."""
 RATINGS = 40
 """A budget of n iterations also ends once n * RATINGS positions were rated: where every move
 has a hundred variants (tokens to return), an iteration costs more; a move's time stays bounded."""
@@ -80,31 +91,54 @@ def search(
     hide = variant.hide
     drawing = bool(variant.drawing_types)
     widen = WIDEN.get(len(state.players))
+    model = len(state.players) in MODELLED
+    greedy_score = variant.score
 
     def rate(node: _Node, world: Any, moves: Any) -> list[float] | None:
-        """Add the moves new to `node` as its children, rated; the best rating for its seat (None
-        when no move was new)."""
+        """Add the moves new to `node` as its children, rated; the rating of the move its seat
+        would choose among them (None when no move was new)."""
         children = node.children
         assert children is not None
         mover = node.seat
-        best: list[float] | None = None
-        fresh = []
-        for m in moves:
-            if m in children:
-                continue
-            after = play(world, draw(world, m, chance) if drawing else m)
-            rating = chances(after)
-            fresh.append((m, after.to_move, rating))
-            if best is None or rating[mover] > best[mover]:
-                best = rating
-        if fresh:
-            top = max(r[mover] for _, _, r in fresh)
-            weights = [math.exp((r[mover] - top) / TEMPERATURE) for _, _, r in fresh]
-            scale = 1 / sum(weights)
-            # a node expanded once keeps its priors; later arrivals share with them
-            share = len(fresh) / (len(children) + len(fresh))
-            for (m, to_move, r), w in zip(fresh, weights):
-                children[m] = _Node(to_move, r[mover], w * scale * share)
+        fresh = [(m, play(world, draw(world, m, chance) if drawing else m)) for m in moves if m not in children]
+        if not fresh:
+            return None
+        if model and mover != seat:
+            # greedy's scores are the priors; a child's value is never read (the walk follows the
+            # prior here), so only the move greedy plays is rated
+            keys = [greedy_score(after, mover) for _, after in fresh]
+            for (m, after), key in zip(fresh, keys):
+                children[m] = _Node(after.to_move, 0.0, key)
+            return chances(fresh[keys.index(max(keys))][1])
+        ratings = [chances(after) for _, after in fresh]
+        top = max(r[mover] for r in ratings)
+        weights = [math.exp((r[mover] - top) / TEMPERATURE) for r in ratings]
+        scale = 1 / sum(weights)
+        # a node expanded once keeps its priors; later arrivals share with them
+        share = len(fresh) / (len(children) + len(fresh))
+        for (m, after), r, w in zip(fresh, ratings, weights):
+            children[m] = _Node(after.to_move, r[mover], w * scale * share)
+        return next(r for r in ratings if r[mover] == top)
+
+    def choose(node: _Node, moves: Any) -> Any:
+        """The move the walk follows from `node` among `moves` (all children already): by PUCT,
+        or for a modelled seat greedy's move."""
+        children = node.children
+        assert children is not None
+        if model and node.seat != seat:
+            return max(moves, key=lambda m: children[m].prior)
+        lift = EXPLORE * math.sqrt(node.visits)
+        best, best_score = moves[0], -math.inf
+        considered = moves
+        if widen:
+            width = 1 + int(widen * math.sqrt(node.visits))
+            if width < len(moves):
+                considered = heapq.nlargest(width, moves, key=lambda m: children[m].prior)
+        for m in considered:
+            c = children[m]
+            score = c.total / c.visits + lift * c.prior / (1 + c.visits)
+            if score > best_score:
+                best, best_score = m, score
         return best
 
     root = _Node(seat, 0.0, 1.0)
@@ -130,18 +164,7 @@ def search(
             if new:
                 rated += len(new)
                 rate(node, world, new)
-            lift = EXPLORE * math.sqrt(node.visits)
-            best, best_score = moves[0], -math.inf
-            considered = moves
-            if widen:
-                width = 1 + int(widen * math.sqrt(node.visits))
-                if width < len(moves):
-                    considered = heapq.nlargest(width, moves, key=lambda m: children[m].prior)
-            for m in considered:
-                c = children[m]
-                score = c.total / c.visits + lift * c.prior / (1 + c.visits)
-                if score > best_score:
-                    best, best_score = m, score
+            best = choose(node, moves)
             node = children[best]
             world = play(world, draw(world, best, chance) if drawing else best)
             path.append(node)
