@@ -16,10 +16,11 @@ among all the children or, at three and four players, among the few of best prio
 A move legal in this sample but new to a node (a card this sample drew) is rated and added
 first. The move played is the root's child visited most (its value breaks ties).
 
-At three and four players (`MODELLED`) the other seats are not searched: each plays, in each
-sample, the move `greedy` would play there (the best by `Variant.score`, one move ahead), and
-the rating backed up from a leaf where another seat moves is that of greedy's move. The tree
-then holds the bot's own moves, each followed by the others' replies in the model.
+At three and four players (`MODELLED`) the other seats are not searched: each plays the move
+`greedy` would play there (the best by `Variant.score`, one move ahead; each move scored once,
+in the sample in which the node first met it), and the rating backed up from a leaf where
+another seat moves is that of greedy's move. The tree then holds the bot's own moves, each
+followed by the others' replies in the model.
 
 The budget is iterations (`expert:400`, default `ITERATIONS`) or seconds a move (`expert:1s`);
 an iteration budget makes a game reproducible from its seed, a time budget does not.
