@@ -52,11 +52,12 @@ WIDEN = {3: 0.5, 4: 0.5}
 the moves' chances differ little, and the search would spread over all of them and seldom
 reach the bot's next move; narrowed, it plans its next purchases."""
 MODELLED = frozenset({3, 4})
-"""Table sizes at which the search models the other seats as playing `greedy`'s move (in each
-sample, the move after which greedy's score of the seat is best) instead of searching their
-replies. With three opponents a search over every seat's replies spends its iterations on their
-moves and seldom reaches the bot's own next one; modelled, the tree holds the bot's own moves,
-each followed by the others' likeliest replies, and plans two and three purchases ahead."""
+"""Table sizes at which the search models the other seats as playing `greedy`'s move (the move
+after which greedy's score of the seat is best, each move scored in the sample in which its node
+first met it) instead of searching their replies. With three opponents a search over every
+seat's replies spends its iterations on their moves and seldom reaches the bot's own next one;
+modelled, the tree holds the bot's own moves, each followed by the others' likeliest replies,
+and plans two and three purchases ahead."""
 RATINGS = 40
 """A budget of n iterations also ends once n * RATINGS positions were rated: where every move
 has a hundred variants (tokens to return), an iteration costs more; a move's time stays bounded."""
@@ -71,6 +72,7 @@ class _Node:
         self.children: dict[Hashable, _Node] | None = None
         """None until the node is expanded."""
         self.prior = prior
+        """The move's prior for PUCT; below a seat the search models (`MODELLED`), greedy's score."""
         self.visits = 1
         self.total = value
         """The sum of the values seen below, for the seat that chose the move to this node."""

@@ -15,7 +15,7 @@ from splendor_cli.errors import UsageError
 from splendor_cli.model import Tokens
 from splendor_cli.variants.base.cards import CARDS
 from splendor_cli.variants.base.rules import decide, evolve
-from splendor_cli.variants.base.state import GameState, start
+from splendor_cli.variants.base.state import WINNING_POINTS, GameState, start
 from splendor_cli.variants.common.hidden import determinize
 from splendor_cli.variants.common.payment import affordable
 from splendor_cli.variants.duel import rules as duel
@@ -213,7 +213,7 @@ def test_expert_at_four_players_buys_the_card_it_can_afford(seed: int) -> None:
 def test_expert_at_four_players_reserves_the_card_that_would_win_the_next_seat_the_game(seed: int) -> None:
     """At three and four players the search models the other seats as greedy (`MODELLED`), so it
     reads their replies: the next seat holds the exact tokens for one face-up card that would take
-    it to 15 points, and the bot, far behind in cards and unable to buy it, reserves that card.
+    it to 15 points, and the bot, holding no tokens and so unable to buy it, reserves that card.
     Searched by PUCT among all four seats' moves (the version before), it took tokens in three
     of these six positions."""
     state = base_position(seed, 4, 12)
@@ -221,8 +221,8 @@ def test_expert_at_four_players_reserves_the_card_that_would_win_the_next_seat_t
     after = (me + 1) % 4
     faced = [c for row in state.board[1:] for c in row if c is not None and CARDS[c].points >= 2]
     card = max((c for c in faced if sum(CARDS[c].cost.counts) <= 10), key=lambda c: CARDS[c].points)
-    threat = attrs.evolve(state.players[after], points=15 - CARDS[card].points, tokens=CARDS[card].cost)
-    # that card, and no other, takes the next seat to 15 points
+    threat = attrs.evolve(state.players[after], points=WINNING_POINTS - CARDS[card].points, tokens=CARDS[card].cost)
+    # of the face-up cards worth as many points, the next seat can afford that one alone
     winning = [c for c in faced if CARDS[c].points >= CARDS[card].points]
     assert [c for c in winning if affordable(CARDS[c].cost.counts, threat.bonuses, threat.tokens)] == [card]
     players = tuple(
