@@ -124,11 +124,29 @@ def _terminated(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def main() -> None:
-    import signal
+class _Terminating:
+    """While the command runs, SIGTERM and SIGHUP stop it as Ctrl-C does (`_terminated`); on the
+    way out, whatever handlers were there before are put back, so that a run in process (a test,
+    a script calling `main`) leaves the process's signal handling as it found it."""
 
-    signal.signal(signal.SIGTERM, _terminated)
-    signal.signal(signal.SIGHUP, _terminated)
+    def __enter__(self) -> None:
+        import signal
+
+        self.previous = {sig: signal.signal(sig, _terminated) for sig in (signal.SIGTERM, signal.SIGHUP)}
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)
+
+
+def main() -> None:
+    with _Terminating():
+        _main()
+
+
+def _main() -> None:
     completing = "_SPLENDOR_COMPLETE" in os.environ  # the shell asks for completions: typer answers (shell.py)
     parsed = None if completing else parse(sys.argv[1:])
     if parsed is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -160,3 +161,49 @@ def test_the_fast_path_imports_only_the_module_of_its_command() -> None:
     )
     assert modules == ["play"]
     assert "take" in registered
+
+
+# -- signals -------------------------------------------------------------------------------------
+
+_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
+def _before(signum: int, frame: object) -> None:
+    """A handler of the caller's own, which a run in process must leave in place."""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["new", "-g", "g.toml", "--players", "ann,bob", "--seed", "1"], ["state", "-g", "missing.toml"], ["--version"]],
+    ids=["fast path", "fast path, failing", "typer"],
+)
+def test_a_run_in_process_leaves_the_signal_handlers_as_it_found_them(
+    argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`entry.main()` stops on SIGTERM and SIGHUP as on Ctrl-C while a command runs, and puts
+    back the handlers it found when it returns or exits, whether the command succeeds, fails or
+    goes through typer: an in-process run (a test, a pytest-xdist worker) keeps its own."""
+    from splendor_cli.app import exits
+
+    during: dict[int, object] = {}
+    real_run = exits.run
+
+    def spy(body: Any, kwargs: dict[str, Any]) -> int:
+        during.update({sig: signal.getsignal(sig) for sig in _SIGNALS})
+        return real_run(body, kwargs)
+
+    monkeypatch.setattr(exits, "run", spy)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", ["splendor", *argv])
+    found = {sig: signal.signal(sig, _before) for sig in _SIGNALS}
+    try:
+        with pytest.raises(SystemExit):
+            entry.main()
+        after = {sig: signal.getsignal(sig) for sig in _SIGNALS}
+    finally:
+        for sig, handler in found.items():
+            signal.signal(sig, handler)
+    capsys.readouterr()
+    assert after == dict.fromkeys(_SIGNALS, _before)
+    if argv[0] != "--version":  # the fast path ran the body: the program's own handlers were in place
+        assert during[signal.SIGTERM] is during[signal.SIGHUP] is not _before
