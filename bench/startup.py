@@ -1,6 +1,6 @@
 """The start-up + work cost of every `splendor` command, as CPU time relative to a bare Python.
 
-    python bench/startup.py [--splendor PATH] [--runs 15] [--json] [--games-compare REV]
+    python bench/startup.py [--splendor PATH] [--runs 15] [--json] [--compare REV ...] [--games-compare REV]
 
 What is measured: the CPU time (user + system) of one child process, read from `os.wait4` when
 it ends, for each command of the CLI run as a new process (`splendor state --json`, `play`,
@@ -25,6 +25,13 @@ unexpected code is reported with a warning line (its stderr's first line) and co
 never as fast. The script always exits 0 (it is a benchmark, not a test), except when it cannot
 run at all: no splendor script, games it cannot prepare, a REV that names no commit (exit 2).
 
+--compare REV (repeatable): every command also run from the code at git revision REV (a
+temporary `git worktree`, PYTHONPATH on it, the installed interpreter; launched as the console
+script launches it), in the same rounds, right after the installed CLI's run of that command, so
+the figures of every side are measured side by side. Printed as one more table: each command's
+CPU ms under every side and each REV's difference from the first REV. Two REVs (a commit and its
+parent) isolate one change from whatever else the working tree holds.
+
 --games-compare REV: random games in one process, `splendor simulate --players 2 --games 200`
 and `--variant duel --games 100` (seed 1), CPU time of the installed CLI against the code at git
 revision REV (a temporary `git worktree`, run as `python -m splendor_cli` with PYTHONPATH on it),
@@ -45,7 +52,7 @@ import sys
 import tempfile
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
@@ -54,6 +61,17 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
 COMPARE_RUNS = 3
 MOVE = "take white blue green"
+LAUNCH = "import sys; from splendor_cli.app.entry import main; sys.argv[0] = 'splendor'; sys.exit(main())"
+"""How a REV's code is started: what the installed console script does, with `python -c`."""
+
+
+@dataclass(frozen=True)
+class Side:
+    """One code under test: the argv prefix that starts its `splendor` and the environment it adds."""
+
+    label: str
+    argv: tuple[str, ...]
+    env: Mapping[str, str] = field(default_factory=dict)
 
 
 def abort(message: str) -> NoReturn:
@@ -262,27 +280,31 @@ def prepare(splendor: Path, folder: Path) -> dict[str, Path]:
 
 
 def measure_startup(
-    splendor: Path, python: list[str], runs: int, files: Mapping[str, Path]
-) -> tuple[Figures, list[tuple[Command, Figures]]]:
-    """CPU ms of every command and of the bare Python, interleaved: in each round the bare Python
-    runs just before each command. The rounds start at a different command each time, and one
-    warm-up round (bytecode, page cache) is not counted."""
+    sides: Sequence[Side], python: list[str], runs: int, files: Mapping[str, Path]
+) -> tuple[Figures, list[list[tuple[Command, Figures]]]]:
+    """CPU ms of every command under every side and of the bare Python, interleaved: in each
+    round the bare Python runs just before each command, then every side runs it in turn. The
+    rounds start at a different command each time, and one warm-up round (bytecode, page cache)
+    is not counted. The figures come back side by side, in the order of `sides`."""
     todo = commands()
-    bare, figures = Figures(), [Figures() for _ in todo]
+    bare, figures = Figures(), [[Figures() for _ in todo] for _ in sides]
     for round_ in range(-1, runs):
         start = max(round_, 0) % len(todo)
         for i in [*range(start, len(todo)), *range(start)]:
             command = todo[i]
             base = run_child([*python, "-c", "pass"])
-            outcome = run_child([str(splendor), *command.args], [files[n] for n in command.files])
+            outcomes = [
+                run_child([*side.argv, *command.args], [files[n] for n in command.files], side.env) for side in sides
+            ]
             if round_ < 0:
                 continue
-            for figs, result, expect in ((bare, base, 0), (figures[i], outcome, command.expect)):
+            measured = [(bare, base, 0)] + [(f[i], o, command.expect) for f, o in zip(figures, outcomes)]
+            for figs, result, expect in measured:
                 if result.code == expect:
                     figs.cpu_ms.append(result.cpu_ms)
                 else:
                     figs.failures.append(result)
-    return bare, list(zip(todo, figures))
+    return bare, [list(zip(todo, side_figures)) for side_figures in figures]
 
 
 def check_shadowing(python: list[str], tree: Path) -> str:
@@ -412,6 +434,25 @@ def print_table(python: list[str], splendor: Path, bare: Figures, rows: list[dic
     print(f"{sum(r['pass'] for r in rows)} of {len(rows)} within target")
 
 
+def print_compare(labels: Sequence[str], tables: Sequence[list[dict[str, Any]]]) -> None:
+    """Each command's CPU ms under every side, and each REV's difference from the first REV."""
+    print("\nside by side, CPU ms (median, same rounds); `diff` = each REV minus the first REV:")
+    head = " ".join(f"{label[:12]:>12}" for label in labels)
+    diffs = " ".join(f"{'diff ' + label[:7]:>12}" for label in labels[2:])
+    print(f"{'command':<30} {'game':<12} {head} {diffs}")
+    for rows in zip(*tables):
+        cells = [row["cpu_ms"] for row in rows]
+        shown = " ".join(f"{c:>12.1f}" if c is not None else f"{'-':>12}" for c in cells)
+        first = cells[1]
+        delta = " ".join(
+            f"{c - first:>+12.1f}" if c is not None and first is not None else f"{'-':>12}" for c in cells[2:]
+        )
+        print(f"{rows[0]['command']:<30} {rows[0]['game']:<12} {shown} {delta}")
+        for label, row in zip(labels, rows):
+            for failure in row["failures"]:
+                print(f"WARNING: splendor {row['command']} ({row['game']}) at {label}: {failure}")
+
+
 def print_games(report: dict[str, Any]) -> None:
     rev = f"{report['rev']} ({report['commit']})"
     print(f"\nrandom games in one process, games per CPU second, median of {report['runs']} runs, interleaved:")
@@ -441,6 +482,13 @@ def main() -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON instead of the table")
     parser.add_argument(
+        "--compare",
+        metavar="REV",
+        action="append",
+        default=[],
+        help="also run every command from the code at git revision REV, side by side (repeatable)",
+    )
+    parser.add_argument(
         "--games-compare",
         metavar="REV",
         help="also compare random games per CPU second with the code at git revision REV",
@@ -454,11 +502,21 @@ def main() -> None:
     python = interpreter(splendor)
     if args.games_compare:
         resolve_rev(args.games_compare)  # before the long part: a wrong REV stops here
+    for rev in args.compare:
+        resolve_rev(rev)
 
-    with tempfile.TemporaryDirectory(prefix="splendor-bench-games-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="splendor-bench-games-") as tmp, ExitStack() as trees:
         files = prepare(splendor, Path(tmp))
-        bare, results = measure_startup(splendor, python, args.runs, files)
-    rows = summarise(bare, results)
+        sides = [Side("installed", (str(splendor),))]
+        for rev in args.compare:
+            tree, commit = trees.enter_context(worktree(rev))
+            check_shadowing(python, tree)
+            sides.append(
+                Side(f"{rev} ({commit})" if commit != rev else rev, (*python, "-c", LAUNCH), {"PYTHONPATH": str(tree)})
+            )
+        bare, results = measure_startup(sides, python, args.runs, files)
+    tables = [summarise(bare, side_results) for side_results in results]
+    rows = tables[0]
     games = measure_games(splendor, python, args.games_compare) if args.games_compare else None
 
     if args.json:
@@ -474,11 +532,15 @@ def main() -> None:
         }
         if games is not None:
             report["games_compare"] = games
+        if args.compare:
+            report["compare"] = [{"side": side.label, "commands": table} for side, table in zip(sides, tables)]
         print(json.dumps(report, indent=2))
         return
     for problem in bare.problems():
         print(f"WARNING: bare python: {problem}")
     print_table(python, splendor, bare, rows, args.runs)
+    if args.compare:
+        print_compare([side.label for side in sides], tables)
     if games is not None:
         print_games(games)
 

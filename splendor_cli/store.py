@@ -73,8 +73,7 @@ def locked(path: StrPath, locks: StrPath) -> Iterator[None]:
     """
     import fcntl
     import stat
-
-    from .digest import sha256
+    from hashlib import sha256
 
     try:
         os.makedirs(locks, mode=0o700, exist_ok=True)

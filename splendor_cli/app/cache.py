@@ -39,11 +39,12 @@ write any answer; so can anyone with a copy of the key (a backup, a synced home 
 from __future__ import annotations
 
 import contextlib
+import hmac
 import os
 import stat
+from hashlib import sha256
 
 from .. import __version__
-from ..digest import compare_digest, hmac_sha256, sha256
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the fast path imports this module
 if TYPE_CHECKING:
@@ -221,7 +222,7 @@ def _secret(folder: int, *, create: bool) -> bytes | None:
 
 
 def _mac(secret: bytes, key: str, text: bytes) -> bytes:
-    return hmac_sha256(secret, key.encode("ascii") + b"\0" + text).hex().encode("ascii")
+    return hmac.digest(secret, key.encode("ascii") + b"\0" + text, "sha256").hex().encode("ascii")
 
 
 def _authenticate(secret: bytes, key: str, text: bytes) -> bytes:
@@ -232,7 +233,7 @@ def _authenticate(secret: bytes, key: str, text: bytes) -> bytes:
 def _authentic(secret: bytes, key: str, entry: bytes) -> bytes | None:
     """The text of an entry (`_authenticate`), if its MAC is right for this key."""
     mac, newline, text = entry[:_MAC_HEX], entry[_MAC_HEX : _MAC_HEX + 1], entry[_MAC_HEX + 1 :]
-    return text if newline == b"\n" and compare_digest(mac, _mac(secret, key, text)) else None
+    return text if newline == b"\n" and hmac.compare_digest(mac, _mac(secret, key, text)) else None
 
 
 def get(data: bytes, view: str) -> str | None:

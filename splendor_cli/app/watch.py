@@ -530,8 +530,7 @@ def _top(game: str | None, mail: bool) -> str:
 def _service_name(top: str) -> str:
     """splendor-watch-FOLDER-HASH: one service per repository."""
     import re
-
-    from ..digest import sha256
+    from hashlib import sha256
 
     slug = re.sub(r"[^A-Za-z0-9_-]+", "-", os.path.basename(top)).strip("-")[:32] or "games"
     return f"splendor-watch-{slug}-{sha256(top.encode()).hexdigest()[:6]}"

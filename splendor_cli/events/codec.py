@@ -27,11 +27,11 @@ import json
 import re
 import tomllib
 from collections.abc import Callable, Mapping
+from hashlib import sha256
 from typing import Any
 
 import attrs
 
-from ..digest import sha256
 from ..errors import ConflictError, ForkError, GameFileError, excerpt
 from ..model import Gem
 from . import WRITTEN, Event, enveloped

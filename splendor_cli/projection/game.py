@@ -482,8 +482,8 @@ class _LogChance:
 
     def _seeded(self) -> SeededChance:
         import json
+        from hashlib import sha256
 
-        from ..digest import sha256
         from ..events.codec import event_digest, event_to_dict  # the codec: only for games that draw
         from .seeding import SeededChance
 

@@ -25,11 +25,11 @@ may refuse to go on with a player who withholds again.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from hashlib import sha256
 from typing import TYPE_CHECKING
 
 import attrs
 
-from ..digest import sha256
 from ..errors import IllegalMoveError, excerpt
 from ..events import SeedCommitted, SeedRevealed, SeedsRestarted
 

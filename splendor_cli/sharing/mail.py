@@ -43,11 +43,11 @@ import html
 import re
 from collections.abc import Sequence
 from email.message import Message
+from hashlib import sha256
 from typing import NoReturn
 
 import attrs
 
-from ..digest import sha256
 from ..errors import (
     UNSAFE,
     ConflictError,
