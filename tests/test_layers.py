@@ -233,6 +233,86 @@ def test_no_module_reaches_another_modules_private_names() -> None:
     assert found == []
 
 
+def is_private(name: str) -> bool:
+    """Whether a dotted name has a private part: `_sha2`, `rbcl._sodium`, `_compare_digest` (a
+    dunder such as `__future__` or `__version__` is none)."""
+    return any(part.startswith("_") and not part.startswith("__") for part in name.split("."))
+
+
+PRIVATE_IMPORTS_ALLOWED = {
+    ("splendor_cli.app.cli", "typer._completion_classes"): "typer has no public way to register its completion classes",
+    ("splendor_cli.app.shell", "typer._completion_shared"): "typer has no public way to get its completion scripts",
+}
+"""The private imports kept, each with why: typer.completion re-exports both names, but not
+explicitly (mypy --strict refuses them from there), so no public path to them exists."""
+
+
+def private_imports(module: str, tree: ast.Module) -> list[str]:
+    """Where `module` imports from outside what another module (of any package) makes public: a
+    private module (`import _sha256`, `from _operator import ...`, `from typer._x import y`, a
+    relative `from ._x import y`, or a constant name given to `importlib.import_module` or
+    `__import__`) or a private name (`from hmac import _x`). `__future__` is no private module."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        names: list[tuple[str, str]] = []  # (what is imported, the module it comes from)
+        if isinstance(node, ast.Import):
+            names = [(alias.name, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (node.module or "")
+            names = [(base, base)] + [(f"{base}.{alias.name}", base) for alias in node.names]
+        elif (
+            isinstance(node, ast.Call)
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+            and ast.unparse(node.func) in ("importlib.import_module", "import_module", "__import__")
+        ):
+            names = [(node.args[0].value, node.args[0].value)]
+        for name, source in names:
+            if is_private(name.lstrip(".")) and (module, source) not in PRIVATE_IMPORTS_ALLOWED:
+                where = MODULES[module].relative_to(ROOT) if module in MODULES else module
+                found.append((node.lineno, f"{where} line {node.lineno}: {name}"))
+                break
+    return [line for _, line in sorted(found)]
+
+
+def test_the_private_import_scanner_sees_what_it_looks_for() -> None:
+    """The scan below flags a private module or name imported from any package (the lines of the
+    old digest.py among them), and not `__future__`, a dunder, a public name under a private
+    alias, nor a private name of one's own module."""
+    sample = (
+        "from __future__ import annotations\n"
+        "from _operator import _compare_digest as compare_digest\n"
+        "from _sha2 import sha256\n"
+        "import _sha256\n"
+        "from hmac import _hashopenssl\n"
+        "import importlib\n"
+        "importlib.import_module('rbcl._sodium')\n"
+        "from ._private import name\n"
+        "from .. import __version__\n"
+        "from ..variants.common.chances import from_lead as _scores\n"
+        "import hashlib, hmac\n"
+        "def _mine(): return _scores\n"
+    )
+    assert private_imports("splendor_cli.sample", ast.parse(sample)) == [
+        "splendor_cli.sample line 2: _operator",
+        "splendor_cli.sample line 3: _sha2",
+        "splendor_cli.sample line 4: _sha256",
+        "splendor_cli.sample line 5: hmac._hashopenssl",
+        "splendor_cli.sample line 7: rbcl._sodium",
+        "splendor_cli.sample line 8: ._private",
+    ]
+
+
+def test_no_module_imports_a_private_module_or_name() -> None:
+    """splendor_cli uses what the standard library and its dependencies make public: no module
+    imports a private module (`_sha2`, `rbcl._sodium`) or a private name (`_compare_digest`) from
+    another module, whatever its package (`__future__` aside; the typer imports of
+    PRIVATE_IMPORTS_ALLOWED, which have no public path, aside). The message names file and line."""
+    found = sorted(line for module, tree in TREES.items() for line in private_imports(module, tree))
+    assert found == []
+
+
 def test_the_floors_are_known() -> None:
     """Every module is on a floor, and each floor holds modules (the layout this test knows)."""
     assert {floor(m) for m in MODULES} == set(range(len(FLOORS)))

@@ -1,9 +1,12 @@
 """libsodium's ristretto255 and Ed25519 functions, called through ctypes: the few group.py and keys.py need.
 
 The library is the system's libsodium when there is one (Debian's `libsodium23`, Homebrew's
-`libsodium`: loading it costs about a millisecond), else the copy the `rbcl` package bundles.
-`rbcl` writes that copy to a new temporary file each time it is imported and leaves it there
-(2.7 MB a run); it is removed here as soon as it is loaded (a loaded library needs no file).
+`libsodium`: loading it costs about a millisecond). Else the same C functions are made of public
+Python APIs (`Bundled`): the ristretto255 ones of the `rbcl` package (which bundles libsodium),
+the Ed25519 ones of PyNaCl's `nacl.bindings` (rbcl has none; PyNaCl is then needed). `rbcl`
+writes its library to a new temporary file each time it is imported and leaves it there (2.7 MB
+a run): it is imported with `tempfile.tempdir` pointing at a folder of ours, removed once the
+library is loaded (a loaded library needs no file).
 
 Every function takes and returns `bytes` of the sizes libsodium asks for; group.py checks the
 sizes and the points before calling, so a failure here is an invalid point (ValueError).
@@ -11,10 +14,10 @@ sizes and the points before calling, so a failure here is an invalid point (Valu
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
-import os
+import importlib
 import sys
+import tempfile
 from typing import Any
 
 _NAMES = {
@@ -35,17 +38,126 @@ def _system() -> Any:
     return None
 
 
-def _bundled() -> Any:
-    """rbcl's copy of libsodium, its temporary file removed once loaded."""
-    import importlib
+def _write(out: Any, data: bytes) -> None:
+    """Copy `data` into the ctypes buffer `out`, as a C function fills its output."""
+    ctypes.memmove(out, data, len(data))
 
-    bundled = importlib.import_module("rbcl._sodium")  # writes the library to a temporary file
-    with contextlib.suppress(OSError, AttributeError):
-        os.unlink(bundled.lib_path)
-    lib = bundled._sodium
-    if lib.sodium_init() < 0:  # pragma: no cover - libsodium cannot start (no entropy source)
-        raise OSError("libsodium cannot be initialised")
-    return lib
+
+class Bundled:
+    """libsodium's C functions that this module calls, with their C signatures (output buffers
+    first, libsodium's return codes), made of public Python APIs for a system without libsodium:
+    ristretto255 from `rbcl`, Ed25519 from PyNaCl (imported when first asked for)."""
+
+    def __init__(self) -> None:
+        with tempfile.TemporaryDirectory(prefix="splendor-rbcl-", ignore_cleanup_errors=True) as folder:
+            saved, tempfile.tempdir = tempfile.tempdir, folder  # where rbcl writes its library
+            try:
+                self.rbcl: Any = importlib.import_module("rbcl")  # untyped: no stubs
+            finally:
+                tempfile.tempdir = saved
+
+    def sodium_init(self) -> int:
+        """rbcl started libsodium when it was imported: 0, as libsodium says when it started."""
+        return 0
+
+    def crypto_core_ristretto255_is_valid_point(self, p: bytes) -> int:
+        """1 if `p` encodes a point, else 0."""
+        return int(self.rbcl.crypto_core_ristretto255_is_valid_point(p))
+
+    def crypto_core_ristretto255_from_hash(self, out: Any, h: bytes) -> int:
+        """The point of a 64-byte hash."""
+        _write(out, self.rbcl.crypto_core_ristretto255_from_hash(h))
+        return 0
+
+    def crypto_core_ristretto255_add(self, out: Any, p: bytes, q: bytes) -> int:
+        """p + q; -1 when either is no point (rbcl would return zeros)."""
+        if not (self.crypto_core_ristretto255_is_valid_point(p) and self.crypto_core_ristretto255_is_valid_point(q)):
+            return -1
+        _write(out, self.rbcl.crypto_core_ristretto255_add(p, q))
+        return 0
+
+    def crypto_core_ristretto255_sub(self, out: Any, p: bytes, q: bytes) -> int:
+        """p - q; -1 when either is no point (rbcl would return zeros)."""
+        if not (self.crypto_core_ristretto255_is_valid_point(p) and self.crypto_core_ristretto255_is_valid_point(q)):
+            return -1
+        _write(out, self.rbcl.crypto_core_ristretto255_sub(p, q))
+        return 0
+
+    def crypto_core_ristretto255_scalar_reduce(self, out: Any, s: bytes) -> None:
+        """A 64-byte number modulo the group's order."""
+        _write(out, self.rbcl.crypto_core_ristretto255_scalar_reduce(s))
+
+    def crypto_core_ristretto255_scalar_add(self, out: Any, x: bytes, y: bytes) -> None:
+        """x + y modulo the order."""
+        _write(out, self.rbcl.crypto_core_ristretto255_scalar_add(x, y))
+
+    def crypto_core_ristretto255_scalar_sub(self, out: Any, x: bytes, y: bytes) -> None:
+        """x - y modulo the order."""
+        _write(out, self.rbcl.crypto_core_ristretto255_scalar_sub(x, y))
+
+    def crypto_core_ristretto255_scalar_mul(self, out: Any, x: bytes, y: bytes) -> None:
+        """x y modulo the order."""
+        _write(out, self.rbcl.crypto_core_ristretto255_scalar_mul(x, y))
+
+    def crypto_core_ristretto255_scalar_negate(self, out: Any, s: bytes) -> None:
+        """-s modulo the order."""
+        _write(out, self.rbcl.crypto_core_ristretto255_scalar_negate(s))
+
+    def crypto_scalarmult_ristretto255_base(self, out: Any, n: bytes) -> int:
+        """n times the generator; -1 when that is the identity (rbcl raises RuntimeError)."""
+        try:
+            _write(out, self.rbcl.crypto_scalarmult_ristretto255_base(n))
+        except RuntimeError:
+            return -1
+        return 0
+
+    def crypto_scalarmult_ristretto255(self, out: Any, n: bytes, p: bytes) -> int:
+        """n times p; -1 when p is no point or the product is the identity (rbcl raises RuntimeError)."""
+        try:
+            _write(out, self.rbcl.crypto_scalarmult_ristretto255(n, p))
+        except RuntimeError:
+            return -1
+        return 0
+
+    def crypto_sign_seed_keypair(self, pk: Any, sk: Any, seed: bytes) -> int:
+        """The Ed25519 key pair of a seed, from PyNaCl."""
+        public, secret = _nacl().crypto_sign_seed_keypair(seed)
+        _write(pk, public)
+        _write(sk, secret)
+        return 0
+
+    def crypto_sign_detached(self, sig: Any, siglen: None, m: bytes, mlen: Any, sk: bytes) -> int:
+        """The Ed25519 signature of `m`, from PyNaCl (its signed message begins with it)."""
+        _write(sig, _nacl().crypto_sign(m, sk)[:64])
+        return 0
+
+    def crypto_sign_verify_detached(self, sig: bytes, m: bytes, mlen: Any, pk: bytes) -> int:
+        """0 if `sig` is `pk`'s Ed25519 signature of `m`, else -1: PyNaCl's `crypto_sign_open`,
+        which is libsodium's verification (its signed message is the signature, then `m`)."""
+        from nacl.exceptions import BadSignatureError
+
+        try:
+            _nacl().crypto_sign_open(sig + m, pk)
+        except BadSignatureError:
+            return -1
+        return 0
+
+
+def _nacl() -> Any:
+    """PyNaCl's libsodium bindings: Ed25519 on a system without libsodium."""
+    try:
+        import nacl.bindings
+    except ImportError as exc:
+        raise ImportError(
+            "Ed25519 signatures need libsodium: install the system's (Debian: libsodium23,"
+            " Homebrew: libsodium) or PyNaCl (pip install pynacl)"
+        ) from exc
+    return nacl.bindings
+
+
+def _bundled() -> Any:
+    """libsodium's functions made of rbcl's and PyNaCl's public APIs (`Bundled`)."""
+    return Bundled()
 
 
 _FOUND = _system()
