@@ -17,7 +17,6 @@ from __future__ import annotations
 import ctypes
 import importlib
 import sys
-import tempfile
 from typing import Any
 
 _NAMES = {
@@ -49,6 +48,8 @@ class Bundled:
     ristretto255 from `rbcl`, Ed25519 from PyNaCl (imported when first asked for)."""
 
     def __init__(self) -> None:
+        import tempfile  # not on the system's path: tempfile imports random and shutil
+
         with tempfile.TemporaryDirectory(prefix="splendor-rbcl-", ignore_cleanup_errors=True) as folder:
             saved, tempfile.tempdir = tempfile.tempdir, folder  # where rbcl writes its library
             try:
