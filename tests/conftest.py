@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+
+if TYPE_CHECKING:
+    from child import Child
 
 # -- hypothesis profiles -----------------------------------------------------------------------
 #
@@ -16,7 +21,8 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 #
 # Both profiles: no deadline. An example plays or replays whole games (a few milliseconds to a
 # few tenths of a second, varying with the load of a shared two-core machine): a deadline would
-# report the load, not a regression; the fuzz tests bound each load themselves (test_fuzz.HANG).
+# report the load, not a regression. The fuzz tests run their loads in a child process (child.py),
+# so that a load that never returns fails the test.
 #
 # dev (a developer's run): few examples, so that the fast tier stays within a minute, and
 # random ones: each run explores new games, and a failure is saved in .hypothesis/ and tried
@@ -54,6 +60,38 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPath
     # the same file on purpose; the memory would refuse every rewrite after the first read.
     monkeypatch.setenv("SPLENDOR_NO_MEMORY", "1")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+
+
+@pytest.fixture
+def git_installed() -> None:
+    """git is on PATH (the sharing tests and scenarios run it for real); else the test fails in one line."""
+    from helpers import require_program
+
+    require_program("git")
+
+
+@pytest.fixture
+def bash_installed() -> None:
+    """bash is on PATH (the completion script is sourced in it); else the test fails in one line."""
+    from helpers import require_program
+
+    require_program("bash")
+
+
+@pytest.fixture(scope="module")
+def _child_process() -> Iterator[Child]:
+    """One child process for a module's tests (child.py), stopped after them."""
+    from child import Child
+
+    with Child() as process:
+        yield process
+
+
+@pytest.fixture
+def child(_child_process: Child) -> Child:
+    """The module's child process, this test's clock started: it may wait PATIENCE seconds in all."""
+    _child_process.start_clock()
+    return _child_process
 
 
 class TomlSnapshot(SingleFileSnapshotExtension):

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-import contextlib
+import importlib
 import json
 import os
 import random
-import signal
+import shutil
 import subprocess
 import threading
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import IO, Any
 
 import attrs
+import pytest
 from hypothesis import settings
 from typer.testing import CliRunner
 
@@ -197,27 +200,89 @@ def splendor_in(cwd: Path, *args: str, input: str | None = None) -> str:
     return result.stdout
 
 
-# -- bounding a test's time ----------------------------------------------------------------
+# -- the declared test dependencies ------------------------------------------------------------
+#
+# A test that needs one of them and does not find it fails, in one line that says how to get it:
+# never a skip, which would let a run without them look green.
+
+_DISTRIBUTIONS = {"nacl": "pynacl"}
+"""Where a module's pip distribution (pyproject's [test] extra) has another name."""
 
 
-class Hang(BaseException):
-    """A load ran past HANG seconds (a BaseException, so that no `except Exception` hides it)."""
-
-
-@contextlib.contextmanager
-def deadline(seconds: float) -> Iterator[None]:
-    """Interrupt the block with Hang after `seconds` (where SIGALRM exists, in the main thread)."""
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def fire(signum: int, frame: object) -> None:
-        raise Hang(f"the load took more than {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, fire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+def require(module: str) -> ModuleType:
+    """The module, a declared test dependency (pyproject's [test] extra); failing the test in
+    one line when it is not installed."""
     try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        return importlib.import_module(module)
+    except ModuleNotFoundError:
+        pass  # failed below, outside the handler: one line, not the import's traceback too
+    top = module.partition(".")[0]
+    pytest.fail(
+        f"{_DISTRIBUTIONS.get(top, top)} is a declared test dependency (pyproject [test]) and is not installed:"
+        " pip install -e '.[test]'",
+        pytrace=False,
+    )
+
+
+def require_program(name: str, path: str | None = None) -> str:
+    """The program `name` (the executable at `path`, else the one on PATH), which the tests run
+    for real (git, bash, Chromium); failing the test in one line when it is not there."""
+    found = shutil.which(name) if path is None else path if os.access(path, os.X_OK) else None
+    if found is None:
+        where = "on PATH" if path is None else f"at {path}"
+        pytest.fail(
+            f"{name} is a test dependency (the tests run it for real) and is not {where}: apt-get install {name}",
+            pytrace=False,
+        )
+    return found
+
+
+# -- waiting for a process -------------------------------------------------------------------------
+#
+# A test never bets on how long something takes (a sleep before a signal, a limit of a minute): it
+# waits for what it needs to see (a line, a file), and gives up only after PATIENCE seconds, far
+# more than anything takes on a loaded machine, so that only a hang ever reaches it.
+
+PATIENCE = 600.0
+"""Seconds a test waits for a process before it fails: only a hang takes that long."""
+
+
+class Output:
+    """The lines a process writes to a pipe, read as they come (by a thread), so that a test can
+    wait for a line rather than for a time."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.lines: list[str] = []
+        self._changed = threading.Condition()
+        self._closed = False
+        self._reader = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self._reader.start()
+
+    def _read(self, stream: IO[str]) -> None:
+        for line in stream:
+            with self._changed:
+                self.lines.append(line.rstrip("\n"))
+                self._changed.notify_all()
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+
+    def wait_for(self, wanted: Callable[[str], bool], what: str) -> str:
+        """The first line that is `wanted`, once the process has written it; failing the test if
+        the process closes its output without it, or has not written it after PATIENCE seconds."""
+        end = time.monotonic() + PATIENCE
+        with self._changed:
+            while True:
+                found = next((line for line in self.lines if wanted(line)), None)
+                if found is not None:
+                    return found
+                assert not self._closed, f"the process ended its output without {what}: {self.lines}"
+                left = end - time.monotonic()
+                assert left > 0, f"no {what} after {PATIENCE:.0f} s: {self.lines}"
+                self._changed.wait(left)
+
+    def all(self) -> list[str]:
+        """Every line, once the process has closed its output (PATIENCE seconds at the most)."""
+        self._reader.join(PATIENCE)
+        assert not self._reader.is_alive(), f"the output is still open after {PATIENCE:.0f} s: {self.lines}"
+        return self.lines

@@ -8,8 +8,10 @@ read the way the CLI reads it (`store.read`: UTF-8, `codec.parse`, the hash chai
 judging every event, the header checks). The properties, in every test:
 
 * the file is read, or refused with a GameFileError (exit 4) whose message is one line: no
-  other exception, and no load takes more than `HANG` seconds (several mutations on one file
-  may also forge a fork, two different events with one parent: a ForkError, exit 5, one line);
+  other exception, and no load hangs: the loads run in a child process (tests/child.py), and
+  one that never returns fails the test, which waits PATIENCE seconds in all, never a time per
+  load (several mutations on one file may also forge a fork, two different events with one
+  parent: a ForkError, exit 5, one line);
 * a file that is read has the original header, and all its events but the last are the
   original events at the same places (the chain pins every event that has a successor);
 * a change of a number or a name inside the header or a past event (one with a successor) is
@@ -41,7 +43,8 @@ import attrs
 import hypothesis
 import pytest
 import tomli_w
-from helpers import DUEL, EVENT_TYPES, deadline, deal_duel, examples, random_game, step, undo
+from child import Child
+from helpers import DUEL, EVENT_TYPES, deal_duel, examples, random_game, step, undo
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -57,9 +60,6 @@ from splendor_cli.variants.base.events import CardPurchased
 from splendor_cli.variants.base.rules import choices
 from splendor_cli.variants.duel import rules as duel
 from splendor_cli.variants.duel.state import DuelState
-
-HANG = 10.0
-"""Seconds one load may take before it counts as a hang (a load takes a few milliseconds)."""
 
 # -- the base games --------------------------------------------------------------------------
 
@@ -653,15 +653,30 @@ class MemoryPath(type(Path())):  # type: ignore[misc]
         return self.data
 
 
-def judge(base: Base, mutant: Mutant, path: Path) -> str:
+def judge(child: Child, base: Base, mutant: Mutant, path: Path | None = None) -> str:
+    """The mutant loaded as the CLI loads it (from memory, or written to `path` first) and the
+    properties checked, in the child process: "read", "refused" or "fork"."""
+    where = None if path is None else str(path)
+    verdict: str = child.call("test_fuzz", "judged", BASES.index(base), mutant.data, mutant.what, mutant.expect, where)
+    return verdict
+
+
+_MEMORY = MemoryPath("fuzzed.toml")
+
+
+def judged(base: int, data: bytes, what: str, expect: str | None, path: str | None) -> str:
+    """`_judge` of a mutant of BASES[base], called in the child process (plain values in and out)."""
+    return _judge(BASES[base], Mutant(data, what, expect), _MEMORY if path is None else Path(path))
+
+
+def _judge(base: Base, mutant: Mutant, path: Path) -> str:
     """Load the mutant as the CLI does and check the properties; "read" or "refused"."""
     if isinstance(path, MemoryPath):
         path.data = mutant.data
     else:
         path.write_bytes(mutant.data)
     try:
-        with deadline(HANG):
-            loaded = store.from_bytes(path, path.data) if isinstance(path, MemoryPath) else store.read(path)
+        loaded = store.from_bytes(path, path.data) if isinstance(path, MemoryPath) else store.read(path)
     except (GameFileError, ForkError) as exc:
         message = str(exc)
         assert len(message.splitlines()) == 1, f"{mutant.what}: a message of several lines: {message!r}"
@@ -685,7 +700,7 @@ def judge(base: Base, mutant: Mutant, path: Path) -> str:
     return "read"
 
 
-def fuzz(mutations: Sequence[Mutation], files: int, path: Path, stack: int = 1) -> None:
+def fuzz(mutations: Sequence[Mutation], files: int, child: Child, stack: int = 1) -> None:
     """Feed the loader `files` mutated files, one per hypothesis example (`stack` > 1: 2 to `stack`
     mutations on each), and judge each. Each outcome and mutation is a hypothesis `event`:
     `--hypothesis-show-statistics` shows how they spread."""
@@ -714,22 +729,17 @@ def fuzz(mutations: Sequence[Mutation], files: int, path: Path, stack: int = 1) 
             return  # the same file again (the loader is deterministic): counted once, loaded once
         note(mutant.what)
         hypothesis.event(f"{'first' if stack == 1 else 'last'} mutation: {mutation.__name__}")
-        hypothesis.event(f"outcome: {judge(base, mutant, path)}")
+        hypothesis.event(f"outcome: {judge(child, base, mutant)}")
         seen.add(mutant.data)  # only once judged: a failing file is judged again as hypothesis shrinks
 
     run()
 
 
-@pytest.fixture(scope="module")
-def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return MemoryPath(tmp_path_factory.mktemp("fuzz") / "game.toml")
-
-
-def test_the_base_games_are_valid(scratch: Path) -> None:
+def test_the_base_games_are_valid(child: Child) -> None:
     """Each base file reads back as the record it was written from, with 2 to 4 players and undos,
     and a Duel with a replenish among its steps."""
     for base in BASES:
-        assert judge(base, Mutant(base.data, base.name, "unchanged"), scratch) == "read"
+        assert judge(child, base, Mutant(base.data, base.name, "unchanged")) == "read"
     assert sorted(len(b.record.header.players) for b in BASES) == [2, 2, 2, 3, 4]
     assert all(any(e.TYPE == "turn_undone" for e in b.record.events) for b in (*BASES[:3], BASES[-1]))
     assert BASES[-1].record.header.variant == "duel"
@@ -742,7 +752,7 @@ def test_the_base_games_are_valid(scratch: Path) -> None:
     ids=["bytes-and-lines", "numbers-and-names", "keys-and-events"],
 )
 def test_a_seeded_sweep_of_each_kind_of_damage_reads_some_files_and_refuses_others(
-    scratch: Path, mutations: tuple[Mutation, ...]
+    child: Child, mutations: tuple[Mutation, ...]
 ) -> None:
     """Each mutation of the kind, 6 times on each base game, drawn by one seeded `random.Random`
     (the same files on every run): every file is judged (read or refused in one line as it must
@@ -754,39 +764,39 @@ def test_a_seeded_sweep_of_each_kind_of_damage_reads_some_files_and_refuses_othe
         for mutation in mutations:
             for _ in range(6):
                 mutant = mutation(Doc.of(base.data), draws)
-                outcomes[judge(base, attrs.evolve(mutant, what=f"{base.name}; {mutant.what}"), scratch)] += 1
+                outcomes[judge(child, base, attrs.evolve(mutant, what=f"{base.name}; {mutant.what}"))] += 1
     assert outcomes["read"] > 0 and outcomes["refused"] > 0, outcomes
 
 
 @pytest.mark.slow
-def test_damaged_bytes_and_lines_are_read_or_refused_in_one_line(scratch: Path) -> None:
+def test_damaged_bytes_and_lines_are_read_or_refused_in_one_line(child: Child) -> None:
     """Bytes flipped, set, inserted or deleted, the file cut at a byte or a line, lines deleted or
     copied: every file is read or refused with one line, and a file read keeps every past event."""
-    fuzz(BYTE_MUTATIONS, examples(84), scratch)  # dev: 1,260 files; ci: 8,400
+    fuzz(BYTE_MUTATIONS, examples(84), child)  # dev: 1,260 files; ci: 8,400
 
 
 @pytest.mark.slow
-def test_changed_numbers_and_names_in_past_events_are_refused(scratch: Path) -> None:
+def test_changed_numbers_and_names_in_past_events_are_refused(child: Child) -> None:
     """A number, a digit, a name or a value's type changed in the header or a past event is refused;
     in the last event it is judged by the rules: read or refused in one line, never a crash."""
-    fuzz(VALUE_MUTATIONS, examples(60), scratch)  # dev: 900 files; ci: 6,000
+    fuzz(VALUE_MUTATIONS, examples(60), child)  # dev: 900 files; ci: 6,000
 
 
 @pytest.mark.slow
-def test_renamed_keys_and_moved_events_are_refused(scratch: Path) -> None:
+def test_renamed_keys_and_moved_events_are_refused(child: Child) -> None:
     """A key renamed, an event block swapped, copied, moved or deleted is refused (but for the
     last event deleted: the game before it); blank lines, comments and CRLF change nothing."""
-    fuzz(STRUCTURE_MUTATIONS, examples(32), scratch)  # dev: 480 files; ci: 3,200 (few blocks to move)
+    fuzz(STRUCTURE_MUTATIONS, examples(32), child)  # dev: 480 files; ci: 3,200 (few blocks to move)
 
 
 @pytest.mark.slow
-def test_stacked_mutations_are_read_or_refused_in_one_line(scratch: Path) -> None:
+def test_stacked_mutations_are_read_or_refused_in_one_line(child: Child) -> None:
     """Two to four mutations of any kind on one file: read or refused in one line, and a file read
     has the original header and past events."""
-    fuzz(ALL_MUTATIONS, examples(80), scratch, stack=4)  # dev: 1,200 files; ci: 8,000
+    fuzz(ALL_MUTATIONS, examples(80), child, stack=4)  # dev: 1,200 files; ci: 8,000
 
 
-def test_the_cli_exits_0_or_4_with_one_line_on_mutated_files(tmp_path: Path) -> None:
+def test_the_cli_exits_0_or_4_with_one_line_on_mutated_files(tmp_path: Path, child: Child) -> None:
     """`splendor state -g FILE --json` on 50 mutated files: exit 0 with the JSON state, or exit 4
     with one JSON line on stderr (the error's code, exit and message); never a traceback, and the
     same verdict as `store.read`."""
@@ -799,7 +809,7 @@ def test_the_cli_exits_0_or_4_with_one_line_on_mutated_files(tmp_path: Path) -> 
         base = BASES[i % len(BASES)]
         mutation = ALL_MUTATIONS[i % len(ALL_MUTATIONS)]
         mutant = mutation(Doc.of(base.data), draws)
-        verdict = judge(base, mutant, path)
+        verdict = judge(child, base, mutant, path)
         result = runner.invoke(app, ["state", "-g", str(path), "--json"])
         what = f"{base.name}; {mutation.__name__}: {mutant.what}"
         assert "Traceback" not in result.stdout + result.stderr, what

@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, cli
+from helpers import PATIENCE, ROOT, cli
 
 SAMPLE = ROOT / "games" / "sample-3p.toml"
 
@@ -44,7 +44,8 @@ def test_a_fifo_is_written_through_never_replaced(
     got: list[bytes] = []
     reader = _read_fifo(fifo, got)
     code, _, err = cli(*command, "-o", target)
-    reader.join(timeout=30)
+    reader.join(PATIENCE)  # the command has closed the FIFO: the reader has its bytes at once
+    assert not reader.is_alive(), f"nothing read from the FIFO in {PATIENCE:.0f} s"
     assert code == 0, err
     assert got and got[0].lstrip().startswith((b"<svg", b"<!doctype html"))
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)

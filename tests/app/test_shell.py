@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -89,7 +88,7 @@ def test_commands_options_and_values_complete(folder: Path) -> None:
 
 
 @pytest.mark.slow  # runs bash
-@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+@pytest.mark.usefixtures("bash_installed")
 def test_the_bash_script_completes_in_bash(folder: Path) -> None:
     """Sourced in a real bash, the script's function fills COMPREPLY by asking `splendor`."""
     program = "\n".join(

@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+from helpers import require
 
 from splendor_cli.crypto import sodium
 from splendor_cli.crypto.keys import SecretKey, _signed
@@ -23,9 +24,9 @@ def _messages(rng: random.Random) -> list[bytes]:
 @pytest.mark.parametrize("seed", range(25))
 def test_keys_and_signatures_are_pynacls(seed: int) -> None:
     """For a key of each seed: the public key, and the signature of messages of many sizes, are
-    the bytes PyNaCl gives; every signature verifies through the binding (skipped without PyNaCl,
-    which the program itself no longer needs: the RFC 8032 vectors below still run)."""
-    nacl_signing = pytest.importorskip("nacl.signing")
+    the bytes PyNaCl gives; every signature verifies through the binding (PyNaCl is a test
+    dependency only: the program itself no longer needs it)."""
+    nacl_signing = require("nacl.signing")
     rng = random.Random(seed)
     secret = SecretKey(name="ann", signing=rng.randbytes(32), card=SecretKey.generate("x", os.urandom).card)
     reference = nacl_signing.SigningKey(secret.signing)

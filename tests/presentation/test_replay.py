@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, cli
+from helpers import ROOT, cli, require, require_program
 
 from splendor_cli import store
 from splendor_cli.presentation.replay import frames, replay_html
@@ -107,11 +107,8 @@ def test_the_command_writes_the_page_beside_the_game_or_where_told(tmp_path: Pat
 @pytest.fixture(scope="module")
 def browser():  # type: ignore[no-untyped-def]
     """Debian's Chromium, headless, driven by Playwright (no browser of Playwright's own)."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"no Chromium at {CHROMIUM}: .ci/run installs Debian's chromium")
-        pytest.skip("no Chromium here (apt-get install chromium)")
+    sync_api = require("playwright.sync_api")
+    require_program("chromium", CHROMIUM)
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM,

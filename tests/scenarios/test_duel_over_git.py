@@ -10,7 +10,6 @@ take a royal card; at the end both clones hold the same bytes and `verify --git`
 from __future__ import annotations
 
 import random
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -48,7 +47,7 @@ def _choose(state: DuelState, rng: random.Random) -> Step:
     return max(takes, key=lambda s: (len(s.cells), rng.random()))
 
 
-@pytest.mark.skipif(subprocess.run(["git", "--version"], capture_output=True).returncode != 0, reason="no git")
+@pytest.mark.usefixtures("git_installed")
 def test_two_players_play_a_whole_duel_over_git(tmp_path: Path) -> None:
     rng = random.Random(3)
     remote = tmp_path / "remote.git"

@@ -37,7 +37,7 @@ def _random_move(path: Path, rng: random.Random) -> str:
     return format_move(rng.choice([m for m in moves if m.action == "take"] or moves))
 
 
-@pytest.mark.skipif(subprocess.run(["git", "--version"], capture_output=True).returncode != 0, reason="no git")
+@pytest.mark.usefixtures("git_installed")
 def test_two_players_over_git_and_one_by_mail_play_a_whole_game(tmp_path: Path) -> None:
     """alice and bob play through a shared repository with the merge driver, carol by mailed move
     blocks relayed by bob; once a mailed move is committed in both clones at once and the driver

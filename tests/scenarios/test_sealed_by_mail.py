@@ -38,11 +38,9 @@ from scenarios.sealed_table import (
     seq_of,
 )
 from scenarios.table import Player
+from sharing.test_notify import smtp_sink
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
-
-aiosmtpd = pytest.importorskip("aiosmtpd")
-from sharing.test_notify import smtp_sink  # noqa: E402
 
 NAMES = ("ann", "bob")
 TURNS = {"base": 200, "duel": 300}

@@ -15,11 +15,9 @@ from pathlib import Path
 
 import pytest
 from scenarios.table import GAME, Player, table
+from sharing.test_notify import smtp_sink, webhook_sink
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
-
-aiosmtpd = pytest.importorskip("aiosmtpd")
-from sharing.test_notify import smtp_sink, webhook_sink  # noqa: E402
 
 
 class Post:

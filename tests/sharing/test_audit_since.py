@@ -33,9 +33,7 @@ from splendor_cli.sharing.gitsync import Upstream, groups
 from splendor_cli.sharing.withdrawals import WITHDRAW, consent_line, withdrawals
 from splendor_cli.variants.base.rules import choices
 
-pytestmark = pytest.mark.skipif(
-    subprocess.run(["git", "--version"], capture_output=True).returncode != 0, reason="no git"
-)
+pytestmark = pytest.mark.usefixtures("git_installed")
 
 GAME = Path("games") / "g.toml"
 ANN, BOB = "ann@example.org", "bob@example.org"

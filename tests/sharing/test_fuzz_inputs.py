@@ -1,14 +1,17 @@
 """The fuzz tier for what comes from other players besides game files: mail blocks (`apply`) and
 the three inputs of the merge driver. Whatever the damage, the answer is a result or one
 SplendorError of one line (exit 2 to 5), never a crash, never a hang, and nothing invalid is
-ever kept (like tests/test_fuzz.py does for game files)."""
+ever kept (like tests/test_fuzz.py does for game files). Hypothesis damages the inputs here; each
+is applied or merged in a child process (tests/child.py), so that one that never returns fails
+the test (which waits PATIENCE seconds in all), with no clock on any one input."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
-from helpers import BASE, DUEL, deadline, deal, deal_duel, examples
+from child import Child
+from helpers import BASE, DUEL, deal, deal_duel, examples
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -20,9 +23,6 @@ from splendor_cli.projection import Game
 from splendor_cli.sharing import gitmerge, mail
 
 pytestmark = pytest.mark.slow
-
-HANG = 10.0
-"""Seconds any one input may take: far more than a real one, so that a quadratic blow-up shows."""
 
 
 def _record(variant: str, moves: int, seed: int) -> Record:
@@ -76,36 +76,48 @@ def _mutate(text: str, data: st.DataObject) -> str:
     return "\n".join(lines)
 
 
-@settings(max_examples=examples(4), suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = settings(
+    max_examples=examples(4),
+    # the child process is one for the module, its clock started once for the whole test
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
+
+@_SETTINGS
 @given(variant=st.sampled_from(sorted(RECORDS)), last=st.integers(1, 4), data=st.data())
 def test_a_damaged_mail_block_is_applied_whole_or_refused_in_one_line(
-    variant: str, last: int, data: st.DataObject
+    child: Child, variant: str, last: int, data: st.DataObject
 ) -> None:
     """A block of the last moves, damaged on the way: either found and applied to the copy that
     lacks those moves (every event legal: the result replays), or one SplendorError."""
+    text = _mutate(mail.export_text(RECORDS[variant], last), data)
+    event(child.call("sharing.test_fuzz_inputs", "apply_block", variant, last, text))
+
+
+def apply_block(variant: str, last: int, text: str) -> str:
+    """In the child process: the damaged block applied to the copy without the last moves; what came of it."""
     record = RECORDS[variant]
     game_of = BASE if variant == "base" else DUEL
-    text = _mutate(mail.export_text(record, last), data)
     before = Record(header=record.header, events=record.events[:-last])
     game = Game(variant=game_of)
     for known in before.events:
         game = game.apply(known)
-    with deadline(HANG):
-        try:
-            blocks = mail.find_blocks(text, game_of)
-            outcome = mail.apply_blocks(before, game, blocks)
-        except SplendorError as exc:
-            assert 2 <= exc.exit_code <= 5 and "\n" not in str(exc) and len(str(exc)) < 1000
-            event(f"refused, exit {exc.exit_code}")
-            return
-    event("applied" if outcome.events else "nothing to apply")
+    try:
+        blocks = mail.find_blocks(text, game_of)
+        outcome = mail.apply_blocks(before, game, blocks)
+    except SplendorError as exc:
+        assert 2 <= exc.exit_code <= 5 and "\n" not in str(exc) and len(str(exc)) < 1000
+        return f"refused, exit {exc.exit_code}"
     after = Record(header=record.header, events=(*before.events, *outcome.events))
     store.from_bytes("merged.toml", format_record(after).encode())  # what would be written reads back
+    return "applied" if outcome.events else "nothing to apply"
 
 
-@settings(max_examples=examples(4), suppress_health_check=[HealthCheck.too_slow])
+@_SETTINGS
 @given(variant=st.sampled_from(sorted(RECORDS)), side=st.sampled_from(["ours", "theirs", "base"]), data=st.data())
-def test_a_damaged_merge_input_never_yields_an_invalid_game(variant: str, side: str, data: st.DataObject) -> None:
+def test_a_damaged_merge_input_never_yields_an_invalid_game(
+    child: Child, variant: str, side: str, data: st.DataObject
+) -> None:
     """The merge driver on a damaged input (ours, theirs or the ancestor): a clean merge is a
     game that reads; a conflict leaves ours as it was or writes a forked file; never a crash."""
     record = RECORDS[variant]
@@ -118,14 +130,18 @@ def test_a_damaged_merge_input_never_yields_an_invalid_game(variant: str, side: 
     }
     inputs[side] = _mutate(inputs[side], data)
     raw = {name: text.encode("utf-8", "surrogatepass") for name, text in inputs.items()}
-    with deadline(HANG):
-        result = gitmerge.merge(raw["base"], raw["ours"], raw["theirs"])
+    event(child.call("sharing.test_fuzz_inputs", "merge", raw["base"], raw["ours"], raw["theirs"]))
+
+
+def merge(base: bytes, ours: bytes, theirs: bytes) -> str:
+    """In the child process: the merge driver on the three inputs, its result checked; what came of it."""
+    result = gitmerge.merge(base, ours, theirs)
     assert "\n" not in result.message and len(result.message) < 2000
-    event("conflict" if result.conflict else "merged")
     if not result.conflict:
         store.from_bytes("merged.toml", result.data)
-    elif result.data != raw["ours"]:
+    elif result.data != ours:
         assert split_fork(result.data) is not None
+    return "conflict" if result.conflict else "merged"
 
 
 def test_the_fuzz_bases_are_valid() -> None:

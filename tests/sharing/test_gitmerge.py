@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import random
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from helpers import deal
+from helpers import deal, require_program
 from sharing.gitrepos import identity, init
 
 from splendor_cli import store
@@ -233,8 +232,7 @@ def test_resolve_refuses_to_keep_an_illegal_branch(tmp_path: Path) -> None:
 @pytest.fixture
 def git_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Git with no user or system configuration: each repository sets its own."""
-    if shutil.which("git") is None:  # pragma: no cover
-        pytest.skip("git is not installed")
+    require_program("git")
     config = tmp_path / "gitconfig"
     config.write_text("")
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))

@@ -24,15 +24,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import cli, git, random_game
+from helpers import PATIENCE, cli, git, random_game, require
 
 from splendor_cli import store
 from splendor_cli.errors import UsageError
 from splendor_cli.events.codec import Header
 from splendor_cli.sharing import notify
-
-aiosmtpd_controller = pytest.importorskip("aiosmtpd.controller")
-from aiosmtpd.smtp import AuthResult, LoginPassword  # noqa: E402
 
 # the test's server takes a login over its plain connection, as no real server should
 pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
@@ -74,6 +71,9 @@ def free_port() -> int:
 def smtp_sink(login: tuple[str, str] | None = None) -> Iterator[SmtpSink]:
     """A real SMTP server on 127.0.0.1; with `login`, it requires AUTH with that user and password
     (over the plain connection: allowed here only, `auth_require_tls=False`)."""
+    controller_module = require("aiosmtpd.controller")
+    from aiosmtpd.smtp import AuthResult, LoginPassword
+
     sink = SmtpSink()
     options: dict[str, Any] = {}
     if login is not None:
@@ -87,7 +87,9 @@ def smtp_sink(login: tuple[str, str] | None = None) -> Iterator[SmtpSink]:
 
         options = {"authenticator": authenticator, "auth_require_tls": False, "auth_required": True}
     sink.port = free_port()
-    controller = aiosmtpd_controller.Controller(sink, hostname="127.0.0.1", port=sink.port, ready_timeout=5, **options)
+    controller = controller_module.Controller(
+        sink, hostname="127.0.0.1", port=sink.port, ready_timeout=PATIENCE, **options
+    )
     controller.start()
     try:
         yield sink

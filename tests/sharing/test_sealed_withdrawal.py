@@ -12,7 +12,6 @@ after the same event: the game forks. Then ann merges main into `stale`.
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import attrs
@@ -30,9 +29,7 @@ from splendor_cli.sharing.audit import git_report, staged_report
 from splendor_cli.sharing.gitsync import groups
 from splendor_cli.sharing.withdrawals import WITHDRAW, consent_line, withdrawal_statement, withdrawals
 
-pytestmark = pytest.mark.skipif(
-    subprocess.run(["git", "--version"], capture_output=True).returncode != 0, reason="no git"
-)
+pytestmark = pytest.mark.usefixtures("git_installed")
 
 GAME = Path("games") / "g.toml"
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,9 +15,7 @@ from sealed_helpers import Table
 from splendor_cli.events import KeysPublished
 from splendor_cli.events.codec import format_record
 
-pytestmark = pytest.mark.skipif(
-    subprocess.run(["git", "--version"], capture_output=True).returncode != 0, reason="no git"
-)
+pytestmark = pytest.mark.usefixtures("git_installed")
 
 OWED = (
     "the game is over, but the keys of ann are not published: the audit cannot open the sealed cards"

@@ -5,7 +5,6 @@ read again, one fast-forwarded is read by its new events alone (`versions.extend
 from __future__ import annotations
 
 import random
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -21,9 +20,7 @@ from splendor_cli.sharing.sync import Reads, trusting
 from splendor_cli.sharing.versions import extend_read
 from splendor_cli.variants.base.rules import choices
 
-pytestmark = pytest.mark.skipif(
-    subprocess.run(["git", "--version"], capture_output=True).returncode != 0, reason="no git"
-)
+pytestmark = pytest.mark.usefixtures("git_installed")
 
 
 def _open_game(path: Path, turns: int) -> store.Loaded:

@@ -27,9 +27,7 @@ from splendor_cli.variants.duel import rules as duel
 from splendor_cli.variants.duel.notation import format_step
 from splendor_cli.variants.duel.state import DuelState
 
-pytestmark = pytest.mark.skipif(
-    subprocess.run(["git", "--version"], capture_output=True).returncode != 0, reason="no git"
-)
+pytestmark = pytest.mark.usefixtures("git_installed")
 
 ANN, BOB = "ann@example.org", "bob@example.org"
 PEOPLE = {"ann": ANN, "bob": BOB}

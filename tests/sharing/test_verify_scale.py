@@ -5,7 +5,6 @@ How long it takes at scale is measured in bench/verify_git.py (docs/performance.
 from __future__ import annotations
 
 import random
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +18,7 @@ from splendor_cli.sharing import audit, history, versions
 from splendor_cli.sharing.checker import Checker
 from splendor_cli.variants.base.rules import choices
 
-pytestmark = pytest.mark.skipif(
-    subprocess.run(["git", "--version"], capture_output=True).returncode != 0, reason="no git"
-)
+pytestmark = pytest.mark.usefixtures("git_installed")
 
 GAME = Path("games") / "g.toml"
 TURNS = 24
