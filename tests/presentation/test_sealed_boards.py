@@ -11,45 +11,21 @@ from __future__ import annotations
 
 import random
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
 from typing import Any
 
 import attrs
 import pytest
+from sealed_placeholders import SealedChance
 
 from splendor_cli.model import Gem, Tokens
 from splendor_cli.projection.seeding import RandomChance
-from splendor_cli.sealing.placeholders import is_placeholder, placeholder
+from splendor_cli.sealing.placeholders import is_placeholder
 from splendor_cli.variants.base import VARIANT as BASE
 from splendor_cli.variants.base.cards import CARDS as BASE_CARDS
 from splendor_cli.variants.base.state import GameState
 from splendor_cli.variants.duel import VARIANT as DUEL
 from splendor_cli.variants.duel.cards import CARDS as DUEL_CARDS
 from splendor_cli.variants.duel.state import CELLS, DuelState
-
-
-@attrs.define
-class SealedChance:
-    """Each deck shuffled by `rng`, its first `face_up[level]` cards real, every other one its
-    placeholder; `truth` keeps what each placeholder stands for."""
-
-    rng: random.Random
-    face_up: dict[int, int]
-    truth: dict[str, str] = attrs.Factory(dict)
-
-    def shuffle(self, items: Sequence[str], label: str) -> tuple[str, ...]:
-        out = list(items)
-        self.rng.shuffle(out)
-        if not label.startswith("deck "):
-            return tuple(out)
-        level = int(label.removeprefix("deck "))
-        for position in range(self.face_up[level] + 1, len(out) + 1):
-            self.truth[placeholder(level, position)] = out[position - 1]
-            out[position - 1] = placeholder(level, position)
-        return tuple(out)
-
-    def sample(self, items: Sequence[str], count: int, label: str) -> tuple[str, ...]:
-        return tuple(self.rng.sample(list(items), count))
 
 
 @attrs.frozen
@@ -123,6 +99,9 @@ def hidden_ids(moment: Moment, truth: dict[str, str]) -> list[str]:
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("width", [60, 80, 120])
 def test_a_sealed_board_draws_placeholders_face_down(game: str, width: int) -> None:
+    """At every width, coloured or not, the text board shows none of the cards the placeholders stand
+    for, nor the placeholders themselves: a place being revealed and a blind reserve are drawn face
+    down, within the width."""
     variant, build = GAMES[game]
     moment, _, truth = build()
     for color in (False, True):
@@ -138,6 +117,9 @@ def test_a_sealed_board_draws_placeholders_face_down(game: str, width: int) -> N
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("seat", [None, "ann", "bob"])
 def test_a_sealed_picture_draws_placeholders_face_down(game: str, seat: str | None) -> None:
+    """The SVG picture, for every seat and for none, shows none of the hidden cards: the place being
+    revealed is a card back (`sealed`, `changed`) under its usual id, and ann's blind reserve is
+    face down even to ann; ids are unique."""
     variant, build = GAMES[game]
     moment, event, truth = build()
     svg = variant.board_svg(moment, seat=seat, event=event)
@@ -159,11 +141,10 @@ def test_a_sealed_picture_draws_placeholders_face_down(game: str, seat: str | No
     assert f"card-{state.players[0].reserved[0]}" not in by_id
 
 
-def test_a_sealed_base_board(snapshot: Any) -> None:
-    moment, _, _ = sealed_base()
-    assert BASE.board_text(moment, width=100, color=False, ascii=True) == snapshot
-
-
-def test_a_sealed_duel_board(snapshot: Any) -> None:
-    moment, _, _ = sealed_duel()
-    assert DUEL.board_text(moment, width=100, color=False, ascii=True) == snapshot
+@pytest.mark.parametrize("game", GAMES)
+def test_a_sealed_board(game: str, snapshot: Any) -> None:
+    """The text board of a sealed game, 100 columns, ASCII, as recorded: a place being revealed
+    and a blind reserve drawn face down."""
+    variant, build = GAMES[game]
+    moment, _, _ = build()
+    assert variant.board_text(moment, width=100, color=False, ascii=True) == snapshot
