@@ -50,7 +50,7 @@ def floor(module: str) -> int:
         return 4
     if parts[0] == "presentation" or (parts[0] == "variants" and parts[-1] in ("render", "svg")):
         return 3
-    if parts[0] in ("sharing", "bots"):
+    if parts[0] in ("sharing", "bots", "gate"):
         return 2
     if parts[0] in ("records", "forks", "store"):
         return 1
@@ -239,14 +239,6 @@ def is_private(name: str) -> bool:
     return any(part.startswith("_") and not part.startswith("__") for part in name.split("."))
 
 
-PRIVATE_IMPORTS_ALLOWED = {
-    ("splendor_cli.app.cli", "typer._completion_classes"): "typer has no public way to register its completion classes",
-    ("splendor_cli.app.shell", "typer._completion_shared"): "typer has no public way to get its completion scripts",
-}
-"""The private imports kept, each with why: typer.completion re-exports both names, but not
-explicitly (mypy --strict refuses them from there), so no public path to them exists."""
-
-
 def private_imports(module: str, tree: ast.Module) -> list[str]:
     """Where `module` imports from outside what another module (of any package) makes public: a
     private module (`import _sha256`, `from _operator import ...`, `from typer._x import y`, a
@@ -254,12 +246,12 @@ def private_imports(module: str, tree: ast.Module) -> list[str]:
     `__import__`) or a private name (`from hmac import _x`). `__future__` is no private module."""
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
-        names: list[tuple[str, str]] = []  # (what is imported, the module it comes from)
+        names: list[str] = []  # what is imported, with the module it comes from
         if isinstance(node, ast.Import):
-            names = [(alias.name, alias.name) for alias in node.names]
+            names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = "." * node.level + (node.module or "")
-            names = [(base, base)] + [(f"{base}.{alias.name}", base) for alias in node.names]
+            names = [base] + [f"{base}.{alias.name}" for alias in node.names]
         elif (
             isinstance(node, ast.Call)
             and node.args
@@ -267,9 +259,9 @@ def private_imports(module: str, tree: ast.Module) -> list[str]:
             and isinstance(node.args[0].value, str)
             and ast.unparse(node.func) in ("importlib.import_module", "import_module", "__import__")
         ):
-            names = [(node.args[0].value, node.args[0].value)]
-        for name, source in names:
-            if is_private(name.lstrip(".")) and (module, source) not in PRIVATE_IMPORTS_ALLOWED:
+            names = [node.args[0].value]
+        for name in names:
+            if is_private(name.lstrip(".")):
                 where = MODULES[module].relative_to(ROOT) if module in MODULES else module
                 found.append((node.lineno, f"{where} line {node.lineno}: {name}"))
                 break
@@ -307,8 +299,7 @@ def test_the_private_import_scanner_sees_what_it_looks_for() -> None:
 def test_no_module_imports_a_private_module_or_name() -> None:
     """splendor_cli uses what the standard library and its dependencies make public: no module
     imports a private module (`_sha2`, `rbcl._sodium`) or a private name (`_compare_digest`) from
-    another module, whatever its package (`__future__` aside; the typer imports of
-    PRIVATE_IMPORTS_ALLOWED, which have no public path, aside). The message names file and line."""
+    another module, whatever its package (`__future__` aside). The message names file and line."""
     found = sorted(line for module, tree in TREES.items() for line in private_imports(module, tree))
     assert found == []
 
@@ -474,7 +465,7 @@ def test_every_core_file_is_scanned() -> None:
 OPENERS = {
     "splendor_cli.store": "game files, mails, the versions git hands the merge driver",
     "splendor_cli.app.cache": "its own entries",
-    "splendor_cli.app.memory": "the digests of the games seen",
+    "splendor_cli.gate.memory": "the digests of the games seen",
     "splendor_cli.app.start": "a player's commit-then-reveal secret",
     "splendor_cli.app.exits": "os.devnull, once the reader of standard output has left",
     "splendor_cli.app.output": "a device or FIFO that a picture is written through (-o /dev/null, a pipe)",

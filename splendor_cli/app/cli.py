@@ -205,7 +205,7 @@ def main() -> None:
     one line on stderr, exit 2; `splendor` alone prints the help.
     """
     if os.environ.get(shell.COMPLETE_VAR):  # the shell asks for completions: typer's classes answer
-        from typer._completion_classes import completion_init
+        from typer.completion import completion_init
 
         completion_init()
     try:

@@ -32,7 +32,7 @@ def script(shell: str) -> str:
 
     if shell not in SHELLS:
         raise UsageError(f"no completion script for {shell!r}: choose {', '.join(SHELLS)}")
-    from typer._completion_shared import get_completion_script
+    from typer.completion import get_completion_script
 
     return get_completion_script(prog_name=PROG, complete_var=COMPLETE_VAR, shell=shell)
 

@@ -1,7 +1,7 @@
 """The cryptography of signed moves and sealed cards (issue #15), as pure functions over values.
 
 - `group`: ristretto255 points and scalars (libsodium, through `sodium`), hashing to them;
-- `sodium`: the system's libsodium through ctypes, else the copy rbcl bundles;
+- `sodium`: the system's libsodium through ctypes, else rbcl's ristretto255 and PyNaCl's Ed25519;
 - `proofs`: Schnorr proofs of knowledge and Chaum-Pedersen proofs of equal logarithms;
 - `elgamal`: threshold ElGamal on cards: the joint key, encryption, decryption shares;
 - `shuffle`: a player's shuffle of an encrypted deck, bound to that deck, re-checkable from its seed;
