@@ -6,9 +6,9 @@ header names, and folded by that game's rules. Forked files are forks.py's.
 from __future__ import annotations
 
 from .errors import GameFileError
-from .events import SealedAsked
 from .events.codec import Record, parse
 from .projection.game import Game, replay
+from .sealing.events import SealedAsked
 from .variants import event_types, find_variant
 
 

@@ -20,12 +20,13 @@ import attrs
 from splendor_cli.crypto.elgamal import Deck, combine, share_point
 from splendor_cli.crypto.group import Scalar
 from splendor_cli.crypto.keys import SecretKey
-from splendor_cli.events import Event, SealedAsked
+from splendor_cli.events import Event
 from splendor_cli.events.codec import Header, Record, chained
 from splendor_cli.projection.game import Game, replay
 from splendor_cli.projection.variant import AnyVariant
 from splendor_cli.sealing.duties import duties, reveal_own
-from splendor_cli.sealing.placeholders import LEVELS, placeholder
+from splendor_cli.sealing.events import SealedAsked
+from splendor_cli.sealing.placeholders import placeholder
 from splendor_cli.sealing.reveal import placeholders, private_cards, substitute
 from splendor_cli.sealing.signing import game_key, sign
 from splendor_cli.sealing.table import Sealing
@@ -250,7 +251,7 @@ def truth(table: Sealing) -> dict[str, str]:
     """Every placeholder opened with the published card secrets (all must be published)."""
     secrets = [Scalar.from_hex(table.published[p].card) for p in table.players]
     out: dict[str, str] = {}
-    for level, deck in zip(LEVELS, table.decks(), strict=True):
+    for level, deck in zip(table.levels, table.decks(), strict=True):
         known = Deck(table.cards[level])
         for k, ciphertext in enumerate(deck, start=1):
             out[placeholder(level, k)] = known.card_of(

@@ -94,7 +94,7 @@ def replayed(game: Game, seat: str) -> bool:
     """Whether this user published their keys of this game (by its first event) while this copy
     has no such event of `seat`'s: an older copy, or a finished game replayed to make the same
     keys play again, whose secrets are out. Nothing is signed or shown in it."""
-    from ..events import KeysPublished
+    from ..sealing.events import KeysPublished
     from .keyring import published_before
 
     sealing = game.sealing
@@ -111,8 +111,8 @@ def part(loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
         IllegalMoveError: this user published their keys of this game already (`replayed`).
     """
     from .. import store
-    from ..events import DeckShuffled
     from ..sealing.duties import duties
+    from ..sealing.events import DeckShuffled
 
     if replayed(loaded.game, seat):
         raise IllegalMoveError(
@@ -165,7 +165,7 @@ def note_written(loaded: Loaded, after: Loaded, secret: SecretKey | None) -> Non
     """What this user must remember of the events `after` adds to `loaded` (signed by `secret`'s
     seat): a shuffle of theirs, by the decks it started from (`_check_shuffle_once`); keys of
     theirs published, the game noted as one whose keys are out (`replayed`)."""
-    from ..events import DeckShuffled, KeysPublished
+    from ..sealing.events import DeckShuffled, KeysPublished
 
     if secret is None or after.game.sealing is None:
         return
@@ -188,7 +188,7 @@ def note_written(loaded: Loaded, after: Loaded, secret: SecretKey | None) -> Non
 def dropped_lines(fork: Fork, dropped: str) -> list[str]:
     """What a `resolve` that drops the side `dropped` of a sealed game's `fork` does to the
     protocol: one line a shuffle dropped, saying that its player shuffles again."""
-    from ..events import DeckShuffled
+    from ..sealing.events import DeckShuffled
 
     return [
         f"{event.player}'s shuffle (#{event.seq}) is dropped: {event.player} shuffles again from the decks kept"

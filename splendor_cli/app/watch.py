@@ -420,7 +420,8 @@ class Watcher:
 
 def _part_of(event: object, me: str) -> bool:
     """Whether `event` is `me`'s part of the sealed protocol (a join, a shuffle, shares, keys): not a move."""
-    from ..events import CardsShown, DeckShuffled, KeysPublished, PlayerJoined, actor
+    from ..events import actor
+    from ..sealing.events import CardsShown, DeckShuffled, KeysPublished, PlayerJoined
 
     return isinstance(event, (PlayerJoined, DeckShuffled, CardsShown, KeysPublished)) and actor(event) == me
 

@@ -7,10 +7,12 @@ third field, `sig`: their author's Ed25519 signature (splendor_cli/sealing/ says
 covers); it is written only when there is one, so open games' files never show it.
 
 The envelope is declared once: every event class derives from `Envelope` (`seq`, `parent`), or
-from `Signable` (and `sig`), as eventsourcing's events derive from one base. An event is made
+from `Signable` (and `sig`), or, for a game's play events, from `PlayEvent` (and `player`, `by`),
+as eventsourcing's events derive from one base. An event is made
 without it (`TurnUndone(by="ann", to=3)`: seq 0, parent "", not yet on a log) and gets it as it
 is appended (`events.codec.chained`). In the file, `seq` and `parent` are always written and
-`sig` comes last, after the payload: the bytes of every file stay as they were.
+`sig` comes last, after the payload (`WRITTEN` says where each envelope field goes): the bytes of
+every file stay as they were.
 
 Payloads are flat: scalars and arrays of scalars, so that one
 event is one `[[events]]` block of the file. Never rename a TYPE or a field: old files
@@ -18,11 +20,13 @@ must stay readable (change the schema by adding an upcaster keyed on the format 
 
 Each game declares its own events (its setup and its turns or steps) in its package
 (`splendor_cli.variants.<game>.events`); the events here are the ones every game's log may
-hold: an undo, and the commit-then-reveal deal.
+hold: an undo, and the commit-then-reveal deal. A table protocol declares its own events in its
+package (a sealed game's: `splendor_cli.sealing.events`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar, Protocol, TypeVar
 
 import attrs
@@ -41,24 +45,42 @@ class Event(Protocol):
     def parent(self) -> str: ...
 
 
-class PlayEvent(Event, Protocol):
-    """An event a player makes by playing: a turn, or a step of a turn."""
-
-    @property
-    def player(self) -> str: ...
-
-
 WRITTEN = "written"
 """The metadata key of an envelope's field that says where and when the file writes it (the codec
 reads it): "first", before the payload and always, even at its default (`seq`, `parent`: the
 chain, whose defaults only stand for an event not yet on a log, so a table without them is
-refused); "last", after the payload and only when not at its default (`sig`), as a payload field
-with a default is written only when it holds another value."""
+refused; a play event's `player`); "last", after the payload and only when not at its default
+(`sig`; a play event's `by`), as a payload field with a default is written only when it holds
+another value.
+
+Each envelope wraps the one it derives from around the payload, as an envelope holds a letter:
+the "first" fields are written in the order they are declared (the outermost envelope's first:
+`seq`, `parent`, then `player`), the "last" fields in the reverse order (the innermost
+envelope's first: `by`, then `sig`). So a table reads `type`, `seq`, `parent`, `player`, the
+payload, `by`, `sig`: the layout of every file written before the envelopes were declared once."""
 
 
-# The two envelope classes are never made themselves (only their subclasses are, which generate
+# The envelope classes are never made themselves (only their subclasses are, which generate
 # their own __init__, __repr__ and __eq__): generating theirs would cost each command's start-up
 # about 0.3 ms for nothing.
+
+
+@attrs.frozen(kw_only=True)
+class WrittenForm:
+    """How an event class's table in the file differs from its fields, when it does (an event
+    class's `FORM`; None for most): the codec passes every table of the class read from a file
+    through `upcast` before it is structured, and every table it writes (and hashes, and signs)
+    through `written`. So a class can change the shape of its fields while every table ever
+    written keeps its bytes, its digest and its signature: `upcast` reads each form the class was
+    ever written in forward, `written` writes the form a table of those values was always written
+    in (`written(upcast(table)) == table` for every table in its canonical form; `upcast` refuses
+    another with a ValueError, which the codec reports naming the event)."""
+
+    upcast: Callable[[dict[str, Any]], dict[str, Any]]
+    """A table as written (type, envelope and payload: a new dict, the one given left as it is)
+    -> the table of the class's fields. ValueError: no form this class writes."""
+    written: Callable[[dict[str, Any]], dict[str, Any]]
+    """The table of the class's fields (as `upcast` gives it) -> the table as written."""
 
 
 @attrs.frozen(kw_only=True, init=False, repr=False, eq=False)
@@ -67,6 +89,8 @@ class Envelope:
     class derives from it and adds its `TYPE` and its payload."""
 
     TYPE: ClassVar[str]
+    FORM: ClassVar[WrittenForm | None] = None
+    """How the class's tables are written, when not as its fields are (`WrittenForm`)."""
     seq: int = attrs.field(default=0, metadata={WRITTEN: "first"})
     parent: str = attrs.field(default="", metadata={WRITTEN: "first"})
 
@@ -77,6 +101,21 @@ class Signable(Envelope):
     author's signature ("" when unsigned: not written), written after the payload."""
 
     sig: str = attrs.field(default="", metadata={WRITTEN: "last"})
+
+
+# mypy compares the `__attrs_init__` attrs gives a class made with init=False with its base's, and
+# `player` is a field without a default: no override that matters (nobody calls it).
+@attrs.frozen(kw_only=True, init=False, repr=False, eq=False)
+class PlayEvent(Signable):  # type: ignore[override]
+    """The envelope of an event a player makes by playing (a turn, or a step of a turn), in every
+    game: `player`, who plays it (written first, after `seq` and `parent`), and `by`, who played
+    it for `player` on purpose (hot-seat, a relayed turn, `play --for`): "" when the player did,
+    written only when set, after the payload and before `sig`. `by` is no part of what the rules
+    make of the move (the fold checks that it names another player of the game). A game's play
+    events derive from it and add their `TYPE` and payload."""
+
+    player: str = attrs.field(metadata={WRITTEN: "first"})
+    by: str = attrs.field(default="", metadata={WRITTEN: "last"})
 
 
 @attrs.frozen(kw_only=True)
@@ -132,95 +171,6 @@ class SeedsRestarted(Envelope):
     without: tuple[str, ...]
 
 
-@attrs.frozen(kw_only=True)
-class SealedAsked(Envelope):
-    """A sealed game: the players join with their keys (`PlayerJoined`), each shuffles and
-    encrypts the decks in turn (`DeckShuffled`), and a card is revealed only by every player's
-    decryption share (`CardsShown`): nobody alone knows the order of a deck, and a card reserved
-    blind is seen by its owner alone. Every event after this one is signed by its author."""
-
-    TYPE: ClassVar[str] = "sealed_asked"
-    variant: str
-    players: tuple[str, ...]
-
-
-@attrs.frozen(kw_only=True)
-class PlayerJoined(Signable):
-    """A player's public keys for this game: `signing` (Ed25519, their identity) and `card` (the
-    ristretto255 key of their share of the joint key, made for this game only), with
-    `possession`, the proof that they hold both secrets, made for this game and this seat."""
-
-    TYPE: ClassVar[str] = "player_joined"
-    player: str
-    signing: str
-    card: str
-    possession: str
-
-
-@attrs.frozen(kw_only=True)
-class DeckShuffled(Signable):
-    """A player's shuffle of the sealed decks: each deck re-encrypted under the joint key and put
-    in a new order, which only a seed they publish at the end can explain (`KeysPublished`).
-    `deck_N` is the whole level-N deck in one string: the standard base64 (padded, no newline) of
-    its ciphertexts from the top, 64 bytes each (crypto/elgamal.py `deck_text`); `proofs` holds
-    one zero-knowledge proof of shuffle per deck (base64: crypto/shuffle_proof.py), which every
-    reader checks: the deck is a permutation and re-encryption of the deck before it."""
-
-    TYPE: ClassVar[str] = "deck_shuffled"
-    player: str
-    deck_1: str
-    deck_2: str
-    deck_3: str
-    proofs: tuple[str, ...] = ()
-
-
-@attrs.frozen(kw_only=True)
-class CardsShown(Signable):
-    """A player's decryption shares of sealed cards (`cards`: placeholders such as `2?07`), each
-    with its proof (`shares`, in the same order: each the standard base64 of its 96 bytes, 128
-    characters, crypto/elgamal.py `Share.to_text`). A card is revealed to all when every
-    player's share is in; a card reserved blind gets every share but its owner's."""
-
-    TYPE: ClassVar[str] = "cards_shown"
-    player: str
-    cards: tuple[str, ...]
-    shares: tuple[str, ...]
-
-
-@attrs.frozen(kw_only=True)
-class KeysPublished(Signable):
-    """After the last move, a player's secrets of this game: `card`, the secret of their share of
-    the joint key, and `seeds`, the seeds of their shuffle of each deck (64 hex digits each), so
-    that `splendor verify` re-checks every shuffle and every reveal."""
-
-    TYPE: ClassVar[str] = "keys_published"
-    player: str
-    card: str
-    seeds: tuple[str, ...]
-
-
-@attrs.frozen(kw_only=True)
-class RewindAgreed(Signable):
-    """In a sealed game, a player's signed consent to a rewind to just after event `to` that takes
-    back turns of theirs: a forced undo (`TurnUndone.forced`) needs one from each such player,
-    made since the last move."""
-
-    TYPE: ClassVar[str] = "rewind_agreed"
-    player: str
-    to: int
-
-
-SEALED_TYPES: tuple[type[Event], ...] = (
-    SealedAsked,
-    PlayerJoined,
-    DeckShuffled,
-    CardsShown,
-    KeysPublished,
-    RewindAgreed,
-)
-"""The events of a sealed game's protocol (splendor_cli/sealing/)."""
-
-
 E = TypeVar("E", bound=Event)
 
 
@@ -250,9 +200,10 @@ SHARED_TYPES: tuple[type[Event], ...] = (
     SeedCommitted,
     SeedRevealed,
     SeedsRestarted,
-    *SEALED_TYPES,
 )
-"""The events any game's log may hold, besides the game's own."""
+"""The events any game's log may hold, besides the game's own and its table protocol's (a sealed
+game's: `splendor_cli.sealing.events.SEALED_TYPES`): `splendor_cli.variants.event_types` gathers
+them."""
 
 
 def actor(event: Event) -> str:
@@ -264,25 +215,38 @@ def actor(event: Event) -> str:
     return player if isinstance(player, str) else ""
 
 
+MOVED = frozenset(
+    ("SEALED_TYPES", "CardsShown", "DeckShuffled", "KeysPublished", "PlayerJoined", "RewindAgreed", "SealedAsked")
+)
+"""The sealed protocol's events, which live in `splendor_cli.sealing.events` (a table protocol owns
+its events): still served from here (`__getattr__`) to the modules that import them from here
+(store.py and sharing/, which another change moves to one gate) until they import them from
+there; then this goes. Imported here only when asked for: no import circle."""
+
+
+def __getattr__(name: str) -> Any:
+    """A name of `MOVED`, from `splendor_cli.sealing.events` (PEP 562); AttributeError for any other."""
+    if name in MOVED:
+        from ..sealing import events as sealed
+
+        return getattr(sealed, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
-    "SEALED_TYPES",
+    "MOVED",
     "SHARED_TYPES",
     "WRITTEN",
-    "CardsShown",
-    "DeckShuffled",
     "Envelope",
     "Event",
-    "KeysPublished",
     "PlayEvent",
-    "PlayerJoined",
-    "RewindAgreed",
-    "SealedAsked",
     "SeedCommitted",
     "SeedRevealed",
     "SeedsAsked",
     "SeedsRestarted",
     "Signable",
     "TurnUndone",
+    "WrittenForm",
     "actor",
     "enveloped",
     "signature",

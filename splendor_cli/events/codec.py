@@ -6,8 +6,10 @@ than this program is refused with one line naming the event and the problem.
 
 Events are written one `[[events]]` block each, appended after the bytes already written, and
 never re-serialised as a whole document: that keeps the file append-only and a turn's git diff
-one block. An event's table holds `type`, then its envelope's `seq` and `parent`, then its payload
-in the order its class declares it, then `sig` when it has one (`events.WRITTEN`).
+one block. An event's table holds `type`, then its envelope's fields written first (`seq`,
+`parent`, a play event's `player`), then its payload in the order its class declares it, then the
+envelope's fields written last when they are set (a play event's `by`, then `sig`): each envelope
+wraps the one it derives from (`events.WRITTEN`).
 
 Old files are read forward by upcasters, as eventsourcing reads old events. The header's `format`
 says which schema a file's event tables follow; `UPCASTERS[N]`, when a change of schema from
@@ -18,6 +20,13 @@ its class. The hash chain links the tables as they were written: each link is ch
 digest taken, before the upcasting. Formats 1 and 2 write the same tables (what differs is how a
 game draws and seals: `FORMAT`), so no upcaster is registered yet; the first change of schema
 registers one with `@upcaster(2)`.
+
+An event class may also declare how its tables are written when that is not as its fields are
+(`events.WrittenForm`, the class's `FORM`): an upcaster of the class's own, applied to every table
+of that type whatever the format (after the format's upcasters), and the form it writes, applied
+to every table this program writes, hashes and signs. That is how `deck_shuffled` holds a list of
+decks while a shuffle of three decks is still written `deck_1`, `deck_2`, `deck_3`, its bytes,
+digest and signature unchanged (splendor_cli/sealing/events.py).
 """
 
 from __future__ import annotations
@@ -34,7 +43,7 @@ import attrs
 
 from ..errors import ConflictError, ForkError, GameFileError, excerpt
 from ..model import Gem
-from . import WRITTEN, Event, enveloped
+from . import WRITTEN, Event, WrittenForm, enveloped
 
 EventTypes = Callable[[str], Mapping[str, type[Any]]]
 """The event classes of a game, by type tag, for the header's `variant` (GameFileError if unknown):
@@ -158,20 +167,29 @@ def header_digest(header: Header) -> str:
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
-    """The event as written to the file: `type` first, then the fields in declaration order.
+    """The event as written to the file: `type` first, then the envelope's first fields, the
+    payload in declaration order, and the envelope's last fields (`events.WRITTEN`); in the
+    class's written form, if it declares one (`events.WrittenForm`).
 
     A field added to an event after files were written has a default, and is left out while it
     holds it: old events keep their bytes, and so their digests.
     """
     cls = type(event)
-    raw = {"type": event.TYPE, **_plain(event)}
+    plain = _plain(event)
+    raw: dict[str, Any] = {"type": event.TYPE}
+    for name in _layout(cls)[3]:
+        raw[name] = plain[name]
     for field in _defaulted(cls):
         if getattr(event, field.name) == field.default:
             del raw[field.name]
-    for name in _last(cls):
-        if name in raw:
-            raw[name] = raw.pop(name)
-    return raw
+    form = _form(cls)
+    return raw if form is None else form.written(raw)
+
+
+def _form(cls: type) -> WrittenForm | None:
+    """How the tables of an event class are written, when not as its fields are (`events.WrittenForm`)."""
+    form = getattr(cls, "FORM", None)
+    return form if isinstance(form, WrittenForm) else None
 
 
 def event_digest(event: Event) -> str:
@@ -272,27 +290,27 @@ def _defaulted(cls: type) -> list[Any]:
     return _DEFAULTED[cls]
 
 
-_LAYOUT: dict[type, tuple[tuple[str, ...], tuple[str, ...], dict[str, int]]] = {}
+Layout = tuple[tuple[str, ...], tuple[str, ...], dict[str, int], tuple[str, ...]]
+"""How the file lays out the fields of a class: see `_layout`."""
+_LAYOUT: dict[type, Layout] = {}
 
 
-def _layout(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, int]]:
+def _layout(cls: type) -> Layout:
     """How the file lays out the fields of a class (`events.WRITTEN`): the names that must be
-    written although they have a default (the chain's), the names written after the payload, and
-    each name's place in the table."""
+    written although they have a default (the chain's), the names written after the payload, each
+    name's place in the table, and the names in that order: the fields written first in the
+    order they are declared (the outermost envelope's first), the payload in the order it is
+    declared, the fields written last in the reverse order (the innermost envelope's first)."""
     layout = _LAYOUT.get(cls)
     if layout is None:
         fields = attrs.fields(cls)
-        first = (f for f in fields if f.metadata.get(WRITTEN) == "first")
+        first = [f for f in fields if f.metadata.get(WRITTEN) == "first"]
         required = tuple(f.name for f in first if f.default is not attrs.NOTHING)
-        last = tuple(f.name for f in fields if f.metadata.get(WRITTEN) == "last")
-        order = [f.name for f in fields if f.name not in last] + list(last)
-        layout = _LAYOUT[cls] = (required, last, {name: place for place, name in enumerate(order)})
+        last = tuple(f.name for f in reversed(fields) if f.metadata.get(WRITTEN) == "last")
+        payload = [f.name for f in fields if f.metadata.get(WRITTEN) not in ("first", "last")]
+        order = (*(f.name for f in first), *payload, *last)
+        layout = _LAYOUT[cls] = (required, last, {name: place for place, name in enumerate(order)}, order)
     return layout
-
-
-def _last(cls: type) -> tuple[str, ...]:
-    """The fields of a class written after its payload (`sig`)."""
-    return _layout(cls)[1]
 
 
 _TOML_ERROR_LINE = re.compile(r"\(at line (\d+), column \d+\)")
@@ -319,7 +337,7 @@ def structure(raw: dict[str, Any], cls: type[Any], where: str) -> Any:
     from cattrs.errors import ClassValidationError
 
     body = {key: value for key, value in raw.items() if key != "type"}
-    required, _, order = _layout(cls)
+    required, _, order, _ = _layout(cls)
     absent = [name for name in required if name not in body]  # cattrs would fill in their defaults
     try:
         built = _converter().structure(body, _flat(cls))
@@ -541,6 +559,12 @@ def read_events(
         cls = types.get(kind) if isinstance(kind, str) else None  # `type = []` is not hashable
         if cls is None:
             raise GameFileError(f"{where}: unknown event type {excerpt(raw.get('type'))}")
+        form = _form(cls)
+        if form is not None:  # the class's own upcaster: a table of an older form read forward
+            try:
+                raw = form.upcast(raw)
+            except ValueError as exc:
+                raise GameFileError(f"{where} ({cls.TYPE}): {exc}") from None
         event: Event = structure(raw, cls, f"{where} ({cls.TYPE})")
         for field in _defaulted(cls):
             if field.name in raw and raw[field.name] == field.default:

@@ -14,7 +14,8 @@ from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Protocol
 
 from ..errors import IllegalMoveError, UsageError, excerpt
-from ..events import Event, RewindAgreed, TurnUndone, actor
+from ..events import Event, TurnUndone, actor
+from ..sealing.events import RewindAgreed
 
 if TYPE_CHECKING:  # what the policy reads of a game (types only: no start-up cost)
 

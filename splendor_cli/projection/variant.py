@@ -254,15 +254,17 @@ if TYPE_CHECKING:  # what mypy checks a game's modules against (types only: no s
     Places = tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]]
     """Where a state keeps cards outside its decks: those face up, and each player's reserved ones."""
     Decks = Mapping[int, tuple[str, ...]]
-    """A game's three decks by level (1 to 3), each from the top."""
+    """A game's decks by level (1, 2, ...: as many as it has, at most 9), each from the top."""
 
     class SealedCards(Protocol[S_contra]):
         """What a game declares to be played sealed (`Variant.sealed_cards`)."""
 
         @property
         def decks(self) -> Decks:
-            """The cards of each of the three decks (levels 1 to 3) in the order the game lists them:
-            the first shuffle encrypts them in this order, openly."""
+            """The cards of each of the game's sealed decks, by level (1, 2, ...: as many decks as
+            the game has, each of 1 to 99 cards), in the order the game lists them: the first
+            shuffle encrypts them in this order, openly. The number of decks is the game's: each
+            shuffle holds that many (`sealing.events.DeckShuffled.decks`)."""
             ...
 
         def deal(self, players: tuple[str, ...], decks: Decks, chance: Chance) -> Event:

@@ -6,7 +6,8 @@ A sealed game (`splendor new --sealed`) starts with `SealedAsked`. Then:
    made for this game alone (`game_key`: derived from their secret key and the game, so that
    publishing it at the end tells nothing of their other games), proving that they hold both
    secrets in this game's context (the digest of the first event, and their seat).
-2. **Shuffles.** Once every player has joined, each shuffles the three decks once, in any order
+2. **Shuffles.** Once every player has joined, each shuffles the game's decks once (as many as
+   it declares: three for Splendor and a Duel), in any order
    (`DeckShuffled`): every card re-encrypted under the joint key (the sum of the card keys) and
    put in a new order, by a seed only they know (crypto/shuffle.py). The first shuffle starts
    from the decks in the order the game lists its cards, each card encrypted openly.
@@ -36,6 +37,7 @@ it deals them, where its states keep the cards and how revealed cards replace pl
 
 The modules, each named for what it does:
 
+- `events`: the protocol's events (`SEALED_TYPES`), which every game's log may hold;
 - `placeholders`: the id of a card nobody has seen (`2?07`), and a setup's deck holding some;
 - `capability`: what a game declares to be sealed, and the first event of a sealed game;
 - `substitution`: revealed cards put in place of their placeholders, anywhere in a state or

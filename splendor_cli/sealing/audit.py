@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from .placeholders import LEVELS, placeholder
+from .placeholders import placeholder
 from .reveal import unrevealed
 from .table import known_deck
 
@@ -42,10 +42,10 @@ def audit(sealing: Sealing, state: Any | None) -> Audit:
     checked = 0
     if sealing.joined and sealing.shuffled:
         joint = sealing.joint_key()
-        before = [known_deck(sealing.cards[level]).unmasked() for level in LEVELS]
+        before = [known_deck(sealing.cards[level]).unmasked() for level in sealing.levels]
         for shuffled in sealing.shuffles:
             keys = sealing.published.get(shuffled.player)
-            for index, level in enumerate(LEVELS):
+            for index, level in enumerate(sealing.levels):
                 if keys is not None:
                     seed = bytes.fromhex(keys.seeds[index])
                     if not check_shuffle(before[index], shuffled.decks[index], joint, seed, "deck"):
@@ -64,7 +64,7 @@ def audit(sealing: Sealing, state: Any | None) -> Audit:
         for secret in secrets[1:]:
             whole = whole + secret  # the sum of the shares a x_i is a (sum x_i): one product a card
         deck_cards: dict[str, str] = {}
-        for level, deck in zip(LEVELS, sealing.decks(), strict=True):
+        for level, deck in zip(sealing.levels, sealing.decks(), strict=True):
             known = known_deck(sealing.cards[level])
             seen: list[str] = []
             for k, ciphertext in enumerate(deck, start=1):

@@ -6,8 +6,9 @@ its `Variant.sealed_cards` is a `SealedCards` (or None: the game cannot be seale
 protocol reads the game through this declaration only; it never probes the game's deal nor
 walks its states to find where cards are.
 
-A game with decks of cards usually declares a `SealedDecks`: its decks, its deal from given
-decks, and where its states keep cards outside the decks; revealed cards replace placeholders
+A game with decks of cards usually declares a `SealedDecks`: its decks (by level, 1, 2, ...: as
+many as the game has, and so as many as each shuffle holds), its deal from given decks, and where
+its states keep cards outside the decks; revealed cards replace placeholders
 wherever they are in an attrs state or event (`substitution.substitute_anywhere`).
 """
 
@@ -19,7 +20,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import attrs
 
 from ..errors import UsageError
-from ..events import Event, SealedAsked
+from ..events import Event
+from .events import SealedAsked
 from .substitution import substitute_anywhere
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ import hashlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .placeholders import LEVELS, placeholder
+from .placeholders import placeholder
 from .reveal import unrevealed
 from .table import refuse
 
@@ -33,7 +33,9 @@ class _AsListed:
 
 def face_up_cards(variant: AnyVariant, sealing: Sealing) -> tuple[str, ...]:
     """The placeholders that the game's setup deals face up (in the order the state holds them)."""
-    decks = {level: tuple(placeholder(level, k) for k in range(1, len(sealing.cards[level]) + 1)) for level in LEVELS}
+    decks = {
+        level: tuple(placeholder(level, k) for k in range(1, len(sealing.cards[level]) + 1)) for level in sealing.levels
+    }
     setup = sealing.game.deal(sealing.players, decks, _AsListed())
     face_up, _ = unrevealed(sealing, variant.start(setup))
     return face_up
@@ -53,7 +55,7 @@ def deal(sealing: Sealing) -> Event:
             sealing.revealed.get(placeholder(level, k), placeholder(level, k))
             for k in range(1, len(sealing.cards[level]) + 1)
         )
-        for level in LEVELS
+        for level in sealing.levels
     }
     seed = hashlib.sha256(sealing.root)
     for card in sealing.face_up:

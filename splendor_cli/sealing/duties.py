@@ -9,8 +9,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import excerpt
-from ..events import CardsShown, DeckShuffled, Event, KeysPublished, PlayerJoined
-from .placeholders import LEVELS
+from ..events import Event
+from .events import CardsShown, DeckShuffled, KeysPublished, PlayerJoined
 from .reveal import owed
 from .signing import context, game_key, seed_label, shuffle_context
 from .table import refuse
@@ -60,11 +60,11 @@ def duties(
                 shuffle_context(sealing.root, player, level),
                 source,
             )
-            for level, deck in zip(LEVELS, sealing.decks(), strict=True)
+            for level, deck in zip(sealing.levels, sealing.decks(), strict=True)
         ]
         texts = [deck_text(deck) for deck, _ in made]
         proofs = tuple(proof.to_text() for _, proof in made)
-        return [DeckShuffled(player=player, deck_1=texts[0], deck_2=texts[1], deck_3=texts[2], proofs=proofs)]
+        return [DeckShuffled(player=player, decks=tuple(texts), proofs=proofs)]
     events: list[Event] = []
     if not sealing.shuffled:
         return events
@@ -78,7 +78,7 @@ def duties(
         )
         events.append(CardsShown(player=player, cards=tuple(cards), shares=shares))
     if finished and player not in sealing.published:
-        seeds = tuple(secret.shuffle_seed(seed_label(sealing.root, player, level)).hex() for level in LEVELS)
+        seeds = tuple(secret.shuffle_seed(seed_label(sealing.root, player, level)).hex() for level in sealing.levels)
         events.append(KeysPublished(player=player, card=mine.card.to_hex(), seeds=seeds))
     return events
 

@@ -30,8 +30,14 @@ import re
 from collections.abc import Sequence
 
 LEVELS = (1, 2, 3)
-"""The sealed decks, by level: `deck_1` to `deck_3` of a shuffle (`DeckShuffled`)."""
-PLACEHOLDER = re.compile(r"([1-3])\?([0-9]{2})")
+"""The levels of Splendor's and a Duel's sealed decks (what their tests and tools may name). The
+protocol reads a game's own from what it declares (`table.Sealing.levels`: 1, 2, ... as many
+decks as `SealedCards.decks` holds)."""
+MOST_DECKS = 9
+"""The most sealed decks a game may declare: a placeholder names its deck's level with one digit."""
+MOST_CARDS = 99
+"""The most cards of a sealed deck: a placeholder names a card's place with two digits."""
+PLACEHOLDER = re.compile(r"([1-9])\?([0-9]{2})")
 """A placeholder: the level, `?`, the 1-based position in the sealed deck on two digits."""
 
 
@@ -103,6 +109,8 @@ def deck_problem(name: str, level: int, deck: Sequence[str], cards: Sequence[str
 
 __all__ = [
     "LEVELS",
+    "MOST_CARDS",
+    "MOST_DECKS",
     "PLACEHOLDER",
     "deck_problem",
     "holds_placeholders",

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..errors import IllegalMoveError, excerpt
-from ..events import CardsShown, DeckShuffled, Event, KeysPublished, PlayerJoined, SealedAsked, actor, signature
+from ..events import Event, actor, signature
 from .capability import cannot
-from .placeholders import LEVELS, PLACEHOLDER, level_of, position_of
+from .events import CardsShown, DeckShuffled, KeysPublished, PlayerJoined, SealedAsked, deck_key
+from .placeholders import MOST_CARDS, MOST_DECKS, PLACEHOLDER, level_of, position_of
 from .signing import context, full_digest, shuffle_context, signed_message
 
 if TYPE_CHECKING:
@@ -51,9 +52,9 @@ def in_words(names: Sequence[str]) -> str:
 
 @attrs.frozen(kw_only=True)
 class Shuffle:
-    """One player's shuffle: the decks it left (level 1 to 3), as the bytes of their ciphertexts
-    (64 each, from the top: `DeckShuffled.deck_N` decoded); each card is made a `Ciphertext`, its
-    points checked, when first used."""
+    """One player's shuffle: the decks it left (by level, from 1), as the bytes of their
+    ciphertexts (64 each, from the top: `DeckShuffled.decks` decoded); each card is made a
+    `Ciphertext`, its points checked, when first used."""
 
     player: str
     data: tuple[bytes, ...]
@@ -70,14 +71,15 @@ class Shuffle:
             if not 1 <= position <= len(data) // _CIPHERTEXT:
                 raise IndexError(f"no card {position} in deck {level}")
             at = (position - 1) * _CIPHERTEXT
-            made = self._made[key] = Ciphertext.from_bytes(data[at : at + _CIPHERTEXT], f"deck_{level} card {position}")
+            name = deck_key(level, len(self.data))
+            made = self._made[key] = Ciphertext.from_bytes(data[at : at + _CIPHERTEXT], f"{name} card {position}")
         return made
 
     @property
     def decks(self) -> tuple[tuple[Ciphertext, ...], ...]:
         return tuple(
             tuple(self.card(level, k) for k in range(1, len(data) // _CIPHERTEXT + 1))
-            for level, data in zip(LEVELS, self.data, strict=True)
+            for level, data in enumerate(self.data, start=1)
         )
 
 
@@ -93,7 +95,8 @@ class Sealing:
     root: bytes
     """SHA-256 of the first event (`SealedAsked`): what binds every proof to this game."""
     cards: Mapping[int, tuple[str, ...]]
-    """The cards of each deck, in the order the game lists them: the first shuffle's input."""
+    """The cards of each deck, by level (1, 2, ...: as many decks as the game declares), in the
+    order the game lists them: the first shuffle's input."""
     keys: Mapping[str, PublicKey] = attrs.Factory(dict)
     shuffles: tuple[Shuffle, ...] = ()
     face_up: tuple[str, ...] = ()
@@ -120,10 +123,16 @@ class Sealing:
         game = variant.sealed_cards
         if game is None:
             raise refuse(cannot(variant))
-        if sorted(game.decks) != list(LEVELS):
-            raise refuse(f"{variant.name} cannot be sealed: it declares no three decks (levels 1 to 3)")
-        cards = {level: tuple(game.decks[level]) for level in LEVELS}
+        why = decks_problem(game.decks)
+        if why:
+            raise refuse(f"{variant.name} cannot be sealed: {why}")
+        cards = {level: tuple(game.decks[level]) for level in sorted(game.decks)}
         return cls(players=event.players, root=full_digest(event), cards=cards, game=game)
+
+    @property
+    def levels(self) -> tuple[int, ...]:
+        """The levels of the game's sealed decks: 1, 2, ... as many as it declares."""
+        return tuple(self.cards)
 
     # -- where it stands
 
@@ -140,7 +149,7 @@ class Sealing:
         if self.shuffles:
             return self.shuffles[-1].decks
 
-        return tuple(known_deck(self.cards[level]).unmasked() for level in LEVELS)
+        return tuple(known_deck(self.cards[level]).unmasked() for level in self.levels)
 
     def joint_key(self) -> Point:
         from ..crypto.elgamal import joint_key
@@ -225,24 +234,27 @@ class Sealing:
             raise refuse(f"the decks are shuffled only once every player has joined: {self.stage()}")
         if any(s.player == event.player for s in self.shuffles):
             raise refuse(f"{event.player} has shuffled the decks already")
+        count = len(self.levels)
+        if len(event.decks) != count:
+            raise refuse(f"{event.player}'s shuffle holds {len(event.decks)} decks: the game has {count}")
         decks: list[bytes] = []
-        for level, text in zip(LEVELS, (event.deck_1, event.deck_2, event.deck_3), strict=True):
-            size = len(self.cards[level])
+        for level, text in zip(self.levels, event.decks, strict=True):
+            size, name = len(self.cards[level]), deck_key(level, count)
             try:
-                decks.append(deck_bytes(text, size, f"deck_{level}"))
+                decks.append(deck_bytes(text, size, name))
             except MalformedError:
                 raise refuse(
-                    f"deck_{level} is not the {size} ciphertexts of the deck (base64 of {size} x 64 bytes,"
+                    f"{name} is not the {size} ciphertexts of the deck (base64 of {size} x 64 bytes,"
                     " padded, on one line)"
                 ) from None
-        if len(event.proofs) != len(LEVELS):
+        if len(event.proofs) != count:
             raise refuse(f"{event.player}'s shuffle carries no proof of shuffle for each deck: it cannot be trusted")
         shuffled = Shuffle(player=event.player, data=tuple(decks))
         if verify:
             from ..crypto.shuffle_proof import ShuffleProof, verify_shuffle
 
             joint = self.joint_key()
-            for level, text, old, new in zip(LEVELS, event.proofs, self.decks(), shuffled.decks, strict=True):
+            for level, text, old, new in zip(self.levels, event.proofs, self.decks(), shuffled.decks, strict=True):
                 try:
                     proof = ShuffleProof.from_text(text, len(old), f"proof of deck {level}")
                 except MalformedError as exc:
@@ -314,8 +326,8 @@ class Sealing:
             raise refuse(f"{event.player} has published their keys already")
         if Point.base_times(Scalar.from_hex(event.card, "card secret")) != self.keys[event.player].card:
             raise refuse(f"{event.player}'s published card secret is not the one of their key")
-        if len(event.seeds) != len(LEVELS):
-            raise refuse(f"keys_published lists {len(LEVELS)} seeds, one per deck")
+        if len(event.seeds) != len(self.levels):
+            raise refuse(f"keys_published lists {len(self.levels)} seeds, one per deck")
         for text in event.seeds:
             parse_hex(text, 32, "seed")
         return attrs.evolve(self, published={**self.published, event.player: event})
@@ -341,6 +353,19 @@ class Sealing:
         """Refuse a player who does not play in this game."""
         if player not in self.players:
             raise refuse(f"{excerpt(player)} does not play in this game")
+
+
+def decks_problem(decks: Mapping[int, Sequence[str]]) -> str:
+    """What keeps a game's declared decks (`SealedCards.decks`) from being sealed ("" when
+    nothing does): their levels must be 1, 2, ... up to `MOST_DECKS`, each deck 1 to
+    `MOST_CARDS` cards (a placeholder names its level with one digit, its place with two)."""
+    levels = sorted(decks)
+    if not 1 <= len(levels) <= MOST_DECKS or levels != list(range(1, len(levels) + 1)):
+        return f"it declares no decks of levels 1, 2, ... (at most {MOST_DECKS}): {levels}"
+    sizes = [level for level in levels if not 1 <= len(decks[level]) <= MOST_CARDS]
+    if sizes:
+        return f"deck {sizes[0]} holds {len(decks[sizes[0]])} cards (1 to {MOST_CARDS})"
+    return ""
 
 
 def learned(sealing: Sealing, players: Iterable[str], after: int) -> list[tuple[str, str]]:
@@ -374,6 +399,7 @@ __all__ = [
     "RULE",
     "Sealing",
     "Shuffle",
+    "decks_problem",
     "in_words",
     "known_deck",
     "learned",

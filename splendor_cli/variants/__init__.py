@@ -15,6 +15,7 @@ from typing import Any
 from ..errors import GameFileError, UsageError, excerpt
 from ..events import SHARED_TYPES
 from ..projection.variant import AnyVariant
+from ..sealing.events import SEALED_TYPES
 
 _BUILT_IN: dict[str, str] = {
     "base": "splendor_cli.variants.base",  # Splendor, 2-4 players
@@ -55,7 +56,9 @@ def find_variant(name: str) -> AnyVariant:
 
 
 def event_types(name: str) -> Mapping[str, type[Any]]:
-    """Every event class a log of game `name` may hold, by type tag: the game's and the shared ones.
+    """Every event class a log of game `name` may hold, by type tag: the game's, the shared ones and
+    the sealed protocol's (`sealing.events.SEALED_TYPES`: a game that declares no sealed cards
+    refuses them when it folds them).
 
     Raises:
         GameFileError: no game of that name (a file from a newer version, or edited by hand).
@@ -65,6 +68,6 @@ def event_types(name: str) -> Mapping[str, type[Any]]:
             variant = find_variant(name)
         except UsageError as exc:
             raise GameFileError(f"header: {exc}") from None
-        classes = (*SHARED_TYPES, variant.setup_type, *variant.play_types)
+        classes = (*SHARED_TYPES, *SEALED_TYPES, variant.setup_type, *variant.play_types)
         _TYPES[name] = {cls.TYPE: cls for cls in classes}
     return _TYPES[name]

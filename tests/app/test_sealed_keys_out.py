@@ -12,8 +12,8 @@ from pathlib import Path
 
 from sealed_helpers import Table
 
-from splendor_cli.events import KeysPublished
 from splendor_cli.events.codec import Record, format_record
+from splendor_cli.sealing.events import KeysPublished
 
 
 def _splendor(home: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -14,8 +14,8 @@ import pytest
 from helpers import cli
 from sealed_helpers import Table
 
-from splendor_cli.events import KeysPublished
 from splendor_cli.events.codec import format_record
+from splendor_cli.sealing.events import KeysPublished
 
 
 def _install_key(text: str) -> None:

@@ -17,13 +17,7 @@ from strategies import sealed
 
 from splendor_cli.errors import CorruptLogError, GameFileError
 from splendor_cli.events import (
-    CardsShown,
-    DeckShuffled,
     Event,
-    KeysPublished,
-    PlayerJoined,
-    RewindAgreed,
-    SealedAsked,
     SeedCommitted,
     SeedRevealed,
     SeedsAsked,
@@ -44,6 +38,7 @@ from splendor_cli.events.codec import (
 from splendor_cli.model import COLOURS, Gem
 from splendor_cli.projection import Game, replay
 from splendor_cli.records import parse_text
+from splendor_cli.sealing.events import CardsShown, DeckShuffled, KeysPublished, PlayerJoined, RewindAgreed, SealedAsked
 from splendor_cli.variants.base.events import CardPurchased, CardReserved, GameStarted, TokensTaken, TurnPassed
 from splendor_cli.variants.duel.events import (
     STEP_TYPES,
@@ -176,7 +171,7 @@ def _one_of_each() -> list[Event]:
         DuelPassed(seq=23, parent="", player="bob"),
         SealedAsked(seq=24, parent="", variant="base", players=("ann", "bob")),
         PlayerJoined(seq=25, parent="", player="ann", signing="a" * 64, card="b" * 64, possession="c" * 256, sig="d"),
-        DeckShuffled(seq=26, parent="", player="ann", deck_1="e" * 88, deck_2="", deck_3="", sig="f"),
+        DeckShuffled(seq=26, parent="", player="ann", decks=("e" * 88, "", ""), sig="f"),
         CardsShown(seq=27, parent="", player="bob", cards=("1?05",), shares=("0" * 192,), sig="1"),
         KeysPublished(seq=28, parent="", player="bob", card="2" * 64, seeds=("3" * 64,) * 3, sig="4"),
         RewindAgreed(seq=29, parent="", player="bob", to=12, sig="5"),

@@ -12,7 +12,7 @@ import re
 import attrs
 from strategies import sealed
 
-from splendor_cli.events import CardsShown, DeckShuffled, Event, PlayerJoined, SealedAsked, SeedCommitted
+from splendor_cli.events import Event, SeedCommitted
 from splendor_cli.events.codec import (
     LITERAL_FROM,
     Header,
@@ -23,6 +23,7 @@ from splendor_cli.events.codec import (
     format_record,
 )
 from splendor_cli.records import parse_text
+from splendor_cli.sealing.events import CardsShown, DeckShuffled, PlayerJoined, SealedAsked
 from splendor_cli.sharing.versions import appended
 
 RNG = random.Random(7)
@@ -48,9 +49,7 @@ def sealed_events() -> tuple[Event, ...]:
             seq=0,
             parent="",
             player="ann",
-            deck_1=b64(40 * 64),
-            deck_2=b64(30 * 64),
-            deck_3=b64(20 * 64),
+            decks=(b64(40 * 64), b64(30 * 64), b64(20 * 64)),
             proofs=(b64(5000), b64(4000), b64(2700)),
             sig=hexa(64),
         ),

@@ -13,9 +13,10 @@ from helpers import new_duel, new_game, step
 from sealed_helpers import Table
 
 from splendor_cli.errors import IllegalMoveError, UsageError
-from splendor_cli.events import PlayEvent, RewindAgreed, TurnUndone, actor
+from splendor_cli.events import PlayEvent, TurnUndone, actor
 from splendor_cli.projection import Game
 from splendor_cli.projection.log import LogEntry, event_notation, log_entries
+from splendor_cli.sealing.events import RewindAgreed
 
 
 def reference(game: Game) -> list[LogEntry]:

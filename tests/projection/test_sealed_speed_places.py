@@ -11,11 +11,11 @@ from typing import Any
 import attrs
 import pytest
 from sealed_helpers import Table, strings
-from toy_game import VARIANT as TOY
+from toy_game import OPEN as TOY
 
 from splendor_cli.errors import IllegalMoveError, UsageError
-from splendor_cli.events import SealedAsked
 from splendor_cli.sealing.capability import ask
+from splendor_cli.sealing.events import SealedAsked
 from splendor_cli.sealing.placeholders import is_placeholder
 from splendor_cli.sealing.reveal import placeholders, substitute
 from splendor_cli.sealing.table import Sealing

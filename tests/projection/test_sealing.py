@@ -29,20 +29,13 @@ from splendor_cli.crypto.elgamal import (
 from splendor_cli.crypto.errors import VerificationError
 from splendor_cli.crypto.group import Scalar
 from splendor_cli.errors import CorruptLogError, IllegalMoveError
-from splendor_cli.events import (
-    CardsShown,
-    DeckShuffled,
-    Event,
-    KeysPublished,
-    PlayerJoined,
-    RewindAgreed,
-    TurnUndone,
-)
+from splendor_cli.events import Event, TurnUndone
 from splendor_cli.events.codec import chained, format_record, parse
 from splendor_cli.projection.game import replay
 from splendor_cli.projection.seeding import SeededChance
 from splendor_cli.sealing.audit import audit
 from splendor_cli.sealing.duties import duties, reveal_own
+from splendor_cli.sealing.events import CardsShown, DeckShuffled, KeysPublished, PlayerJoined, RewindAgreed
 from splendor_cli.sealing.placeholders import LEVELS, is_placeholder, placeholder
 from splendor_cli.sealing.reveal import blocked, exposed, owed, placeholders, substitute
 from splendor_cli.sealing.signing import sign
@@ -470,10 +463,11 @@ def _cheat(table: Table, player: str, level: int, position: int, card: Any) -> D
     replaced by `card(deck, joint)` (a ciphertext)."""
     (honest,) = table.duties(player)
     assert isinstance(honest, DeckShuffled)
-    name = f"deck_{level}"
-    deck = list(deck_from_text(getattr(honest, name)))
+    deck = list(deck_from_text(honest.decks[level - 1]))
     deck[position] = card(deck, table.sealing.joint_key())
-    return attrs.evolve(honest, **{name: deck_text(deck)})
+    return attrs.evolve(
+        honest, decks=tuple(deck_text(deck) if k == level else d for k, d in enumerate(honest.decks, 1))
+    )
 
 
 def _play_out(table: Table) -> CorruptLogError | None:
@@ -498,16 +492,16 @@ def _stacked(table: Table, player: str) -> DeckShuffled:
     (honest,) = table.duties(player)
     assert isinstance(honest, DeckShuffled)
     joint = table.sealing.joint_key()
-    decks = {
-        f"deck_{level}": deck_text(
+    decks = tuple(
+        deck_text(
             [
                 encrypt(card_point(card), joint, Scalar.reduce(bytes([level, k]) * 32))
                 for k, card in enumerate(sorted(table.sealing.cards[level]))
             ]
         )
         for level in LEVELS
-    }
-    return attrs.evolve(honest, **decks)
+    )
+    return attrs.evolve(honest, decks=decks)
 
 
 @pytest.mark.parametrize("cheat", [*sorted(CHEATS), "stacked"])
@@ -708,7 +702,8 @@ def test_a_malformed_deck_is_refused_in_one_line_naming_the_event_and_field(fiel
     table.add(_join(table, "bob", "bob"), "bob")
     (honest,) = table.duties("ann")
     assert isinstance(honest, DeckShuffled)
-    bad = attrs.evolve(honest, **{field: value(getattr(honest, field))})
+    at = int(field[-1]) - 1  # deck_N: the N-th of `decks`
+    bad = attrs.evolve(honest, decks=tuple(value(d) if k == at else d for k, d in enumerate(honest.decks)))
     error = refused(table, table.signed(bad, "ann"), said)
     assert "\n" not in str(error)
 

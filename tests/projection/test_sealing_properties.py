@@ -19,10 +19,11 @@ from hypothesis import strategies as st
 from sealed_helpers import Table, cards_in, truth
 
 from splendor_cli.errors import IllegalMoveError
-from splendor_cli.events import RewindAgreed, actor
+from splendor_cli.events import actor
 from splendor_cli.events.codec import format_record, parse
 from splendor_cli.projection.game import replay
 from splendor_cli.sealing.audit import audit
+from splendor_cli.sealing.events import RewindAgreed
 from splendor_cli.sealing.reveal import placeholders, substitute
 from splendor_cli.sealing.table import learned
 from splendor_cli.variants import event_types

@@ -1,7 +1,8 @@
 """The events of a game of Splendor: its setup and its four kinds of turn.
 
 Same envelope and rules as every event (`seq`, `parent`, flat payloads, type tags never renamed:
-see `splendor_cli.events`).
+see `splendor_cli.events`). A turn derives from `PlayEvent`, which declares its `player` and `by`
+(who played it for `player`, written only when set) once for every game.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import ClassVar, TypeAlias
 
 import attrs
 
-from ...events import Envelope, Signable
+from ...events import Envelope, PlayEvent
 from ...model import Gem
 
 
@@ -46,7 +47,7 @@ class GameStarted(Envelope):
 
 
 @attrs.frozen(kw_only=True)
-class TokensTaken(Signable):
+class TokensTaken(PlayEvent):
     """A player took 3 gems of different colours (fewer when fewer are left) or 2 of one colour.
 
     `returned` are the tokens given back to end the turn with 10; `noble` the noble that
@@ -54,17 +55,13 @@ class TokensTaken(Signable):
     """
 
     TYPE: ClassVar[str] = "tokens_taken"
-    player: str
     gems: tuple[Gem, ...]
     returned: tuple[Gem, ...]
     noble: str
-    by: str = ""
-    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
-    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
-class CardReserved(Signable):
+class CardReserved(PlayEvent):
     """A player reserved a face-up card, or blind the top card of a deck (`blind`).
 
     `gold` tells whether a gold token came with it; `drawn` is the card dealt from the deck
@@ -72,46 +69,34 @@ class CardReserved(Signable):
     """
 
     TYPE: ClassVar[str] = "card_reserved"
-    player: str
     card: str
     blind: bool
     gold: bool
     drawn: str
     returned: tuple[Gem, ...]
     noble: str
-    by: str = ""
-    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
-    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
-class CardPurchased(Signable):
+class CardPurchased(PlayEvent):
     """A player bought a face-up card or one of their reserved cards, paying `payment`.
 
     `drawn` is the card dealt into the emptied slot ("" for a reserved card or an empty deck).
     """
 
     TYPE: ClassVar[str] = "card_purchased"
-    player: str
     card: str
     payment: tuple[Gem, ...]
     drawn: str
     noble: str
-    by: str = ""
-    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
-    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
-class TurnPassed(Signable):
+class TurnPassed(PlayEvent):
     """A player had no legal action and passed (a noble may still visit)."""
 
     TYPE: ClassVar[str] = "turn_passed"
-    player: str
     noble: str
-    by: str = ""
-    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
-    player did (written only when set)."""
 
 
 TurnEvent: TypeAlias = TokensTaken | CardReserved | CardPurchased | TurnPassed

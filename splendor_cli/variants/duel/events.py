@@ -1,9 +1,10 @@
 """The events of a Splendor Duel log: one per step of a turn (see docs/contract.md, Splendor Duel).
 
 Same envelope and rules as the base game's events (`seq`, `parent`, flat payloads, type tags
-never renamed). Board cells are written by name (`c3`), tokens by colour. Each event records
-what a reader would want to see without replaying (the colour under a cell, the card drawn),
-and the fold checks it against the rules.
+never renamed); a step derives from `PlayEvent`, which declares its `player` and `by` once. Board
+cells are written by name (`c3`), tokens by colour. Each event records what a reader would want to
+see without replaying (the colour under a cell, the card drawn), and the fold checks it against
+the rules.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import ClassVar, TypeAlias
 
 import attrs
 
-from ...events import Envelope, Signable
+from ...events import Envelope, PlayEvent
 from ...model import Gem
 
 
@@ -31,136 +32,96 @@ class DuelStarted(Envelope):
 
 
 @attrs.frozen(kw_only=True)
-class PrivilegeUsed(Signable):
+class PrivilegeUsed(PlayEvent):
     """Optional action 1: a privilege spent on the token of `cell` (`gem`, never gold)."""
 
     TYPE: ClassVar[str] = "privilege_used"
-    player: str
     cell: str
     gem: Gem
-    by: str = ""
-    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
-    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
-class BoardReplenished(Signable):
+class BoardReplenished(PlayEvent):
     """Optional action 2 (or forced): the bag emptied onto the board. `cells` are the empty cells
     filled, in spiral order, and `tokens` what landed on each: the random outcome, recorded."""
 
     TYPE: ClassVar[str] = "board_replenished"
-    player: str
     cells: tuple[str, ...]
     tokens: tuple[Gem, ...]
-    by: str = ""
-    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
-    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
-class LineTaken(Signable):
+class LineTaken(PlayEvent):
     """Mandatory action (a): 1 to 3 tokens from a line of the board, `gems` in the order of `cells`."""
 
     TYPE: ClassVar[str] = "line_taken"
-    player: str
     cells: tuple[str, ...]
     gems: tuple[Gem, ...]
-    by: str = ""
-    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
-    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
-class GoldReserved(Signable):
+class GoldReserved(PlayEvent):
     """Mandatory action (b): the gold of cell `gold`, and a card reserved: from the pyramid, or the
     top of a deck (`blind`). `drawn` is the card dealt into the emptied place ("" if none)."""
 
     TYPE: ClassVar[str] = "gold_reserved"
-    player: str
     gold: str
     card: str
     blind: bool
     drawn: str
-    by: str = ""
-    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
-    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
-class DuelCardBought(Signable):
+class DuelCardBought(PlayEvent):
     """Mandatory action (c): a card bought from the pyramid or the player's reserve, paying
     `payment` into the bag. `wild` is the colour a wild card joins ("" otherwise); `drawn` the
     card dealt into the emptied place."""
 
     TYPE: ClassVar[str] = "duel_card_bought"
-    player: str
     card: str
     payment: tuple[Gem, ...]
     wild: str
     drawn: str
-    by: str = ""
-    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
-    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
-class BonusTokenTaken(Signable):
+class BonusTokenTaken(PlayEvent):
     """The `token` ability: a token of the bought card's colour from `cell`."""
 
     TYPE: ClassVar[str] = "bonus_token_taken"
-    player: str
     cell: str
     gem: Gem
-    by: str = ""
-    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
-    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
-class TokenStolen(Signable):
+class TokenStolen(PlayEvent):
     """The `steal` ability (of a card or a royal): one token of `gem` from the opponent."""
 
     TYPE: ClassVar[str] = "token_stolen"
-    player: str
     gem: Gem
-    by: str = ""
-    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
-    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
-class RoyalTaken(Signable):
+class RoyalTaken(PlayEvent):
     """3 or 6 crowns reached: a royal card chosen (its ability follows)."""
 
     TYPE: ClassVar[str] = "royal_taken"
-    player: str
     royal: str
-    by: str = ""
-    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
-    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
-class TokenReturned(Signable):
+class TokenReturned(PlayEvent):
     """Over 10 tokens at the end of the turn: one token put back into the bag."""
 
     TYPE: ClassVar[str] = "token_returned"
-    player: str
     gem: Gem
-    by: str = ""
-    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
-    player did (written only when set)."""
 
 
 @attrs.frozen(kw_only=True)
-class DuelPassed(Signable):
+class DuelPassed(PlayEvent):
     """No mandatory action possible and the bag empty (rule 12): the turn goes on to its end."""
 
     TYPE: ClassVar[str] = "duel_passed"
-    player: str
-    by: str = ""
-    """Who played this turn for `player` on purpose (hot-seat, a relayed turn): "" when the
-    player did (written only when set)."""
 
 
 StepEvent: TypeAlias = (
