@@ -353,11 +353,12 @@ def write(staged: Loaded) -> Loaded:
     return Loaded(path=staged.path, data=staged.data, record=staged.record, game=staged.game)
 
 
-def stage(loaded: Loaded, event: Event, *, secret: SecretKey | None = None) -> Loaded:
+def stage(loaded: Loaded, event: Event, *, secret: SecretKey | None = None, decided: bool = False) -> Loaded:
     """The game file as it would be with `event` appended: the event given its envelope
-    (`chained`), judged by the rules on the game as it is, and written after the bytes before
-    it; nothing is written (`write` does). In a sealed game, an event that `secret` may sign
-    (its author's, unsigned) is signed by it.
+    (`chained`), judged by the rules on the game as it is (`decided`: the event is what
+    `loaded.game.decide` made, judged there: not judged twice), and written after the bytes
+    before it; nothing is written (`write` does). In a sealed game, an event that `secret` may
+    sign (its author's, unsigned) is signed by it.
 
     Raises:
         CorruptLogError: the event cannot follow the ones before it.
@@ -373,7 +374,7 @@ def stage(loaded: Loaded, event: Event, *, secret: SecretKey | None = None) -> L
 
         if signer_of(sealing, event) == secret.public.signing:
             event = sign(event, loaded.record.events[-1], secret)
-    game = loaded.game.apply(event, check=True)
+    game = loaded.game.apply(event, check=not decided)
     data = loaded.data if loaded.data.endswith(b"\n") else loaded.data + b"\n"
     record = loaded.record.then(event)
     return Loaded(

@@ -305,12 +305,14 @@ def put_chain(loaded: Loaded) -> None:
 
 def still_seen(data: bytes) -> bool:
     """Whether a cached answer for the game file `data` may still be served by the fast path: its
-    events extend what this user saw of the game (memory.py; a copy rolled back behind what was
+    events extend what this user saw of the game (gate/memory.py; a copy rolled back behind what was
     seen, or one that contradicts it, is for the command to refuse). False when the memory is on
     and the file's chain is not in the cache."""
-    from . import memory
+    from ..gate.memory import Seen
+    from .folders import memory_folder
 
-    if not memory.enabled():
+    memory = Seen(memory_folder())
+    if not memory.enabled:
         return True
     text = get(data, CHAIN)
     if text is None:

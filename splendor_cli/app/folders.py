@@ -37,3 +37,11 @@ def secrets_folder() -> str:
     return os.environ.get("SPLENDOR_SECRETS") or os.path.join(
         _home("XDG_DATA_HOME", ".local", "share"), "splendor-cli", "secrets"
     )
+
+
+def memory_folder() -> str | None:
+    """Where the memory of seen games is kept (gate/memory.py): $XDG_DATA_HOME/splendor-cli/known
+    (default ~/.local/share/splendor-cli/known); None when $SPLENDOR_NO_MEMORY is set."""
+    if os.environ.get("SPLENDOR_NO_MEMORY"):
+        return None
+    return os.path.join(_home("XDG_DATA_HOME", ".local", "share"), "splendor-cli", "known")

@@ -1,10 +1,11 @@
 """The game file a command works on: found, read, written, and its JSON views kept in the cache.
 
 Every command reads its game through `load` (or `writing`, under the file's write lock) and adds
-events with `append`: so that each read is checked against what this user saw of the game and
-remembered (memory.py), a sealed game's events are signed by the local key, and the cache (cache.py)
-learns what it may answer without reading the game again (`views`). Standard library only at
-import: the store and the game are imported when a game is read.
+events with `append`, all through this user's gate (`gate()`, splendor_cli/gate/): so that each
+read is judged against what this user saw of the game and remembered, a sealed game's events are
+signed by the local key, and the cache (cache.py) learns what it may answer without reading the
+game again (`views`). Standard library only at import: the store and the game are imported when a
+game is read.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
+    from ..gate import Gate
     from ..projection.game import Game
     from ..store import Loaded
 
@@ -41,12 +43,21 @@ def now() -> str:
     return datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def load(game: str | None) -> Loaded:
-    """The game a command means, read, and checked against what this user saw of it (memory.py)."""
-    from .. import store
+def gate() -> Gate:
+    """This user's gate (splendor_cli/gate/): their memory of seen games, their cache of verified
+    sealed games, their write locks. Every event a command takes in or writes passes it."""
+    from ..gate import Gate, Seen
     from . import cache
+    from .folders import memory_folder
 
-    return seen_now(store.read(game_path(game), cache.verified_prefix))
+    return Gate(
+        seen=Seen(memory_folder()), locks=locks(), trusted=cache.verified_prefix, verified=cache.remember_verified
+    )
+
+
+def load(game: str | None) -> Loaded:
+    """The game a command means, read through the gate (judged against what this user saw of it)."""
+    return gate().read(game_path(game))
 
 
 def load_side(game: str | None, side: str) -> Loaded:
@@ -63,53 +74,42 @@ def load_side(game: str | None, side: str) -> Loaded:
     fork = split_fork(data)
     if fork is None:
         raise UsageError(f"{where} has not forked: --side is for a game with two sides (see `splendor resolve`)")
-    return store.from_bytes(where, fork.prefix + fork.branch(fork.choose(side)).data)
+    from ..gate import judge_events
+
+    side_of = store.from_bytes(where, fork.prefix + fork.branch(fork.choose(side)).data)
+    judge_events(side_of.record, side_of.game)  # shown, not remembered: a fork is no game until settled
+    return side_of
 
 
 def seen_now(loaded: Loaded) -> Loaded:
-    """`loaded`, checked against what this user saw of its game, then remembered as seen (and, a
-    sealed game, as verified): what every read of a command goes through (`load`, sync's)."""
-    from . import cache, memory
-
-    memory.check(loaded)
-    memory.remember(loaded)
-    cache.remember_verified(loaded)
-    return loaded
+    """`loaded`, a copy read elsewhere (sync's), taken in through the gate: judged against what this
+    user saw of its game, then remembered as seen (and, a sealed game, as verified)."""
+    return gate().admit(loaded)
 
 
 @contextlib.contextmanager
 def writing(game: str | None, *, behind_ok: bool = False) -> Iterator[Loaded]:
-    """The game a command means, read under its write lock, and checked as `load` checks it
+    """The game a command means, read under its write lock, and judged as `load` judges it
     (`behind_ok`: a copy behind what this user saw is let through, for a command that brings it
     up to date, such as `apply`)."""
-    from .. import store
-    from . import cache, memory
-
-    with store.writing(game_path(game), locks(), cache.verified_prefix) as loaded:
-        memory.check(loaded, behind_ok=behind_ok)
-        cache.remember_verified(loaded)
+    with gate().writing(game_path(game), behind_ok=behind_ok) as loaded:
         yield loaded
 
 
 def append(loaded: Loaded, *events: Any, staged: Loaded | None = None) -> Loaded:
-    """`store.append`, then the new events remembered as seen (memory.py); in a sealed game, the
-    local key signs its player's events. `staged`: the events a command staged on `loaded` already
-    (`store.stage`, signed there), written as they are (`store.write`: judged once)."""
-    from .. import store
-    from . import memory
-
+    """The events appended to `loaded` through the gate (judged, written, remembered as seen); in
+    a sealed game, the local key signs its player's events. `staged`: the events a command staged
+    on `loaded` already (`Gate.stage`, signed there), written as they are (judged once)."""
     secret = None
     if loaded.game.sealing is not None:  # a sealed game: the local key signs its player's events
         from .sealed import secret_for
 
         secret = secret_for(loaded)
-    after = store.write(staged) if staged is not None else store.append(loaded, *events, secret=secret)
-    memory.remember(after)
+    door = gate()
+    after = door.write(staged if staged is not None else door.stage(loaded, *events, secret=secret), since=loaded)
     if after.game.sealing is not None:
-        from . import cache
         from .sealed import note_written
 
-        cache.remember_verified(after)
         note_written(loaded, after, secret)
     return after
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import IllegalMoveError, InvalidMoveError, SplendorError, UsageError, excerpt, safe
-from .gamefile import append, load, views, writing
+from .gamefile import append, gate, load, views, writing
 from .output import json_text, out
 from .params import AS, GAME, JSON, MOVE, NOTIFY, Param, command
 
@@ -69,10 +69,10 @@ def play(
     Who you are: --as, $SPLENDOR_PLAYER, your key (a sealed game), or the player whose e-mail in the
     header is your git e-mail. Someone else's turn is refused, unless you say --for NAME.
     """
-    from .. import store
     from ..bots import seat_spec
 
     text = " ".join(move)
+    door = gate()
     with writing(game) as loaded:
         variant = loaded.game.variant
         parsed = variant.parse_moves(text)
@@ -105,22 +105,17 @@ def play(
             try:
                 if secret is not None and as_ is not None:
                     after = _sealed_step(after, as_, secret, one)
-                event: Any = after.game.decide(one, player=mover)
-                if by:  # played for `mover` on purpose: recorded in the event
-                    import attrs
-
-                    event = attrs.evolve(event, by=by)
-                after = store.stage(after, event, secret=secret)
+                event = after.game.decide(one, player=mover, by=by)  # judged once, here
+                after = door.stage(after, event, secret=secret, decided=True)
             except SplendorError as exc:
                 if len(parsed) > 1:  # say which of the steps was refused
                     exc.args = (f"{variant.format_move(one)!r}: {exc}",)
                 raise
         if secret is not None and as_ is not None:
             after = sealed.part(after, as_, secret)  # the shares owed after it, the keys at the end
-        _check_bot_seat(loaded, after)
         if bots:
             after = _bot_turns(after)
-        after = append(loaded, staged=after)
+        after = _written(loaded, after)
     _report(loaded, after, json)
     if notify:
         from .notices import notify_after
@@ -129,21 +124,21 @@ def play(
             sys.stderr.write(f"splendor: {safe(line)}\n")
 
 
-def _check_bot_seat(loaded: Loaded, after: Loaded) -> None:
-    """Refuse a move of a bot seat that is not its bot's (a file of format 3 on: every reader
-    computes a bot seat's moves again, bots/check.py), before it is written.
+def _written(loaded: Loaded, staged: Loaded) -> Loaded:
+    """The events staged on `loaded` written through the gate, which computes a bot seat's move
+    again (a file of format 3 on, bots/check.py): a person's move for a bot seat that is not its
+    bot's is refused before anything is written.
 
     Raises:
-        IllegalMoveError: rule `bot`, naming the bot's move.
+        IllegalMoveError: rule `bot`, naming the bot's move (a move refused, not a damaged file).
     """
-    if after.record.header.format < 3 or after.game.sealing is not None:
-        return
-    from ..bots.check import check_moves
-    from ..errors import GameFileError
+    from ..errors import CorruptLogError
 
     try:
-        check_moves(after.game, after.record.header.game, after=loaded.game.seq)
-    except GameFileError as exc:
+        return append(loaded, staged=staged)
+    except CorruptLogError as exc:
+        if exc.seq <= loaded.game.seq:
+            raise
         raise IllegalMoveError(str(exc), rule="bot") from None
 
 
@@ -323,29 +318,27 @@ def _bot_turns(loaded: Loaded) -> Loaded:
     """`loaded` with every consecutive move of a bot seat staged, until a person is to move or the
     game ends. Each bot draws from a source seeded by the game and the event before its move, so
     the same file always gets the same moves."""
-    from .. import store
     from ..bots import seat_spec
 
-    after = loaded
+    door, after = gate(), loaded
     while not after.game.table.finished and (spec := seat_spec(after.game.table.player.name)):
-        after = store.stage(after, after.game.decide(_suggest(after, spec)))
+        after = door.stage(after, after.game.decide(_suggest(after, spec)), decided=True)
     return after
 
 
 def _suggest(loaded: Loaded, spec: str) -> Any:
     """The move the bot of `spec` makes for the player to move. What it leaves to chance (a Duel's
     replenish) is drawn again by the log when the move is played."""
-    from ..bots import make_bot
-    from ..bots.check import seat_random
+    from ..bots.check import seat_move
 
     game = loaded.game
-    rng = seat_random(loaded.record.header.game, game.seq)  # the file alone seeds it: every reader computes it again
     state = game.state
     if game.sealing is not None:  # a sealed game: the bot sees what the seat to move sees, no more
         from .sealed import view
 
         state = view(game, state.player.name)
-    return make_bot(game.variant, spec)(state, rng)
+    # the file alone seeds it: every reader computes it again (the gate, as it writes it)
+    return seat_move(game.variant, spec, state, loaded.record.header.game, game.seq)
 
 
 @command(

@@ -9,7 +9,7 @@ import sys
 
 from ..errors import IllegalMoveError, UsageError
 from .boards import board
-from .gamefile import append, game_path, locks, now
+from .gamefile import append, gate, now, writing
 from .output import json_text, out, use_color
 from .params import AS, COLOR, GAME, JSON, SEED, Param, command, variant_name
 
@@ -64,7 +64,6 @@ def new(
     """
     import random
 
-    from .. import store
     from ..bots import parse_spec, seat_spec
     from ..events import SeedsAsked
     from ..events.codec import Header, game_id_problem
@@ -95,20 +94,21 @@ def new(
     if game_id_problem(game_id):  # pragma: no cover - the names keep the rule of names
         game_id = f"{created[:10]}-game-{suffix}"
     path = game if game is not None else os.path.join(GAMES_DIR, f"{game_id}.toml")
+    door = gate()
     header = Header(game=game_id, variant=variant, players=names, created=created, emails=emails)
     if sealed:
         from ..sealing.capability import ask
 
-        store.create(path, header, ask(game_of, names))  # UsageError: a game that cannot be sealed
+        door.create(path, header, ask(game_of, names))  # UsageError: a game that cannot be sealed
         after = (
             f"each player now runs `splendor seal -g {path} --as NAME` (with a key from `splendor key new`)"
             " and sends the file on, until the cards are dealt"
         )
     elif commit_seed:
-        store.create(path, header, SeedsAsked(seq=1, variant=variant, players=names))
+        door.create(path, header, SeedsAsked(seq=1, variant=variant, players=names))
         after = f"each player now runs `splendor seed -g {path} --as NAME` twice: to commit, then to reveal"
     else:
-        store.create(path, header, game_of.deal(names, RandomChance(random.Random(seed))))
+        door.create(path, header, game_of.deal(names, RandomChance(random.Random(seed))))
         after = f"{names[0]} to move"
     if json:
         out(json_text({"game": game_id, "path": str(path), "players": list(names)}))
@@ -143,14 +143,13 @@ def seed(*, game: str | None = None, as_: str | None = None, restart: bool = Fal
     """
     import secrets
 
-    from .. import store
     from ..events import SeedCommitted, SeedRevealed, SeedsRestarted
     from ..projection.seeding import commitment
     from .folders import secrets_folder
 
     if not as_:
         raise UsageError("say who you are: --as NAME (or $SPLENDOR_PLAYER)")
-    with store.writing(game_path(game), locks()) as loaded:
+    with writing(game) as loaded:
         seeding = loaded.game.seeding
         if seeding is None or loaded.game.states:
             raise IllegalMoveError("the cards of this game are dealt already", rule="seed")
@@ -165,7 +164,7 @@ def seed(*, game: str | None = None, as_: str | None = None, restart: bool = Fal
                 )
             asked = SeedsRestarted(by=as_, without=late)
             seeding.restart(asked)  # IllegalMoveError when as_ may not ask for it
-            loaded = store.append(loaded, asked)
+            loaded = append(loaded, asked)
             out(f"#{loaded.game.seq} {as_} restarted the deal without {', '.join(late)}: all commit new seeds")
             return
         # A file per round: a restart needs a fresh secret. Round 1 also reads the name of earlier releases.
@@ -191,7 +190,7 @@ def seed(*, game: str | None = None, as_: str | None = None, restart: bool = Fal
                 ) from None
             with os.fdopen(fd, "w") as handle:
                 handle.write(secret + "\n")
-            loaded = store.append(loaded, SeedCommitted(player=as_, commitment=commitment(as_, secret)))
+            loaded = append(loaded, SeedCommitted(player=as_, commitment=commitment(as_, secret)))
             done = f"{as_} committed to a secret seed (kept in {keep})"
         elif step == "reveal":
             if legacy and not os.path.lexists(keep) and os.path.lexists(legacy):
@@ -201,11 +200,11 @@ def seed(*, game: str | None = None, as_: str | None = None, restart: bool = Fal
                     secret = handle.read().strip()
             except OSError:
                 raise UsageError(f"{as_}'s secret is not on this machine ({keep}): it cannot be revealed") from None
-            loaded = store.append(loaded, SeedRevealed(player=as_, secret=secret))
+            loaded = append(loaded, SeedRevealed(player=as_, secret=secret))
             done = f"{as_} revealed their seed"
             finished = loaded.game.seeding
             if finished is not None and finished.complete:
-                loaded = store.append(loaded, loaded.game.deal())
+                loaded = append(loaded, loaded.game.deal())
                 done += f"; the cards are dealt: {loaded.game.table.player.name} to move"
         else:
             raise IllegalMoveError(f"{as_} has nothing to do now: {seeding.waiting()}", rule="seed")
@@ -238,7 +237,6 @@ def demo(
     import random
     import shlex
 
-    from .. import store
     from ..events.codec import Header
     from ..projection.seeding import RandomChance
     from ..variants import find_variant
@@ -250,12 +248,13 @@ def demo(
     names = game_of.demo_players
     header = Header(game=f"demo-{os.urandom(4).hex()}", variant=variant, players=names, created=now())
     setup = game_of.deal(names, RandomChance(rng))
+    door = gate()
     if game is not None:
-        loaded = store.create(game, header, setup)
+        loaded = door.create(game, header, setup)
     else:  # the first free name: never over an earlier demo (a game someone may be playing)
         for number in range(1, 1000):
             try:
-                loaded = store.create(f"splendor-demo{f'-{number}' if number > 1 else ''}.toml", header, setup)
+                loaded = door.create(f"splendor-demo{f'-{number}' if number > 1 else ''}.toml", header, setup)
                 break
             except UsageError:
                 if number == 999:

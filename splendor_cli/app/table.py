@@ -84,10 +84,7 @@ def sync(
     except AuditRefused as exc:
         sys.stderr.write(exc.details + "\n")
         if exc.undone and exc.path:  # back at this clone's own commit: what it holds is what you saw
-            from .. import store
-            from . import memory
-
-            memory.remember(store.read(exc.path), replace=True)
+            gamefile.gate().forget(exc.path)
         raise
     up = result.upstream
     reports = []
@@ -200,7 +197,6 @@ def _me(loaded: Loaded, as_: str | None, path: str) -> str | None:
 def local(picture: bool = False) -> Local:
     """What sync asks of this machine: the user's cache, key, sealed games' part, and pictures."""
     from ..sharing.sync import Local
-    from . import cache
     from .seal import write_part
     from .sealed import local_key
 
@@ -208,12 +204,10 @@ def local(picture: bool = False) -> Local:
         return boards.picture(loaded, None, None).encode("utf-8")
 
     return Local(
-        trusted=cache.verified_prefix,
-        remember=cache.remember_verified,
+        gate=gamefile.gate(),
         write_part=write_part,
         key=lambda: local_key(required=False),
         marks=_Marks(),
-        locks=gamefile.locks(),
         picture=draw if picture else None,
     )
 

@@ -10,7 +10,7 @@ import sys
 
 from ..errors import UsageError
 from .boards import keys_owed_line
-from .gamefile import game_path
+from .gamefile import game_path, gate
 from .output import json_text, out
 from .params import GAME, JSON, Param, command, variant_name
 
@@ -122,13 +122,9 @@ def verify(
         report = audit.staged_report(path) if staged else audit.git_report(path, rev_range)
         text = audit.git_report_text(report)
     else:
-        from .. import store
         from ..sharing import verify as checks
-        from . import memory
 
-        loaded = store.read(game_path(game))  # every signature and proof checked again, whatever was seen before
-        memory.check(loaded)
-        memory.remember(loaded)
+        loaded = gate().read(game_path(game), verify_all=True)  # every signature and proof checked again
         report = checks.file_report(loaded)
         text = checks.report_text(report)
     out(json_text(report) if json else text)
@@ -195,6 +191,9 @@ def merge_driver(*, base: str, ours: str, theirs: str) -> None:
 
     Two legal turns from one parent leave a forked file and exit 5 (see `splendor resolve`).
 
+    A side with an event that every reader refuses (a bot seat's move that is not its bot's) stops
+    the merge with exit 4, ours left as it is.
+
     Example:
 
     splendor merge-driver base.toml ours.toml theirs.toml
@@ -203,9 +202,13 @@ def merge_driver(*, base: str, ours: str, theirs: str) -> None:
     from ..sharing.gitmerge import run_driver
 
     try:
-        result = run_driver(base, ours, theirs)
+        result = run_driver(base, ours, theirs, gate())
     except FileNotFoundError as exc:
         raise UsageError(f"{exc.filename}: no such file (git gives the merge driver three files)") from None
+    if result.refused:
+        from ..errors import GameFileError
+
+        raise GameFileError(result.message)
     if result.conflict:
         raise ConflictError(result.message)
     if result.message:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from ..errors import UsageError
-from .gamefile import append, game_path, locks, views, writing
+from .gamefile import append, game_path, gate, locks, views, writing
 from .output import out
 from .params import GAME, JSON, Param, command
 
@@ -152,11 +152,7 @@ def resolve(*, keep: str, game: str | None = None) -> None:
         fork = split_fork(data)
         if fork is not None:
             _refuse_what_the_audit_refuses(path, data, fork, side)
-        store.write_atomic(path, kept, exclusive=False)
-    loaded = store.read(path)
-    from . import memory
-
-    memory.remember(loaded, replace=True)  # an agreed choice between two branches
+        loaded = gate().replace(path, kept, read=data, agreed=True)  # an agreed choice between two branches
     lines = []
     if fork is not None and loaded.game.sealing is not None:  # what the sealed protocol loses with the other side
         from .sealed import dropped_lines
@@ -221,10 +217,5 @@ def forget(*, game: str | None = None) -> None:
 
     splendor forget -g games/friday.toml
     """
-    from .. import store
-    from . import memory
-
-    loaded = store.read(game_path(game))
-    memory.forget(loaded.record.header.game)
-    memory.remember(loaded)
+    loaded = gate().forget(game_path(game))
     out(f"forgot what you saw of game {loaded.record.header.game}; {loaded.path} is what you know of it now")

@@ -35,6 +35,24 @@ def reproducible(spec: str) -> bool:
         return False
 
 
+_MOVES: dict[tuple[str, int, str, Any], Any] = {}
+"""The moves `seat_move` computed in this process, by game, event before the move, spec and table."""
+_MOST = 256
+
+
+def seat_move(variant: Any, spec: str, table: Any, game_id: str, before: int) -> Any:
+    """The move the bot of `spec` makes on `table` as a bot seat of game `game_id` after event
+    `before` (its source: `seat_random`). A bot is a pure function of these, so a move computed
+    once in a process (`splendor bot` plays it) is not computed again when the gate judges it."""
+    key = (game_id, before, spec, table)
+    move = _MOVES.get(key)
+    if move is None:
+        if len(_MOVES) >= _MOST:
+            _MOVES.clear()
+        move = _MOVES[key] = make_bot(variant, spec)(table, seat_random(game_id, before))
+    return move
+
+
 def check_moves(game: Any, game_id: str, *, after: int = 0) -> None:
     """Compute again each effective move of a bot seat after event `after`, and refuse the first
     that is not its bot's (the table it was played on, the source `seat_random` gives).
@@ -44,7 +62,6 @@ def check_moves(game: Any, game_id: str, *, after: int = 0) -> None:
     """
     variant = game.variant
     events, played_after, states = game.events, game.after, game.states
-    bots: dict[str, Any] = {}
     for index in range(1, len(played_after)):
         seq = played_after[index]
         if seq <= after:
@@ -55,10 +72,8 @@ def check_moves(game: Any, game_id: str, *, after: int = 0) -> None:
         spec = seat_spec(event.player)
         if not spec or not reproducible(spec):
             continue
-        if spec not in bots:
-            bots[spec] = make_bot(variant, spec)
         table = states[index - 1]
-        move, played = bots[spec](table, seat_random(game_id, seq - 1)), variant.move_of(event)
+        move, played = seat_move(variant, spec, table, game_id, seq - 1), variant.move_of(event)
         want, got = variant.format_move(_as_written(variant, table, move)), variant.format_move(played)
         if want != got:
             raise CorruptLogError(

@@ -7,18 +7,20 @@ Without signatures, whoever edits an earlier event and recomputes every `parent`
 a file that reads and verifies on its own. What such a file cannot do is extend the chain this
 user already saw: the full SHA-256 of every event seen (64 hex digits, `Record.digests`; not the
 chain's 16-digit link, for which a player can find a collision between two of his own events)
-is kept, one a line, per game id, in
-`$XDG_DATA_HOME/splendor-cli/known/` (default `~/.local/share/...`), and a file whose first
+is kept, one a line, per game id, in a folder of the user's (the command line says which:
+`$XDG_DATA_HOME/splendor-cli/known/`, default `~/.local/share/...`), and a file whose first
 events are not those is refused, naming the first event that differs. A game first met through
 a rewritten file is not detected (there is nothing to compare with); a rewrite of events this
-user never saw is not either. `SPLENDOR_NO_MEMORY=1` turns the memory off; `resolve` (an agreed
-choice between two branches) replaces what is remembered, and `splendor forget` forgets a game.
+user never saw is not either.
+
+Only the gate (`splendor_cli.gate`) writes this memory, after it judged every event it
+remembers: what is remembered was judged, so a later read need not judge it again.
 
 A memory written by an earlier release holds 16-digit digests: each such line still defends its
 event, compared with the first 16 digits of its full digest, and the next `remember` of a copy
 that extends it writes the whole memory again with full digests.
 
-Standard library only.
+Standard library only (the fast path asks `extends`).
 """
 
 from __future__ import annotations
@@ -26,48 +28,16 @@ from __future__ import annotations
 import contextlib
 import os
 
-from ..digest import sha256
 from ..errors import GameFileError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..events.codec import Record
-    from ..store import Loaded
 
 MAX_BYTES = 16 << 20
 """The largest memory file read (16 MiB: a quarter of a million events of 64 hex digits)."""
 SHORT, FULL = 16, 64
 """The lengths of a line: a digest as an earlier release kept it (the chain's link), and whole."""
-
-
-def _folder() -> str | None:
-    if os.environ.get("SPLENDOR_NO_MEMORY"):
-        return None
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "splendor-cli", "known")
-
-
-def _file(folder: str, game: str) -> str:
-    return os.path.join(folder, sha256(game.encode()).hexdigest()[:32])
-
-
-def _digests(loaded: Loaded) -> tuple[str, ...]:
-    """The full digest of each event of the file, as the read computed it."""
-    return loaded.record.digests
-
-
-def _seen(path: str) -> list[str]:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except FileNotFoundError:
-        return []
-    except OSError:
-        return []  # unreadable memory: nothing to compare with (it is only a defence)
-    try:
-        data = os.read(fd, MAX_BYTES)
-    finally:
-        os.close(fd)
-    return [line for line in data.decode("ascii", "replace").split("\n") if len(line) in (SHORT, FULL)]
 
 
 def _same(was: str, is_: str) -> bool:
@@ -76,102 +46,130 @@ def _same(was: str, is_: str) -> bool:
     return was == (is_ if len(was) == FULL else is_[:SHORT])
 
 
-def enabled() -> bool:
-    """Whether the memory is on (not `SPLENDOR_NO_MEMORY`)."""
-    return _folder() is not None
+class Seen:
+    """The memory of seen games kept in `folder` (None: the memory is off, and nothing is seen)."""
 
+    __slots__ = ("folder",)
 
-def check(loaded: Loaded, *, behind_ok: bool = False) -> None:
-    """Refuse a copy of a game whose log does not extend the events this user saw of it.
+    def __init__(self, folder: str | None) -> None:
+        self.folder = folder
 
-    Raises:
-        GameFileError: an event this user saw is not the file's event of that number (the copy
-            contradicts what was seen: exit 4).
-        IllegalMoveError: the file is a strict prefix of what was seen (rule `behind`: an older
-            copy, one not yet pulled or a backup; exit 3).
-    """
-    seen = check_record(loaded.path, loaded.record, behind_ok=behind_ok)
-    if loaded.record.header.format >= 3 and loaded.game.sealing is None and loaded.game.states:
-        from ..bots.check import check_moves
+    def __repr__(self) -> str:
+        return f"Seen({self.folder!r})"
 
-        # a bot seat's moves, computed again: those this user has not seen yet (all without a memory)
-        check_moves(loaded.game, loaded.record.header.game, after=seen)
+    @property
+    def enabled(self) -> bool:
+        """Whether the memory is on."""
+        return self.folder is not None
 
+    def file(self, game: str) -> str | None:
+        """The file that holds what was seen of game `game` (None: the memory is off)."""
+        if self.folder is None:
+            return None
+        from hashlib import sha256
 
-def check_record(path: str, record: Record, *, behind_ok: bool = False) -> int:
-    """`check`, for the parsed file `record` at `path` (nothing folded): how many of its events
-    this user saw before (0 without a memory). `behind_ok`: a copy behind what was seen is let
-    through (a command that brings it up to date: `apply`)."""
-    folder = _folder()
-    if folder is None:
-        return 0
-    seen = _seen(_file(folder, record.header.game))
-    now = record.digests
-    for seq, (was, is_) in enumerate(zip(seen, now), start=1):
-        if not _same(was, is_):
-            raise GameFileError(
-                f"{path}: event #{seq} is not the event #{seq} you saw of game"
-                f" {record.header.game!r}: an earlier turn was rewritten (if all the players"
-                " agree to this copy, `splendor forget -g FILE` accepts it)"
-            )
-    if len(now) < len(seen) and behind_ok:
-        return len(now)
-    if len(now) < len(seen):  # a strict prefix of what was seen: an older copy, not a forgery
-        from ..errors import IllegalMoveError
+        return os.path.join(self.folder, sha256(game.encode()).hexdigest()[:32])
 
-        raise IllegalMoveError(
-            f"{path}: this copy is behind (#{len(now)}; you saw #{len(seen)} of game"
-            f" {record.header.game!r}): pull, sync or apply first (to go back to this copy on"
-            " purpose, as when restoring a backup, `splendor forget -g FILE` accepts it)",
-            rule="behind",
-        )
-    return len(seen)
-
-
-def extends(game: str, digests: list[str]) -> bool:
-    """Whether a file of game `game` whose events have these full digests, in order, extends
-    what this user saw of it: what `check_record` lets through (the cache's fast path asks)."""
-    folder = _folder()
-    if folder is None:
-        return True
-    seen = _seen(_file(folder, game))
-    return len(digests) >= len(seen) and all(map(_same, seen, digests))
-
-
-def remember(loaded: Loaded, *, replace: bool = False) -> None:
-    """Remember the file's events (they extend what was seen; `replace`: whatever was seen).
-    Never fails: a memory that cannot be written is only a defence lost."""
-    folder = _folder()
-    if folder is None:
-        return
-    path = _file(folder, loaded.record.header.game)
-    now = _digests(loaded)
-    seen = _seen(path)
-    # An earlier release's memory of short lines that the file matches whole is written again, full.
-    upgrade = len(seen) == len(now) and any(len(d) != FULL for d in seen) and all(map(_same, seen, now))
-    if not replace and len(seen) >= len(now) and not upgrade:
-        return  # nothing new
-    if not replace and not all(map(_same, seen, now)):
-        return  # a copy that contradicts what was seen is never remembered over it (its next read is refused)
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        tmp = f"{path}.{os.urandom(6).hex()}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    def digests(self, game: str) -> list[str]:
+        """The digests seen of game `game`, in order (none when the memory is off or unreadable:
+        it is only a defence). Never follows a link; bounded to MAX_BYTES."""
+        path = self.file(game)
+        if path is None:
+            return []
         try:
-            with os.fdopen(fd, "w", encoding="ascii") as handle:
-                handle.write("\n".join(now) + "\n")
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
-    except OSError:
-        pass
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            return []
+        try:
+            data = os.read(fd, MAX_BYTES)
+        finally:
+            os.close(fd)
+        return [line for line in data.decode("ascii", "replace").split("\n") if len(line) in (SHORT, FULL)]
 
+    def check(self, path: str, record: Record, *, behind_ok: bool = False) -> int:
+        """How many of the first events of `record` (the file at `path`) this user saw before (0
+        without a memory), refusing a copy whose log does not extend them. `behind_ok`: a copy
+        behind what was seen is let through (a command that brings it up to date: `apply`).
 
-def forget(game: str) -> None:
-    """Forget what was seen of game `game` (its next copy is taken as it is)."""
-    folder = _folder()
-    if folder is not None:
-        with contextlib.suppress(OSError):
-            os.unlink(_file(folder, game))
+        Raises:
+            GameFileError: an event this user saw is not the file's event of that number (the
+                copy contradicts what was seen: exit 4).
+            IllegalMoveError: the file is a strict prefix of what was seen (rule `behind`: an
+                older copy, one not yet pulled or a backup; exit 3).
+        """
+        seen = self.digests(record.header.game)
+        now = record.digests
+        for seq, (was, is_) in enumerate(zip(seen, now), start=1):
+            if not _same(was, is_):
+                raise GameFileError(
+                    f"{path}: event #{seq} is not the event #{seq} you saw of game"
+                    f" {record.header.game!r}: an earlier turn was rewritten (if all the players"
+                    " agree to this copy, `splendor forget -g FILE` accepts it)"
+                )
+        if len(now) < len(seen) and behind_ok:
+            return len(now)
+        if len(now) < len(seen):  # a strict prefix of what was seen: an older copy, not a forgery
+            from ..errors import IllegalMoveError
+
+            raise IllegalMoveError(
+                f"{path}: this copy is behind (#{len(now)}; you saw #{len(seen)} of game"
+                f" {record.header.game!r}): pull, sync or apply first (to go back to this copy on"
+                " purpose, as when restoring a backup, `splendor forget -g FILE` accepts it)",
+                rule="behind",
+            )
+        return len(seen)
+
+    def common(self, record: Record) -> int:
+        """How many of the first events of `record` are the first events this user saw of its
+        game (whatever follows: a copy that contradicts what was seen shares a prefix with it)."""
+        count = 0
+        for was, is_ in zip(self.digests(record.header.game), record.digests):
+            if not _same(was, is_):
+                break
+            count += 1
+        return count
+
+    def extends(self, game: str, digests: list[str]) -> bool:
+        """Whether a file of game `game` whose events have these full digests, in order, extends
+        what this user saw of it: what `check` lets through (the cache's fast path asks)."""
+        if self.folder is None:
+            return True
+        seen = self.digests(game)
+        return len(digests) >= len(seen) and all(map(_same, seen, digests))
+
+    def remember(self, record: Record, *, replace: bool = False) -> None:
+        """Remember the events of `record` (they extend what was seen; `replace`: whatever was
+        seen). The gate's alone to call, once it judged them. Never fails: a memory that cannot be
+        written is only a defence lost."""
+        path = self.file(record.header.game)
+        if path is None or self.folder is None:
+            return
+        now = record.digests
+        seen = self.digests(record.header.game)
+        # An earlier release's memory of short lines that the file matches whole is written again, full.
+        upgrade = len(seen) == len(now) and any(len(d) != FULL for d in seen) and all(map(_same, seen, now))
+        if not replace and len(seen) >= len(now) and not upgrade:
+            return  # nothing new
+        if not replace and not all(map(_same, seen, now)):
+            return  # a copy that contradicts what was seen is never remembered over it (its next read is refused)
+        try:
+            os.makedirs(self.folder, mode=0o700, exist_ok=True)
+            tmp = f"{path}.{os.urandom(6).hex()}.tmp"
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+            try:
+                with os.fdopen(fd, "w", encoding="ascii") as handle:
+                    handle.write("\n".join(now) + "\n")
+                os.replace(tmp, path)
+            except BaseException:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+                raise
+        except OSError:
+            pass
+
+    def forget(self, game: str) -> None:
+        """Forget what was seen of game `game` (the gate's alone to call)."""
+        path = self.file(game)
+        if path is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(path)

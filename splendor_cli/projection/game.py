@@ -89,12 +89,15 @@ class Game:
             return self.sealing.players
         return self.table.names()
 
-    def decide(self, move: Any, *, player: str | None = None) -> PlayEvent:
-        """The event for `move`, played by `player` (default: whoever is to move). A random
-        outcome the move leaves open (a Duel's replenish) is drawn as the log decides it.
+    def decide(self, move: Any, *, player: str | None = None, by: str = "") -> PlayEvent:
+        """The event for `move`, played by `player` (default: whoever is to move), for them by
+        `by` ("": by themselves), as the rules make it: judged once, here (`apply(..., check=False)`
+        folds it as it is). A random outcome the move leaves open (a Duel's replenish) is drawn as
+        the log decides it.
 
         Raises:
-            IllegalMoveError: it is not that player's turn, or the rules forbid the move.
+            IllegalMoveError: it is not that player's turn, `by` is not another player of the game,
+                or the rules forbid the move.
         """
         state = self.table
         if player is not None and player != state.player.name:
@@ -105,7 +108,13 @@ class Game:
             if state.finished:
                 raise IllegalMoveError("the game is over", rule="game-over")
             raise IllegalMoveError(f"it is {state.player.name}'s turn, not {player}'s", rule="turn")
-        return self.variant.decide(state, self.variant.draw(state, move, self.chance()))
+        event = self.variant.decide(state, self.variant.draw(state, move, self.chance()))
+        if not by:
+            return event
+        if by == event.player or all(seat.name != by for seat in state.players):
+            raise IllegalMoveError(f"played by {excerpt(by)}: not another player of the game", rule="turn")
+        played_for: PlayEvent = attrs.evolve(event, by=by)  # type: ignore[call-arg]
+        return played_for
 
     def chance(self) -> _LogChance:
         """Chance as the log decides it now (`_LogChance`)."""

@@ -153,7 +153,12 @@ def git_report(path: StrPath, rev_range: str | None = None) -> dict[str, Any]:
 
 
 def audit(
-    path: StrPath, mark: str | None = None, trusted: Trusted | None = None, known: Sequence[Loaded] = ()
+    path: StrPath,
+    mark: str | None = None,
+    trusted: Trusted | None = None,
+    known: Sequence[Loaded] = (),
+    *,
+    tip: str | None = None,
 ) -> dict[str, Any]:
     """`git_report` of HEAD's history as `splendor sync` asks it before a push: only what is new
     since `mark` (a commit whose history an earlier audit of this file found good, as this
@@ -181,7 +186,7 @@ def audit(
         UsageError: as `git_report`, or HEAD names no commit.
     """
     repo = locate_file(path, head=True)
-    tip = repo.head
+    tip = repo.head if tip is None else _commit_id(repo, tip)
     assert tip is not None
     since = mark_commit(repo, mark)
     while True:
@@ -206,6 +211,13 @@ def audit(
     markable = bad is None and not renamed and not repo.shallow
     report.update(tip=tip, since=since, mark=f"{tip}\n{repo.rel}" if markable else None)
     return report
+
+
+def _commit_id(repo: FileRepo, rev: str) -> str:
+    """The id of the commit `rev` names (UsageError: none)."""
+    if not rev or rev.startswith("-"):
+        raise UsageError(f"bad revision {rev!r}")
+    return git_output(["rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}"], repo.root).decode().strip()
 
 
 def _judge(

@@ -10,6 +10,7 @@ import attrs
 from ..errors import ConflictError, GameFileError
 from ..events.codec import Record
 from ..forks import cut, decode
+from ..gate import judge_events
 from .history import Blob
 from .rules import events_listed, moves_reason, resolved_fork, rewrite_reason, withdrawal_fault
 from .versions import Trusted, Version, extend_version, read_version
@@ -96,6 +97,10 @@ class Checker:
             except (GameFileError, ConflictError) as exc:
                 return f"writes a file that does not read: {exc}"
             known = len(before.record.events)
+        try:
+            judge_events(version.record, version.game, after=known)  # what the gate judges beyond the fold
+        except GameFileError as exc:
+            return f"appends an event the gate refuses: {exc}"
         reason = moves_reason(version, known, created=base is None, email=email, staged=staged)
         if reason is None:
             self.last = version

@@ -38,6 +38,10 @@ from ..store import StrPath
 from ..variants import find_variant
 from .git import Git
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..gate import Gate
+
 DRIVER = "splendor"
 """The merge driver's name, as `.gitattributes` and `git config merge.<name>.*` spell it."""
 
@@ -54,6 +58,8 @@ class MergeResult:
     data: bytes
     conflict: bool
     message: str
+    refused: bool = False
+    """A side holds an event the gate refuses (a cheat): the merge stops, ours left as it is."""
 
 
 @attrs.frozen
@@ -79,6 +85,23 @@ def _fault(record: Record) -> str | None:
     except SplendorError as exc:
         return str(exc)
     return None
+
+
+def _judged(record: Record, after: int) -> tuple[str | None, str | None]:
+    """Why the record does not replay by the rules (`_fault`), and why the gate refuses its events
+    after the first `after` though they replay (a cheat, such as a bot seat's move that is not its
+    bot's: `gate.judge_events`); None for each that holds."""
+    from ..gate import judge_events
+
+    try:
+        game = replay_record(record)
+    except SplendorError as exc:
+        return str(exc), None
+    try:
+        judge_events(record, game, after=after)
+    except GameFileError as exc:
+        return None, str(exc)
+    return None, None
 
 
 def _common(a: tuple[Event, ...], b: tuple[Event, ...]) -> int:
@@ -168,7 +191,11 @@ def merge(base: bytes, ours: bytes, theirs: bytes) -> MergeResult:
     mine, yours = our.record.events[shared:], their.record.events[shared:]
     if not mine and not yours:
         return MergeResult(data=ours, conflict=False, message=f"both sides hold the same {shared} events")
-    faults = {"ours": _fault(our.record), "theirs": _fault(their.record)}
+    faults: dict[str, str | None] = {}
+    for name, side in (("theirs", their), ("ours", our)):
+        faults[name], refusal = _judged(side.record, shared)
+        if refusal is not None:  # a cheat is refused, never merged nor dropped in silence
+            return MergeResult(data=ours, conflict=True, message=f"{name}: {refusal}; ours left as it is", refused=True)
     if faults["ours"] is not None and faults["theirs"] is not None:
         return _stop(ours, f"cannot merge: neither side replays (ours: {faults['ours']}; theirs: {faults['theirs']})")
     for keep, drop, kept, dropped in (("ours", "theirs", our, yours), ("theirs", "ours", their, mine)):
@@ -191,13 +218,20 @@ def merge(base: bytes, ours: bytes, theirs: bytes) -> MergeResult:
     return MergeResult(data=forked, conflict=True, message=describe_fork(fork))
 
 
-def run_driver(base: StrPath, ours: StrPath, theirs: StrPath) -> MergeResult:
-    """Git's `%O %A %B`: merge the three files and write the result over `ours` (%A)."""
-    from ..store import read_bytes, write_atomic
+def run_driver(base: StrPath, ours: StrPath, theirs: StrPath, gate: Gate) -> MergeResult:
+    """Git's `%O %A %B`: merge the three files and write the result over `ours` (%A), through the
+    gate (a forked file's sides judged each, a merged game judged whole; nothing remembered: the
+    merge may yet be given up)."""
+    from ..store import read_bytes
 
-    result = merge(read_bytes(base), read_bytes(ours), read_bytes(theirs))
-    if result.data != read_bytes(ours):
-        write_atomic(ours, result.data, exclusive=False)
+    read = read_bytes(ours)
+    result = merge(read_bytes(base), read, read_bytes(theirs))
+    if result.data == read:
+        return result
+    if result.conflict:
+        gate.write_fork(ours, result.data, read=read)
+    else:
+        gate.replace(ours, result.data, read=read, remember=False)
     return result
 
 

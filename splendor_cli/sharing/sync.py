@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from ..crypto.keys import SecretKey
     from ..events.codec import Record
     from ..forks import Fork
+    from ..gate import Gate
     from ..store import Loaded
     from .versions import Trusted
     from .withdrawals import Withdrawal
@@ -46,17 +47,14 @@ class AuditMarks(Protocol):
 class Local:
     """What sync asks of the user's machine (the command line gives each)."""
 
-    trusted: Trusted
-    """How many of a sealed game's first events this user verified before (`cache.verified_prefix`)."""
-    remember: Callable[[Loaded], None]
-    """Remember a sealed game as verified (`cache.remember_verified`)."""
+    gate: Gate
+    """The user's gate (splendor_cli/gate/): every history fetched is audited by it before it is
+    merged, every file sync writes is written through it, every copy it reads judged by it."""
     write_part: Callable[[Loaded, str | None], Loaded]
     """Write the local player's part of a sealed game; the game after it (`seal.write_part`)."""
     key: Callable[[], SecretKey | None]
     """The local player's key, if any (`sealed.local_key`)."""
     marks: AuditMarks
-    locks: str
-    """The folder of the game files' write locks (`store.locked`)."""
     picture: Callable[[Loaded], bytes] | None = None
     """The picture of a game's table (SVG); None: no pictures are kept."""
 
@@ -130,7 +128,7 @@ def sync(
     """
     from .. import store
 
-    read = Reads(local.trusted)
+    read = Reads(local.gate.trusted)
     if file:
         read.repos[file] = repo
     state = gitsync.under_way(repo)
@@ -149,7 +147,7 @@ def sync(
     for path in games():
         if path == file and not os.path.lexists(path):
             continue  # `sync -g games/new.toml` before the game arrived: the fetch brings it
-        with store.locked(path, local.locks):
+        with store.locked(path, local.gate.locks):
             before = read(path)  # a clone behind is no news: what you saw is checked later
             mine[before.record.header.game] = me(before, path)
             done = gitsync.commit_turns(read.repo(path), before)
@@ -291,6 +289,7 @@ def exchange(
     the same time (joins, shares) would fork the game."""
     for _ in range(gitsync.PUSH_TRIES):
         if gitsync.fetch(repo, up):
+            audit_fetched(repo, up, present(games()), local, read)  # nothing is merged that the audit refuses
             result = gitsync.merge(repo, up)
             merged.append(result)
             if result.conflict:
@@ -373,11 +372,11 @@ def commit_sealed_parts(paths: list[str], who: Callable[[Loaded, str], str | Non
     from .. import store
 
     for path in paths:
-        with store.locked(path, local.locks):
+        with store.locked(path, local.gate.locks):
             loaded = read(path)
             if loaded.game.sealing is None:
                 continue
-            local.remember(loaded)  # what the audit before the push need not check again
+            local.gate.admit(loaded, behind_ok=True)  # judged, and what the audit before the push need not check again
             after = local.write_part(loaded, who(loaded, path))
             if after is not loaded:
                 read.wrote(after)
@@ -409,6 +408,42 @@ def draw(repo: Repo, paths: list[str], picture: Callable[[Loaded], bytes], read:
     return done
 
 
+def audit_fetched(repo: Repo, up: Upstream, paths: list[str], local: Local, read: Reads) -> None:
+    """`verify --git` of the upstream's history of each game file of `paths` that it changed,
+    before it is merged: a fetched history that breaks the audit is never merged (a fast-forward
+    with nothing to push included), nor is anything written.
+
+    Raises:
+        AuditRefused: naming the file and the first bad commit; nothing merged, nothing pushed.
+    """
+    for path in paths:
+        rel = gitsync.locate(path).rel
+        theirs = gitsync.committed(repo, up.ref, rel=rel)
+        if theirs is None or theirs == gitsync.committed(repo, "HEAD", rel=rel):
+            continue  # the upstream has no new version of it
+        known = read.known.get(path, [])
+        report = local.gate.audit(
+            path, tip=up.ref, mark=local.marks.get(path, up), known=known, trusted=trusting(known, local.gate.trusted)
+        )
+        if not report["ok"]:
+            raise AuditRefused(
+                f"{path}: verify --git of {up.remote}/{up.branch}: {safe(report['bad']['reason'])}:"
+                " nothing merged, nothing pushed",
+                details=checks_text(report),
+                commit=report["bad"]["commit"],
+                path=path,
+            )
+        if report["mark"] is not None:
+            local.marks.put(path, up, report["mark"])
+
+
+def checks_text(report: dict[str, Any]) -> str:
+    """The audit's report for a person (`audit.git_report_text`)."""
+    from .audit import git_report_text
+
+    return git_report_text(report)
+
+
 def audit(paths: list[str], up: Upstream, local: Local, read: Reads | None = None) -> None:
     """`verify --git` of each game file: a history that breaks the audit is not pushed.
 
@@ -423,15 +458,15 @@ def audit(paths: list[str], up: Upstream, local: Local, read: Reads | None = Non
     Raises:
         AuditRefused: a history breaks the audit (its report in `details`).
     """
-    from . import audit as checks
-
     for path in paths:
         known = read.known.get(path, []) if read is not None else []
-        report = checks.audit(path, local.marks.get(path, up), trusting(known, local.trusted), known)
+        report = local.gate.audit(
+            path, mark=local.marks.get(path, up), known=known, trusted=trusting(known, local.gate.trusted)
+        )
         if not report["ok"]:
             raise AuditRefused(
                 f"{path}: verify --git: {safe(report['bad']['reason'])}: nothing pushed",
-                details=checks.git_report_text(report),
+                details=checks_text(report),
                 commit=report["bad"]["commit"],
                 path=path,
             )
@@ -454,12 +489,12 @@ def settle_merge(repo: Repo, paths: list[str], local: Local) -> None:
     consents: list[str] = []
     for path in paths:
         try:
-            merged = store.read(path, local.trusted)
+            merged = store.read(path, local.gate.trusted)
         except ForkError as exc:
             raise ForkError(f"{exc}; then `splendor sync` again", seq=exc.seq) from None
         consents += withdrawn(repo, merged, local)
         if merged.game.sealing is None:
-            refused(repo, merged)
+            refused(repo, merged, local.gate)
     gitsync.conclude_merge(repo, [gitsync.locate(path).rel for path in paths], consents)
 
 
@@ -514,7 +549,7 @@ class PutBack:
         return self.fork.label(side)
 
 
-def put_fork_back(repo: Repo, path: str, rel: str) -> PutBack | None:
+def put_fork_back(repo: Repo, path: str, rel: str, gate: Gate) -> PutBack | None:
     """Write the forked file of the merge under way back at `path`: HEAD's and MERGE_HEAD's
     versions merged again from their base by the merge driver's rules (`gitmerge.merge`), for
     `splendor resolve`. None (nothing written) when that merge is no fork."""
@@ -529,11 +564,10 @@ def put_fork_back(repo: Repo, path: str, rel: str) -> PutBack | None:
     fork = split_fork(again.data) if again.conflict else None
     if fork is None:
         return None
-    store.write_atomic(path, again.data, exclusive=False)
-    return PutBack(data=again.data, fork=fork)
+    return PutBack(data=again.data, fork=gate.write_fork(path, again.data, read=store.read_bytes(path)))
 
 
-def refused(repo: Repo, merged: Loaded) -> None:
+def refused(repo: Repo, merged: Loaded, gate: Gate) -> None:
     """Refuse to commit the settled merge `merged` (an open game) that the audit would refuse: the
     forked file is put back (merged again by the driver's rules from HEAD, MERGE_HEAD and their
     base) for `splendor resolve`, and the error names the side to keep.
@@ -549,7 +583,7 @@ def refused(repo: Repo, merged: Loaded) -> None:
     if reason is None:
         return
     advice = "keep the other side with `splendor resolve --keep REF` (`splendor log` names both)"
-    fork = put_fork_back(repo, merged.path, rel)
+    fork = put_fork_back(repo, merged.path, rel, gate)
     refusals = keep_refusals(repo, rel, fork.data) if fork is not None else None
     if fork is not None and refusals is not None:
         good = [side for side, fault in refusals.items() if fault is None]
@@ -584,7 +618,7 @@ def withdrawn(repo: Repo, merged: Loaded, local: Local) -> list[str]:
     path = merged.path
     rel = gitsync.locate(path).rel
     parents = [data for rev in ("HEAD", "MERGE_HEAD") if (data := gitsync.committed(repo, rev, rel=rel)) is not None]
-    found = withdrawals(parents, merged.data, trusting([merged], local.trusted))
+    found = withdrawals(parents, merged.data, trusting([merged], local.gate.trusted))
     if not found:
         return []
     secret = local.key()
@@ -599,7 +633,7 @@ def withdrawn(repo: Repo, merged: Loaded, local: Local) -> list[str]:
         whose = f"{owner}'s" if owner else "that"
         who = f"your key plays {seat}" if seat else "your key plays no seat of it"
         why = f"which only {owner} may withdraw" if left.fault is None else f"which no merge may ({left.fault})"
-        back = put_fork_back(repo, path, rel) is not None
+        back = put_fork_back(repo, path, rel, local.gate) is not None
         how = "the fork is back: " if back else f"`git checkout -m -- {rel}`, then "
         raise GameFileError(
             safe(

@@ -106,11 +106,12 @@ def test_a_rewritten_turn_is_refused_even_when_the_short_digests_collide(
 
 
 def _known(path: Path) -> Path:
-    from splendor_cli.app import memory
+    from splendor_cli.app.folders import memory_folder
+    from splendor_cli.gate import Seen
 
-    folder = memory._folder()
-    assert folder is not None
-    return Path(memory._file(folder, store.read(path).record.header.game))
+    file = Seen(memory_folder()).file(store.read(path).record.header.game)
+    assert file is not None
+    return Path(file)
 
 
 def test_a_memory_of_short_digests_still_defends_and_is_rewritten_full(tmp_path: Path) -> None:

@@ -332,8 +332,8 @@ def audits(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
     seen: list[dict[str, Any]] = []
     real = audit_module.audit
 
-    def recording(path: Any, mark: str | None = None, *args: Any) -> dict[str, Any]:
-        report = real(path, mark, *args)
+    def recording(path: Any, mark: str | None = None, *args: Any, **options: Any) -> dict[str, Any]:
+        report = real(path, mark, *args, **options)
         seen.append({"given": mark, **report})
         return report
 

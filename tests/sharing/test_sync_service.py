@@ -27,6 +27,7 @@ from splendor_cli.errors import ForkError, GameFileError, UsageError
 from splendor_cli.events import RewindAgreed
 from splendor_cli.events.codec import Header, Record, format_record
 from splendor_cli.forks import split_fork
+from splendor_cli.gate import Gate, Seen
 from splendor_cli.projection import Game
 from splendor_cli.sharing import gitmerge, gitsync, versions
 from splendor_cli.sharing.checker import folded
@@ -53,12 +54,10 @@ class Marks:
 def local(tmp_path: Path, key: SecretKey | None = None) -> Local:
     """A machine that verified nothing before, holds `key` (or none), and draws no pictures."""
     return Local(
-        trusted=lambda record: 0,
-        remember=lambda loaded: None,
+        gate=Gate(seen=Seen(None), locks=str(tmp_path / "locks")),
         write_part=lambda loaded, me: loaded,
         key=lambda: key,
         marks=Marks(),
-        locks=str(tmp_path / "locks"),
     )
 
 
