@@ -128,9 +128,7 @@ class Gate:
 
     # -- writing ---------------------------------------------------------------------------------
 
-    def stage(
-        self, loaded: Loaded, *events: Event, secret: SecretKey | None = None, decided: bool = False
-    ) -> Loaded:
+    def stage(self, loaded: Loaded, *events: Event, secret: SecretKey | None = None, decided: bool = False) -> Loaded:
         """The file as it would be with `events` appended (each judged by the rules as it is
         staged, `store.stage`, unless `decided`: made by `Game.decide` on the game it follows,
         which judged it); nothing is written (`write` does)."""

@@ -325,7 +325,7 @@ def test_watch_refuses_what_it_fetched(tmp_path: Path) -> None:
 def test_verify_git_refuses_a_forged_bot_move_in_the_history(tmp_path: Path) -> None:
     """`verify --git` judges each commit's new events as the gate does: a commit that appends a
     forged bot move is refused (it used to pass where `sync` and `verify` said exit 4)."""
-    ann, eve = clones(tmp_path)
+    _, eve = clones(tmp_path)
     eve_pushes(eve, cheat="bot")
     done = eve.run("verify", "--git", "-g", GAME)
     assert done.returncode == 4 and "bot:greedy played" in done.stdout + done.stderr, (done.stdout, done.stderr)
