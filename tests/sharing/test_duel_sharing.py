@@ -12,7 +12,7 @@ from helpers import DUEL, deal_duel
 from splendor_cli import store
 from splendor_cli.errors import ConflictError
 from splendor_cli.events.codec import Header
-from splendor_cli.sharing import gitmerge, mail
+from splendor_cli.sharing import gitmerge, inbox, mail
 from splendor_cli.variants.duel.notation import parse_steps
 
 
@@ -78,7 +78,7 @@ def test_a_turn_of_steps_travels_by_mail(tmp_path: Path) -> None:
     text = mail.export_text(mine.record, last=2)
     assert "player: bob\nmove: privilege a1 (green)\n" in text and "move: take a2 a3 (red black)\n" in text
     theirs = store.read(theirs_path)
-    outcome = mail.apply_blocks(theirs.record, theirs.game, find_blocks(text))
+    outcome = inbox.apply_blocks(theirs.record, theirs.game, find_blocks(text))
     assert outcome.message == "applied #3 bob: privilege a1 (green)\napplied #4 bob: take a2 a3 (red black)"
     theirs = store.append(theirs, *outcome.events)
     assert theirs_path.read_bytes() == Path(mine.path).read_bytes()

@@ -20,7 +20,7 @@ from splendor_cli.errors import SplendorError
 from splendor_cli.events.codec import Header, Record, chained, format_record
 from splendor_cli.forks import split_fork
 from splendor_cli.projection import Game
-from splendor_cli.sharing import gitmerge, mail
+from splendor_cli.sharing import gitmerge, inbox, mail
 
 pytestmark = pytest.mark.slow
 
@@ -104,7 +104,7 @@ def apply_block(variant: str, last: int, text: str) -> str:
         game = game.apply(known)
     try:
         blocks = mail.find_blocks(text, game_of)
-        outcome = mail.apply_blocks(before, game, blocks)
+        outcome = inbox.apply_blocks(before, game, blocks)
     except SplendorError as exc:
         assert 2 <= exc.exit_code <= 5 and "\n" not in str(exc) and len(str(exc)) < 1000
         return f"refused, exit {exc.exit_code}"

@@ -20,7 +20,7 @@ from splendor_cli import store
 from splendor_cli.errors import ConflictError, GameFileError, IllegalMoveError, StaleBlockError, UsageError
 from splendor_cli.events.codec import Header, chained, event_digest, format_event
 from splendor_cli.model import Gem
-from splendor_cli.sharing import mail
+from splendor_cli.sharing import inbox, mail
 from splendor_cli.sharing.mail import MoveBlock
 from splendor_cli.variants.base.events import TokensTaken
 from splendor_cli.variants.base.notation import parse_move
@@ -56,9 +56,9 @@ def _pair(tmp_path: Path, players: tuple[str, str] = ("ann", "bob")) -> tuple[st
     return mine, store.read(tmp_path / "theirs.toml")
 
 
-def _take_in(loaded: store.Loaded, text: str | bytes) -> tuple[store.Loaded, mail.Applied]:
+def _take_in(loaded: store.Loaded, text: str | bytes) -> tuple[store.Loaded, inbox.Applied]:
     """What `splendor apply` does: find the blocks, decide, append each event."""
-    outcome = mail.apply_blocks(loaded.record, loaded.game, find_blocks(text))
+    outcome = inbox.apply_blocks(loaded.record, loaded.game, find_blocks(text))
     for event in outcome.events:
         loaded = store.append(loaded, event)
     return loaded, outcome
@@ -124,7 +124,7 @@ def test_round_trip_makes_the_two_copies_byte_identical(tmp_path: Path) -> None:
     their seq and parent (sealing leaves them unchanged), so both files end byte for byte equal."""
     mine, theirs = _pair(tmp_path)
     mine = _play(mine, "take white blue green")
-    outcome = mail.apply_blocks(theirs.record, theirs.game, find_blocks(mail.export_text(mine.record)))
+    outcome = inbox.apply_blocks(theirs.record, theirs.game, find_blocks(mail.export_text(mine.record)))
     assert outcome.message == "applied #2 ann: take white blue green"
     assert not outcome.is_noop
     for event in outcome.events:
@@ -305,7 +305,7 @@ def test_no_block_is_a_usage_error(tmp_path: Path) -> None:
     loaded = _new(tmp_path / "g.toml")
     assert find_blocks("Hi Bob,\nI will play tomorrow.\n") == []
     with pytest.raises(UsageError, match="no move block found") as caught:
-        mail.apply_blocks(loaded.record, loaded.game, [])
+        inbox.apply_blocks(loaded.record, loaded.game, [])
     assert caught.value.exit_code == 2
 
 
