@@ -69,7 +69,8 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return f"{os.cpu_count()} cores, {model or platform.processor() or 'unknown CPU'}, Python {platform.python_version()}"
+    cpu = model or platform.processor() or "unknown CPU"
+    return f"{os.cpu_count()} cores, {cpu}, Python {platform.python_version()}"
 
 
 def read_cpu(path: Path, pythonpath: str | None) -> float:
@@ -98,7 +99,7 @@ def main() -> None:
             tree, commit = stack.enter_context(worktree(rev))
             sides[f"{rev} ({commit[:8]})"] = str(tree)
         times: dict[str, list[float]] = {name: [] for name in sides}
-        for name, where in sides.items():  # warm-up: bytecode compiled
+        for where in sides.values():  # warm-up: bytecode compiled
             read_cpu(path, where)
         for _ in range(args.runs):
             for name, where in sides.items():
