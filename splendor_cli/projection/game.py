@@ -8,22 +8,15 @@ rule is refused, naming the event. The game itself is reached only through its `
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ..errors import CorruptLogError, IllegalMoveError, SplendorError, UsageError, excerpt
 from ..events import (
-    SEALED_TYPES,
-    CardsShown,
-    DeckShuffled,
     Event,
-    KeysPublished,
-    PlayerJoined,
     PlayEvent,
-    RewindAgreed,
-    SealedAsked,
     SeedCommitted,
     SeedRevealed,
     SeedsAsked,
@@ -31,6 +24,7 @@ from ..events import (
     TurnUndone,
     enveloped,
 )
+from .protocol import OPEN, Handler, TableProtocol, protocol_handlers
 from .variant import AnyVariant, State, check_players
 
 if TYPE_CHECKING:
@@ -53,11 +47,19 @@ class Game:
     undone: frozenset[int] = frozenset()
     seeding: Seeding | None = None
     """While a commit-then-reveal deal is under way; None once dealt or without one."""
-    sealing: Sealing | None = None
-    """A sealed game's keys, sealed decks and shares (sealing/table.py); None for an open game."""
+    protocol: TableProtocol = OPEN
+    """How the table keeps its cards and proves its moves (projection/protocol.py): the state of
+    the protocol the log declares (its first event), open when it declares none."""
     chained_draws: bool = False
     """A file of format 1: each draw follows the digest of the effective event before it (see
     `chance`)."""
+
+    @property
+    def sealing(self) -> Sealing | None:
+        """The sealed protocol's table (`sealing.protocol.SealedTable.sealing`); None in a game
+        of another protocol. Kept for the tests of the sealed protocol: code asks `protocol`."""
+        found: Sealing | None = getattr(self.protocol, "sealing", None)
+        return found
 
     @property
     def seq(self) -> int:
@@ -70,10 +72,18 @@ class Game:
         if not self.states:
             if self.seeding is not None:
                 raise IllegalMoveError(f"the cards are not dealt yet: {self.seeding.waiting()}", rule="seed")
-            if self.sealing is not None:
-                raise IllegalMoveError(f"the cards are not dealt yet: {self.sealing.stage()}", rule="sealed")
+            stage = self.protocol.stage()
+            if stage:
+                raise IllegalMoveError(f"the cards are not dealt yet: {stage}", rule=self.protocol.name)
             raise CorruptLogError("the log does not start with its setup", seq=1)
         return self.states[-1]
+
+    def dealing(self) -> str:
+        """What the deal under way (commit-then-reveal, or the protocol's) waits for, in words;
+        "" once the cards are dealt."""
+        if self.states:
+            return ""
+        return self.protocol.stage() or (self.seeding.waiting() if self.seeding is not None else "")
 
     @property
     def table(self) -> State:
@@ -85,8 +95,8 @@ class Game:
     def players(self) -> tuple[str, ...]:
         if self.seeding is not None and not self.states:
             return self.seeding.players
-        if self.sealing is not None and not self.states:
-            return self.sealing.players
+        if self.protocol.players and not self.states:
+            return self.protocol.players
         return self.table.names()
 
     def decide(self, move: Any, *, player: str | None = None, by: str = "") -> PlayEvent:
@@ -153,13 +163,11 @@ class Game:
     def deal(self) -> Event:
         """The setup that a finished commit-then-reveal or sealed deal gives (IllegalMoveError
         before then)."""
-        if self.states or (self.seeding is None and self.sealing is None):
+        dealt = None if self.states else self.protocol.deal()
+        if dealt is not None:
+            return dealt
+        if self.states or self.seeding is None:
             raise IllegalMoveError("the cards of this game are dealt already", rule="seed")
-        if self.sealing is not None:
-            from ..sealing.deal import deal
-
-            return deal(self.sealing)
-        assert self.seeding is not None
         return _dealt(self.variant, self.seeding)
 
     def apply(self, event: Event, *, check: bool = True) -> Game:
@@ -188,7 +196,7 @@ class _Fold:
         "chained_draws",
         "events",
         "handlers",
-        "sealing",
+        "protocol",
         "seeding",
         "states",
         "trusted",
@@ -207,7 +215,7 @@ class _Fold:
         self.after: list[int] = list(game.after)
         self.undone: set[int] = set(game.undone)
         self.seeding = game.seeding
-        self.sealing = game.sealing
+        self.protocol = game.protocol
         self.chained_draws = game.chained_draws
 
     @property
@@ -218,8 +226,8 @@ class _Fold:
     def players(self) -> tuple[str, ...]:
         if self.seeding is not None and not self.states:
             return self.seeding.players
-        if self.sealing is not None and not self.states:
-            return self.sealing.players
+        if self.protocol.players and not self.states:
+            return self.protocol.players
         names: tuple[str, ...] = self.states[-1].names()
         return names
 
@@ -231,7 +239,7 @@ class _Fold:
             after=tuple(self.after),
             undone=frozenset(self.undone),
             seeding=self.seeding,
-            sealing=self.sealing,
+            protocol=self.protocol,
             chained_draws=self.chained_draws,
         )
 
@@ -241,12 +249,9 @@ class _Fold:
         seq = self.seq + 1
         if event.seq != seq:
             raise CorruptLogError(f"seq is {event.seq}, expected {seq}", seq=seq)
-        verify = check and seq > self.trusted  # the cryptography of a sealed game
-        if verify and self.sealing is not None and not isinstance(event, (self.variant.setup_type, PlayerJoined)):
-            try:
-                self.sealing.check_signature(event, self.events[-1])
-            except IllegalMoveError as exc:
-                raise CorruptLogError(str(exc), seq=seq) from None
+        verify = check and seq > self.trusted  # the cryptography of the protocol (signatures, proofs)
+        if self.protocol.watches:
+            self.protocol.check_event(self, event, verify)
         handler = self.handlers.get(type(event)) or _inherited(self.handlers, type(event))
         if handler is None:
             raise CorruptLogError(f"a {event.TYPE} event has no place in {self.variant.title}", seq=seq)
@@ -259,40 +264,34 @@ class _Fold:
         if not self.states:
             raise CorruptLogError(f"{event.TYPE} before the cards are dealt", seq=seq)
         state = self.states[-1]
-        if self.sealing is not None and variant.at_turn_start(state):
-            from ..sealing.reveal import blocked
-
-            why = blocked(self.sealing, state, state.player.name)
-            if why:
-                raise CorruptLogError(f"{event.TYPE} played too soon: {why}", seq=seq)
+        if self.protocol.watches:
+            self.protocol.check_play(self, event, state)
         if check:
             _check_play(variant, state, event, _LogChance(self))
         # Judged (now, or when the file was first read): it applies, or the rules have a bug.
         # A sealed game needs no substitution here: the state it follows has every card
-        # revealed so far in place (a reveal, an undo substitutes), its decks included.
+        # revealed so far in place (its protocol's reveal, an undo substitutes), its decks included.
         self.states.append(variant.evolve(state, event))
         self.after.append(seq)
 
     def _undo(self, event: TurnUndone, check: bool, verify: bool) -> None:
         """An undo: the policy checked again (`check_undo`), the moves after `to` set aside."""
-        from .undo_policy import check_agreed, check_undo
+        from .undo_policy import check_undo
 
+        protocol = self.protocol
         try:
-            if self.sealing is not None and self.sealing.published:
-                raise IllegalMoveError("the game's keys are published: it cannot be taken back", rule="undo")
+            why = protocol.undo_refused()
+            if why:
+                raise IllegalMoveError(why, rule="undo")
             actors = check_undo(self, to=event.to, by=event.by, forced=event.forced)
-            if self.sealing is not None:
-                check_agreed(self, actors, to=event.to, by=event.by, forced=event.forced)
+            protocol.check_agreed(self, actors, to=event.to, by=event.by, forced=event.forced)
         except IllegalMoveError as exc:
             raise CorruptLogError(str(exc), seq=event.seq) from None
         keep = self.after.index(event.to) + 1
         self.undone.update(self.after[keep:])
         del self.states[keep:]
         del self.after[keep:]
-        if self.sealing is not None:  # cards revealed since stay revealed
-            from ..sealing.reveal import substitute
-
-            self.states[-1] = substitute(self.sealing, self.states[-1], self.sealing.revealed)
+        self.states[-1] = protocol.after_undo(self.states[-1])  # cards revealed since stay revealed
 
     def _seeds_asked(self, event: SeedsAsked, check: bool, verify: bool) -> None:
         """The start of a commit-then-reveal deal."""
@@ -322,80 +321,24 @@ class _Fold:
         except IllegalMoveError as exc:
             raise CorruptLogError(str(exc), seq=event.seq) from None
 
-    def _sealed(self, event: Event, check: bool, verify: bool) -> None:
-        """Fold an event of a sealed game's protocol (splendor_cli/sealing/); `verify`: its signature and
-        proofs checked."""
-        from ..sealing.deal import face_up_cards
-        from ..sealing.reveal import may_show
-        from ..sealing.table import Sealing
-
-        seq = event.seq
-        try:
-            if isinstance(event, SealedAsked):
-                if self.events:
-                    raise CorruptLogError("sealed_asked must be the first event", seq=seq)
-                if event.variant != self.variant.name:
-                    raise CorruptLogError(
-                        f"sealed_asked for {event.variant!r}, in a {self.variant.name!r} game", seq=seq
-                    )
-                problem = check_players(self.variant, event.players)
-                if problem:
-                    raise CorruptLogError(problem, seq=seq)
-                self.sealing = Sealing.start(self.variant, event)
-                return
-            sealing = self.sealing
-            if sealing is None:
-                raise CorruptLogError(f"{event.TYPE} in a game that is not sealed", seq=seq)
-            if isinstance(event, PlayerJoined):  # signed by the key it brings
-                self.sealing = sealing.join(event, verify=verify)
-                if verify:
-                    self.sealing.check_signature(event, self.events[-1])
-            elif isinstance(event, DeckShuffled):
-                sealing = sealing.shuffle(event, verify=verify)
-                if sealing.shuffled:
-                    sealing = sealing.with_face_up(face_up_cards(self.variant, sealing))
-                self.sealing = sealing
-            elif isinstance(event, CardsShown):
-                if not sealing.shuffled:
-                    raise IllegalMoveError("no card is shown before every player has shuffled", rule="sealed")
-                state = self.states[-1] if self.states else None
-                self.sealing, revealed = sealing.show(event, may_show(sealing, state, event.player), verify=verify)
-                if revealed and self.states:
-                    from ..sealing.reveal import substitute
-
-                    self.states[-1] = substitute(self.sealing, self.states[-1], revealed)
-            elif isinstance(event, RewindAgreed):
-                sealing.check_player(event.player)
-                if event.to not in self.after[:-1]:
-                    raise IllegalMoveError(f"there is no rewind to event #{event.to} to agree to", rule="undo")
-            elif isinstance(event, KeysPublished):
-                finished = bool(self.states) and bool(self.states[-1].finished)
-                self.sealing = sealing.publish(event, finished)
-        except SplendorError as exc:  # IllegalMoveError, and the crypto's GameFileErrors
-            if isinstance(exc, CorruptLogError):
-                raise
-            raise CorruptLogError(_one_line(exc), seq=seq) from None
-
     def _setup(self, event: Event, check: bool, verify: bool) -> None:
         """The setup: dealt by the rules, or by the players together (it must be their deal)."""
-        seq = event.seq
-        if self.states or (self.events and self.seeding is None and self.sealing is None):
+        seq, protocol = event.seq, self.protocol
+        deals = bool(protocol.dealt_by)  # the protocol deals (a sealed game's decks)
+        if self.states or (self.events and self.seeding is None and not deals):
             raise CorruptLogError(f"a second setup ({event.TYPE})", seq=seq)
-        if self.seeding is not None or self.sealing is not None:  # a deal the players made together
+        if self.seeding is not None or deals:  # a deal the players made together
+            dealt: Event | None
             try:
-                if self.sealing is not None:
-                    from ..sealing.deal import deal
-
-                    dealt, source = deal(self.sealing), "sealed decks and their shares"
-                else:
-                    assert self.seeding is not None
+                if self.seeding is not None:
                     dealt, source = _dealt(self.variant, self.seeding), "revealed seeds"
+                else:
+                    dealt, source = protocol.deal(), protocol.dealt_by
             except IllegalMoveError as exc:
                 raise CorruptLogError(str(exc), seq=seq) from None
-            if enveloped(dealt, seq=event.seq, parent=event.parent) != event:
+            if dealt is None or enveloped(dealt, seq=event.seq, parent=event.parent) != event:
                 raise CorruptLogError(f"the deal is not the one the {source} give", seq=seq)
-        if self.sealing is not None:
-            self.sealing = attrs.evolve(self.sealing, dealt=True)
+        self.protocol = protocol.dealt()
         self._start(event)
 
     def _start(self, event: Event) -> None:
@@ -403,29 +346,26 @@ class _Fold:
         try:
             state = self.variant.start(event)
         except ValueError as exc:
-            raise CorruptLogError(_one_line(exc), seq=seq) from None
+            raise CorruptLogError(one_line(exc), seq=seq) from None
         problem = check_players(self.variant, state.names())
         if problem:
             raise CorruptLogError(problem, seq=seq)
         self.states, self.after, self.seeding = [state], [seq], None
 
 
-Handler = Callable[[_Fold, Any, bool, bool], None]
-"""How the fold takes in an event of one type: `handler(fold, event, check, verify)`."""
-
 _HANDLERS: dict[tuple[type, tuple[type, ...]], dict[type, Handler]] = {}
 
 
 def _handlers(variant: AnyVariant) -> dict[type, Handler]:
     """The fold's handler of each event type a game of `variant` may log: its play events (all
-    one handler), its setup, and the events every game shares (the undo, the commit-then-reveal
-    deal, a sealed game's protocol)."""
+    one handler), its setup, the events every game shares (the undo, the commit-then-reveal
+    deal) and those of every table protocol (`protocol_handlers`: a sealed game's)."""
     key = (variant.setup_type, variant.play_types)
     known = _HANDLERS.get(key)
     if known is not None:
         return known
     table: dict[type, Handler] = {variant.setup_type: _Fold._setup}
-    table.update(dict.fromkeys(SEALED_TYPES, _Fold._sealed))
+    table.update(protocol_handlers())
     table.update({TurnUndone: _Fold._undo, SeedsAsked: _Fold._seeds_asked})
     table.update(dict.fromkeys((SeedCommitted, SeedRevealed, SeedsRestarted), _Fold._seed_step))
     table.update(dict.fromkeys(variant.play_types, _Fold._play))  # a play event is first of all a play
@@ -454,11 +394,11 @@ def _check_play(variant: AnyVariant, state: State, event: PlayEvent, chance: _Lo
     try:
         move = variant.move_of(event)
     except ValueError as exc:  # an id no table of the game has
-        raise CorruptLogError(f"bad {event.TYPE}: {_one_line(exc)}", seq=seq) from None
+        raise CorruptLogError(f"bad {event.TYPE}: {one_line(exc)}", seq=seq) from None
     try:
         expected = variant.decide(state, variant.draw(state, move, chance))
     except SplendorError as exc:
-        raise CorruptLogError(f"illegal {event.TYPE}: {_one_line(exc)}", seq=seq) from None
+        raise CorruptLogError(f"illegal {event.TYPE}: {one_line(exc)}", seq=seq) from None
     if type(expected) is not type(event):  # pragma: no cover - move_of keeps the action
         raise CorruptLogError(f"{event.TYPE}: the rules make a {expected.TYPE} of it", seq=seq)
     for name in _payload(type(event)):  # the envelope (seq, parent) is the chain's business
@@ -524,7 +464,7 @@ def _payload(cls: type) -> tuple[str, ...]:
     return _PAYLOAD[cls]
 
 
-def _one_line(exc: Exception) -> str:
+def one_line(exc: BaseException) -> str:
     """The message of a rule broken by an event read from a file, on one line: the rules quote
     the file's strings as they are (a card, a noble), and an edited file may put a line break in one."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(exc))
@@ -534,7 +474,7 @@ def _show(value: object) -> str:
     """A value of an event in an error message: a list as `[a, b]`; escaped, and bounded."""
     if isinstance(value, tuple):
         text = "[" + ", ".join(str(v) for v in value) + "]"
-        return _one_line(ValueError(text if len(text) <= 60 else text[:57] + "..."))
+        return one_line(ValueError(text if len(text) <= 60 else text[:57] + "..."))
     return excerpt(value, 60)
 
 

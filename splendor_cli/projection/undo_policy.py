@@ -18,6 +18,7 @@ from ..events import Event, TurnUndone, actor
 from ..sealing.events import RewindAgreed
 
 if TYPE_CHECKING:  # what the policy reads of a game (types only: no start-up cost)
+    from .protocol import TableProtocol
 
     class History(Protocol):
         """What the undo policy reads of a game: a `Game`, or a `_Fold` under way."""
@@ -36,6 +37,9 @@ if TYPE_CHECKING:  # what the policy reads of a game (types only: no start-up co
 
         @property
         def players(self) -> tuple[str, ...]: ...
+
+        @property
+        def protocol(self) -> TableProtocol: ...
 
 
 BOT_SEAT = "bot:"
@@ -119,17 +123,16 @@ def check_undo(game: History, *, to: int, by: str, forced: bool) -> list[str]:
     return actors
 
 
-def check_agreed(game: History, actors: Sequence[str], *, to: int, by: str, forced: bool) -> None:
-    """In a sealed game, refuse an undo to `to` unless the players it must have agreed to it
-    (`RewindAgreed`, since the last move) have: when a card was revealed after `to` to a player
-    whose moves it takes back (look, then choose again), every other player; else, for a forced
-    rewind, every other player whose turns it takes back."""
-    from ..sealing.table import learned
-
+def check_agreed(
+    game: History, actors: Sequence[str], *, seen: Sequence[tuple[str, str]], to: int, by: str, forced: bool
+) -> None:
+    """In a sealed game (its protocol's `check_agreed`), refuse an undo to `to` unless the
+    players it must have agreed to it (`RewindAgreed`, since the last move) have: when a card was
+    revealed after `to` to a player whose moves it takes back (`seen`: each card, and who; look,
+    then choose again), every other player; else, for a forced rewind, every other player whose
+    turns it takes back."""
     since = [e for e in game.events[game.after[-1] :] if isinstance(e, RewindAgreed) and e.to == to]
     agreed = {e.player for e in since}
-    sealing = getattr(game, "sealing", None)
-    seen = learned(sealing, actors, to) if sealing is not None else []
     if seen:
         late = [name for name in game.players if name != by and name not in agreed]
         if late:
@@ -159,11 +162,10 @@ def decide_undo(game: History, *, to: int | None, by: str, forced: bool) -> Turn
     if to is None:
         to = _default_target(game, by)
     actors = check_undo(game, to=to, by=by, forced=forced)
-    sealing = getattr(game, "sealing", None)
-    if sealing is not None and sealing.published:
-        raise IllegalMoveError("the game's keys are published: it cannot be taken back", rule="undo")
-    if sealing is not None:
-        check_agreed(game, actors, to=to, by=by or actors[0], forced=forced)
+    why = game.protocol.undo_refused()
+    if why:
+        raise IllegalMoveError(why, rule="undo")
+    game.protocol.check_agreed(game, actors, to=to, by=by or actors[0], forced=forced)
     if not by:  # nobody said who asks: the one whose moves they all are, if there is one
         others = _others(actors, actors[0])
         if others and not forced:

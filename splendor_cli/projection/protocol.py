@@ -1,0 +1,185 @@
+"""Table protocols: how a table keeps its cards and proves its moves, plug-ins of the fold.
+
+The fold (`projection/game.py`: events, envelope, chain, undo, views) knows no protocol. A
+protocol is a package registered here by name, like a game (`variants/__init__.py`): `open`
+(the cards on the table, nothing signed: this module's `OPEN`) and `sealed` (every event signed,
+decks nobody alone knows: `splendor_cli.sealing.protocol`). `signed` (every move signed, no
+hidden cards) is declared, not yet available.
+
+A game's protocol is chosen as its log is read, by what the log declares: a protocol's fold
+handlers (`TableProtocol.handlers`) take in its own events, and the first event of a game
+(`SealedAsked` for a sealed one) makes the game's protocol state, held as `Game.protocol`. A
+log that declares none is open. No byte of a file says more than it did before.
+
+`TableProtocol` is the protocol's state in one game (frozen, folded event by event by its
+handlers), with the operations the fold and its callers need instead of asking which protocol
+it is: what the deal under way waits for (`stage`), the deal the protocol makes (`deal`), the
+undo's conditions, what a player signs (`sign`), the cards revealed so far (`revealing`), who
+owes the protocol what (`keys_owed`, `waiting`), its audit (`audit`) and its command-line part
+(`command_line`: a module of the command line, imported by name only when asked for). The
+class itself is the open protocol: a protocol overrides what differs.
+
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..errors import UsageError, excerpt
+
+if TYPE_CHECKING:
+    from ..crypto.keys import SecretKey
+    from ..events import Event
+    from .game import Game
+
+Handler = Callable[[Any, Any, bool, bool], None]
+"""How the fold takes in an event of one type: `handler(fold, event, check, verify)` (the fold
+is `projection.game`'s: its `events`, `states`, `after`, `variant` and `protocol`)."""
+
+
+class TableProtocol:
+    """How one game's table keeps its cards and proves its moves, as far as its log goes: the
+    open protocol (nothing signed, nothing hidden, nothing owed); a protocol overrides what differs."""
+
+    __slots__ = ()
+
+    name: ClassVar[str] = "open"
+    """The protocol's name in the registry (`find_protocol`)."""
+    signed: ClassVar[bool] = False
+    """Every event is signed by its author's key: their signatures, not a commit's author, say
+    who moved; a merge may leave out a player's events by that player's signed consent."""
+    hidden: ClassVar[bool] = False
+    """Some cards are hidden from whoever reads the file: a seat's view is its own (never
+    cached), and a bot seat's move cannot be computed again by another reader."""
+    duties: ClassVar[bool] = False
+    """The players owe the protocol events of its own (join, shuffle, shares, keys: `splendor seal`)."""
+    watches: ClassVar[bool] = False
+    """The fold asks the protocol about every event (`check_event`) and every play (`check_play`)."""
+    command_line: ClassVar[str] = "splendor_cli.app.tables"
+    """The module of the command line that holds the protocol's part (its `PART`)."""
+    dealt_by: ClassVar[str] = ""
+    """What the protocol's deal follows from, in words (`deal`)."""
+
+    @classmethod
+    def handlers(cls) -> Mapping[type, Handler]:
+        """The fold's handler of each event type the protocol owns (the open protocol owns none)."""
+        return {}
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The seats, known before the deal (empty: the setup names them)."""
+        return ()
+
+    def stage(self) -> str:
+        """What the protocol's deal under way waits for, in words ("": none is, or it is done)."""
+        return ""
+
+    def deal(self) -> Event | None:
+        """The setup the protocol's deal gives (None: the protocol deals nothing; IllegalMoveError
+        before it can)."""
+        return None
+
+    def dealt(self) -> TableProtocol:
+        """The protocol once the setup is folded."""
+        return self
+
+    # -- the fold's hooks (called only when the protocol `watches`)
+
+    def check_event(self, fold: Any, event: Event, verify: bool) -> None:
+        """Refuse (CorruptLogError) `event` before it is folded (`verify`: its cryptography checked)."""
+
+    def check_play(self, fold: Any, event: Event, state: Any) -> None:
+        """Refuse (CorruptLogError) a play event on `state` that the protocol does not let follow."""
+
+    # -- undo
+
+    def undo_refused(self) -> str:
+        """Why no undo may be taken now ("": it may)."""
+        return ""
+
+    def check_agreed(self, game: Any, actors: Sequence[str], *, to: int, by: str, forced: bool) -> None:
+        """Refuse (IllegalMoveError) an undo to `to` that the players it must have agreed to have not."""
+
+    def after_undo(self, state: Any) -> Any:
+        """The state an undo goes back to, as the protocol keeps it (cards revealed since stay revealed)."""
+        return state
+
+    # -- what callers ask
+
+    def revealing(self) -> Callable[[Any], Any]:
+        """What puts every card revealed by now in a table or a move (nothing in an open game)."""
+        return _same
+
+    def sign(self, event: Event, previous: Event, secret: SecretKey) -> Event:
+        """`event`, signed by `secret` when it is theirs to sign (an open game's: as it is)."""
+        return event
+
+    def keys_owed(self, finished: bool) -> tuple[str, ...] | None:
+        """The players who owe their keys of a game (`finished`: over); None: the protocol has no keys."""
+        return None
+
+    def waiting(self, game: Game) -> tuple[tuple[str, ...], str, str | None] | None:
+        """Who the game waits for, where it stands and who is to move, when the protocol says
+        more than the table (None: the table says it all)."""
+        return None
+
+    def audit(self, game: Game) -> dict[str, Any] | None:
+        """What `verify` says of the protocol (None: nothing beyond the rules)."""
+        return None
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+OPEN = TableProtocol()
+"""The open protocol's state (the same in every open game)."""
+
+_BUILT_IN: dict[str, str] = {
+    "open": "splendor_cli.projection.protocol",
+    "sealed": "splendor_cli.sealing.protocol",
+}
+"""The protocols, by name: the module that holds each (its `PROTOCOL`)."""
+_LATER = ("signed",)
+"""Protocols declared, not yet available."""
+_FOUND: dict[str, type[TableProtocol]] = {}
+_EVERY: dict[type, Handler] = {}
+
+PROTOCOL = TableProtocol
+"""The open protocol (`find_protocol("open")`)."""
+
+
+def protocol_names() -> tuple[str, ...]:
+    """The protocols this program plays."""
+    return tuple(_BUILT_IN)
+
+
+def find_protocol(name: str) -> type[TableProtocol]:
+    """The protocol of that name. Raise UsageError when this program has none (or not yet)."""
+    found = _FOUND.get(name)
+    if found is not None:
+        return found
+    if name in _LATER:
+        raise UsageError(f"the {name} table protocol is not available yet")
+    where = _BUILT_IN.get(name) if isinstance(name, str) else None
+    if where is None:
+        raise UsageError(f"unknown table protocol {excerpt(name)}: this version has {', '.join(_BUILT_IN)}")
+    found = importlib.import_module(where).PROTOCOL
+    assert isinstance(found, type) and issubclass(found, TableProtocol)
+    _FOUND[name] = found
+    return found
+
+
+def protocol_handlers() -> Mapping[type, Handler]:
+    """The fold's handlers of every registered protocol's events: a protocol's first event makes
+    a game's protocol state, its others refuse a game of another protocol."""
+    if not _EVERY:
+        for name in _BUILT_IN:
+            _EVERY.update(find_protocol(name).handlers())
+    return _EVERY
+
+
+__all__ = ["OPEN", "PROTOCOL", "Handler", "TableProtocol", "find_protocol", "protocol_handlers", "protocol_names"]
