@@ -52,7 +52,7 @@ def judge_events(record: Record, game: Game, *, after: int = 0) -> None:
     """
     from ..bots.check import CHECKED_FROM
 
-    if record.header.format < CHECKED_FROM or game.sealing is not None or not game.states:
+    if record.header.format < CHECKED_FROM or game.protocol.hidden or not game.states:
         return
     if after >= len(record.events):
         return
@@ -212,7 +212,7 @@ class Gate:
             raise GameFileError(f"{path}: the file to write is no fork of two branches")
         for side in ("ours", "theirs"):
             loaded = store.from_bytes(path, fork.prefix + fork.branch(side).data, self.trusted)
-            self.seen.check(path, loaded.record, behind_ok=True)
+            # not held against what was seen: one side of a fork contradicts it (`resolve` chooses)
             judge_events(loaded.record, loaded.game, after=len(fork.record.events))
         self._overwrite(path, data, read)
         return fork

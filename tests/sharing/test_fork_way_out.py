@@ -138,8 +138,8 @@ def test_sync_undoes_its_own_refused_merge_and_says_what_next(tmp_path: Path, mo
 
 @pytest.mark.slow
 def test_a_pushed_merge_is_never_undone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A refused merge that is on the remote already is history: sync never undoes it (and the
-    audit of the next push still names it)."""
+    """A refused merge that is on the remote already is history: sync never undoes it, and every
+    other clone's sync refuses to merge it (exit 4, before any merge), every time."""
     table, _, _ = _stale_turn_over_a_pushed_undo(tmp_path, monkeypatch)
     path = table.home["cy"] / GAME
     _, kept = gitmerge.resolve(path.read_bytes(), "cy")
@@ -151,7 +151,10 @@ def test_a_pushed_merge_is_never_undone(tmp_path: Path, monkeypatch: pytest.Monk
     code, _, err = table.run("cy", "sync")
     assert "undid" not in err
     assert table.git("cy", "rev-parse", "HEAD") == merge
-    table.ok("ann", "sync")
-    table.ok("ann", "take", "blue", "green", "black")
+    before = table.git("ann", "rev-parse", "HEAD")
     code, _, err = table.run("ann", "sync")
-    assert code == 4 and "undo by bob" in err and "nothing pushed" in err and "undid" not in err
+    assert code == 4 and "undo by bob" in err and "nothing merged" in err, err
+    assert table.git("ann", "rev-parse", "HEAD") == before
+    code, _, err = table.run("ann", "sync")  # and again: nothing was taken in to be forgotten
+    assert code == 4 and "nothing merged, nothing pushed" in err and "undid" not in err
+    assert table.git("ann", "rev-parse", "HEAD") == before
