@@ -367,13 +367,8 @@ def stage(loaded: Loaded, event: Event, *, secret: SecretKey | None = None, deci
     from .events.codec import chained, format_event
 
     event = chained(loaded.record, event)
-    sealing = loaded.game.sealing
-    if secret is not None and sealing is not None and not signature(event) and loaded.record.events:
-        from .sealing.signing import sign
-        from .sealing.table import signer_of
-
-        if signer_of(sealing, event) == secret.public.signing:
-            event = sign(event, loaded.record.events[-1], secret)
+    if secret is not None and not signature(event) and loaded.record.events:
+        event = loaded.game.protocol.sign(event, loaded.record.events[-1], secret)
     game = loaded.game.apply(event, check=not decided)
     data = loaded.data if loaded.data.endswith(b"\n") else loaded.data + b"\n"
     record = loaded.record.then(event)

@@ -52,18 +52,15 @@ def viewer(game: Game, seat: str | None) -> str | None:
             return seat
         if seat != os.environ.get("SPLENDOR_PLAYER"):
             raise UsageError(f"{excerpt(seat)} does not play in this game (players: {', '.join(game.players)})")
-    if game.sealing is not None:
-        from .sealed import local_key, seat_of
+    from .tables import part
 
-        secret = local_key(required=False)
-        return seat_of(game, secret) if secret is not None else None
-    return file_viewer(game)
+    return part(game).viewer(game)
 
 
 def file_viewer(game: Game) -> str | None:
     """Whose view a board shows when the file alone says (what `state --json` caches): the one
     person of an open game against bots; else None, a spectator's."""
-    if game.sealing is not None:
+    if game.protocol.hidden:
         return None
     people = people_of(game)
     return people[0] if len(people) == 1 else None
@@ -105,10 +102,10 @@ def seen(game: Game, seat: str | None, *, every: bool = False) -> Any:
     if every:
         return Moment(game.seq, game.state)
     state = game.state
-    if game.sealing is not None and seat is not None:
-        from .sealed import view
+    if seat is not None:
+        from .tables import part
 
-        state = view(game, seat)
+        state = part(game).view(game, seat)
     return Moment(game.seq, hide_blind(state, seat))
 
 
@@ -137,10 +134,7 @@ def picture(loaded: Loaded, at: int | None, seat: str | None, *, every: bool = F
 
 def keys_owed(game: Game) -> tuple[str, ...]:
     """The players of a sealed game that is over who have not published their keys (`show`)."""
-    sealing = game.sealing
-    if sealing is None or not game.states or not game.state.finished:
-        return ()
-    return tuple(player for player in sealing.players if player not in sealing.published)
+    return game.protocol.keys_owed(bool(game.states) and game.state.finished) or ()
 
 
 def keys_owed_line(owed: tuple[str, ...]) -> str:

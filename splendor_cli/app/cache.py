@@ -392,7 +392,7 @@ def remember_verified(loaded: Loaded) -> None:
     """Note that every event of `loaded`, a sealed game just read whole, was verified: the full
     digest of each event, in order (what `verified_prefix` compares). Nothing is written when the
     cache says so already (the same file read again)."""
-    if loaded.game.sealing is None or not loaded.record.events:
+    if not loaded.game.protocol.signed or not loaded.record.events:
         return
     key = _game_key(loaded.record)
     text = " ".join(loaded.record.digests) + "\n"

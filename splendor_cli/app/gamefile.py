@@ -100,17 +100,13 @@ def append(loaded: Loaded, *events: Any, staged: Loaded | None = None) -> Loaded
     """The events appended to `loaded` through the gate (judged, written, remembered as seen); in
     a sealed game, the local key signs its player's events. `staged`: the events a command staged
     on `loaded` already (`Gate.stage`, signed there), written as they are (judged once)."""
-    secret = None
-    if loaded.game.sealing is not None:  # a sealed game: the local key signs its player's events
-        from .sealed import secret_for
+    from .tables import part
 
-        secret = secret_for(loaded)
+    table = part(loaded.game)
+    secret = table.secret(loaded)  # a sealed game: the local key signs its player's events
     door = gate()
     after = door.write(staged if staged is not None else door.stage(loaded, *events, secret=secret), since=loaded)
-    if after.game.sealing is not None:
-        from .sealed import note_written
-
-        note_written(loaded, after, secret)
+    table.note_written(loaded, after, secret)
     return after
 
 
@@ -127,7 +123,7 @@ def views(loaded: Loaded, at: int | None = None, *, moves: bool = False) -> tupl
         cache.put(loaded.data, cache.view_name("state", at), state_text)
         cache.put_chain(loaded)  # what the fast path holds against the memory of seen games
     moves_text = ""
-    if played.sealing is not None and not moves:
+    if played.protocol.hidden and not moves:
         return state_text, moves_text  # a sealed game's moves are the seat's own: never cached
     if at is None and (moves or caching):
         moves_text = json_text(moves_json(played))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import IllegalMoveError, SplendorError, UsageError
-from .boards import board, check_all, file_viewer, keys_owed, keys_owed_line, picture, seen, viewer
+from .boards import board, check_all, file_viewer, picture, seen, viewer
 from .gamefile import game_path, load, load_side, state_json, views
 from .output import json_text, out, use_color, write_out
 from .params import AT, COLOR, GAME, JSON, SEAT, Param, command
@@ -93,9 +93,8 @@ def show(
     if svg:
         write_out(output, picture(loaded, at, who, every=every))
         return
-    sealed = played.sealing is not None
     if json:
-        if sealed or every or who != file_viewer(played):  # one viewer's, never cached
+        if played.protocol.hidden or every or who != file_viewer(played):  # one viewer's, never cached
             if not played.states:
                 out(views(loaded, at)[0])  # says there is no state yet
                 return
@@ -109,18 +108,11 @@ def show(
     if played.seeding is not None and not played.states:  # a commit-then-reveal deal under way
         out(_dealing(played))
         return
-    if sealed:
-        from .sealed import waiting_lines
+    from .tables import part
 
-        lines = waiting_lines(played)
-        if not played.states:
-            title = played.variant.title
-            out(f"{title}  the cards are not dealt yet: a sealed game  (event #{played.seq})\n{lines[0]}")
-            return
-        owed = keys_owed(loaded.game) if played.state.finished else ()
-        if owed:
-            lines.append(keys_owed_line(owed))
-        out(board(seen(played, who, every=every), color, played.variant) + "".join(f"\n{line}" for line in lines))
+    text = part(played).show(loaded, played, who, every, color)  # what the protocol says beside the board
+    if text is not None:
+        out(text)
         return
     out(board(seen(played, who, every=every), color, played.variant))
 
@@ -205,12 +197,10 @@ def moves(*, game: str | None = None, json: bool = False, as_: str | None = None
 
     check_my_turn(loaded, as_, "moves")  # your key, your git e-mail: not your turn, not your moves
     variant = now.variant
-    if now.sealing is not None and not table.finished:  # what the seat to move may do, seen by them
-        from .sealed import local_key, seat_of, view
+    from .tables import part
 
-        secret = local_key(required=False)
-        seat = as_ or (seat_of(now, secret) if secret is not None else None)
-        visible = view(now, seat, secret) if seat == table.player.name else now.state
+    visible = None if table.finished else part(now).mover_view(now, as_)  # the seat to move's own moves
+    if visible is not None:
         options = variant.legal_moves(visible)
         if json:
             text = json_text([variant.move_json(visible, move) for move in options])

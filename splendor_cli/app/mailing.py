@@ -336,10 +336,10 @@ def _desk(folder: str, game: str | None, *, commit: bool, notify: bool) -> Desk:
 
     def add(loaded: Loaded, events: Sequence[Event]) -> Loaded:
         loaded = append(loaded, *events)
-        if loaded.game.sealing is not None:  # the local player's part of the protocol rides on the answer
-            from .seal import write_part
+        from .tables import part
 
-            loaded = write_part(loaded, os.environ.get("SPLENDOR_PLAYER") or None)
+        # the local player's part of the protocol (a sealed game's) rides on the answer
+        loaded = part(loaded.game).write_part(loaded, os.environ.get("SPLENDOR_PLAYER") or None)
         if commit:
             _commit(loaded)
         return loaded

@@ -13,6 +13,7 @@ from ..errors import IllegalMoveError, InvalidMoveError, SplendorError, UsageErr
 from .gamefile import append, gate, load, views, writing
 from .output import json_text, out
 from .params import AS, GAME, JSON, MOVE, NOTIFY, Param, command
+from .tables import part
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
@@ -81,19 +82,12 @@ def play(
         after = loaded
         secret = None
         by = ""
-        if loaded.game.sealing is not None:  # signed by the local key, for its seat
-            from . import sealed
-
-            if for_:
-                raise UsageError(
-                    "a sealed game: each seat plays its own turns, signed by its key (--for is for open games)"
-                )
-            secret = sealed.local_key()
-            assert secret is not None
-            as_ = sealed.my_seat(loaded.game, secret, as_)
-            after = sealed.part(after, as_, secret)  # the shares owed before moving
-        else:
+        table = part(loaded.game)
+        seated = table.seat_to_play(loaded, as_, for_)  # a sealed game: the local key's seat, its shares owed
+        if seated is None:
             as_, by = _seat(loaded, as_, for_)
+        else:
+            after, as_, secret = seated
         now = after.game.table
         if as_ is None and not now.finished and seat_spec(now.player.name):
             raise IllegalMoveError(
@@ -104,7 +98,7 @@ def play(
         for one in parsed:  # several steps: each judged after the ones before it, all one player's
             try:
                 if secret is not None and as_ is not None:
-                    after = _sealed_step(after, as_, secret, one)
+                    after = table.before_step(after, as_, secret, one)
                 event = after.game.decide(one, player=mover, by=by)  # judged once, here
                 after = door.stage(after, event, secret=secret, decided=True)
             except SplendorError as exc:
@@ -112,7 +106,7 @@ def play(
                     exc.args = (f"{variant.format_move(one)!r}: {exc}",)
                 raise
         if secret is not None and as_ is not None:
-            after = sealed.part(after, as_, secret)  # the shares owed after it, the keys at the end
+            after = table.settle(after, as_, secret)  # the shares owed after it, the keys at the end
         if bots:
             after = _bot_turns(after)
         after = _written(loaded, after)
@@ -176,20 +170,6 @@ def _seat(loaded: Loaded, as_: str | None, for_: str | None) -> tuple[str | None
         f" --for {mover} (it is recorded as played by {me}); if you are {mover}, say --as {mover}",
         rule="turn",
     )
-
-
-def _sealed_step(loaded: Loaded, seat: str, secret: Any, move: Any) -> Loaded:
-    """Before `seat` plays `move` in a sealed game: refuse it while it must wait for others'
-    shares, and show to all the card reserved blind that it buys (decided on the seat's view)."""
-    from . import sealed
-
-    game = loaded.game
-    if game.table.finished or game.table.player.name != seat:
-        return loaded  # `decide` says why not
-    sealed.check_turn(game, seat)
-    seen = sealed.view(game, seat, secret)
-    event = game.variant.decide(seen, game.variant.draw(seen, move, game.chance()))
-    return sealed.reveal_for(loaded, seat, secret, event)
 
 
 def _shortcut(action: str, words: list[str], game: str | None, as_: str | None, for_: str | None, json: bool) -> None:
@@ -332,11 +312,8 @@ def _suggest(loaded: Loaded, spec: str) -> Any:
     from ..bots.check import seat_move
 
     game = loaded.game
-    state = game.state
-    if game.sealing is not None:  # a sealed game: the bot sees what the seat to move sees, no more
-        from .sealed import view
-
-        state = view(game, state.player.name)
+    # the bot sees what the seat to move sees, no more (a sealed game's cards their key opens)
+    state = part(game).view(game, game.state.player.name)
     # the file alone seeds it: every reader computes it again (the gate, as it writes it)
     return seat_move(game.variant, spec, state, loaded.record.header.game, game.seq)
 

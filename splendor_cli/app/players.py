@@ -82,12 +82,11 @@ def at_keyboard(loaded: Loaded, as_: str | None) -> tuple[str | None, str]:
     game, header = loaded.game, loaded.record.header
     if as_:
         return who_am_i(header.players, header.emails, as_, ""), "--as or $SPLENDOR_PLAYER"
-    if game.sealing is not None:
-        from .sealed import local_key, seat_of
+    from .tables import part
 
-        secret = local_key(required=False)
-        seat = seat_of(game, secret) if secret is not None else None
-        return seat, "your key" if seat else ""
+    said = part(game).me(game)  # a sealed game: your key's seat
+    if said is not None:
+        return said
     me = who_am_i(header.players, header.emails, None, os.path.dirname(os.path.abspath(loaded.path)))
     return me, "your git e-mail" if me else ""
 

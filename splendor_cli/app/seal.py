@@ -17,11 +17,12 @@ if TYPE_CHECKING:
 
 def write_part(loaded: Loaded, me: str | None) -> Loaded:
     """In a sealed game, `loaded` with the local player's part of the protocol written (their
-    join, shuffle, shares owed, keys at the end: `splendor seal`); else `loaded` as it is. The
-    player is the seat the local key joined, else `me` to join it. Call it under the file's lock."""
-    sealing = loaded.game.sealing
-    if sealing is None:
-        return loaded
+    join, shuffle, shares owed, keys at the end: `splendor seal`); `loaded` as it is when there is
+    no local key, or it plays no seat. The player is the seat the local key joined, else `me` to
+    join it. Call it under the file's lock (through `tables.part(game).write_part`)."""
+    from ..sealing.protocol import sealing_of
+
+    sealing = sealing_of(loaded.game)
     secret = local_key(required=False)
     if secret is None:
         return loaded
@@ -52,14 +53,14 @@ def seal(*, game: str | None = None, as_: str | None = None, json: bool = False)
     secret = local_key()
     assert secret is not None
     with writing(game) as loaded:
-        if loaded.game.sealing is None:
+        if not loaded.game.protocol.duties:
             raise UsageError(f"{game_path(game)} is not a sealed game (`splendor new --sealed` makes one)")
         seat = my_seat(loaded.game, secret, as_)
         staged = part(loaded, seat, secret)
         after = append(loaded, *staged.record.events[loaded.game.seq :]) if staged is not loaded else loaded
     added = after.record.events[loaded.game.seq :]
     now = after.game
-    waits = waiting_lines(now) if now.sealing is not None else []
+    waits = waiting_lines(now)
     turn = now.variant.whose_turn(now.state) if now.states else ""
     if json:
         out(

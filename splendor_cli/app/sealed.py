@@ -5,7 +5,9 @@ the seat whose key (`splendor key new`) joined the game: their moves are signed 
 only they can open their blind reserves. `part` stages whatever the protocol asks of them now
 (join, shuffle, the decryption shares they owe, their keys at the end) and the deal when it is
 due: `seal`, `play`, `sync` and `apply` all call it, so a two-player game needs no extra message.
-No command is here (seal.py has `seal`): the commands call these without an import circle.
+No command is here (seal.py has `seal`): the commands reach these through the sealed protocol's
+part of the command line (`PART`, a `tables.TablePart`: `tables.part(game)`), without an import
+circle. The game's sealed table is reached through its protocol (`sealing.protocol.sealing_of`).
 
 Cryptography is imported only here and below: open games never load it.
 """
@@ -16,12 +18,22 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalMoveError, UsageError, excerpt
+from .tables import TablePart
 
 if TYPE_CHECKING:
     from ..crypto.keys import SecretKey
     from ..forks import Fork
     from ..projection import Game
+    from ..sealing.table import Sealing
     from ..store import Loaded
+
+
+def sealing_of(game: Game) -> Sealing:
+    """The sealed table of `game`, through its protocol (`sealing.protocol.sealing_of`: imported
+    when asked, so that `splendor --help` loads no fold)."""
+    from ..sealing.protocol import sealing_of as table
+
+    return table(game)
 
 
 def local_key(*, required: bool = True) -> SecretKey | None:
@@ -44,18 +56,9 @@ def local_key(*, required: bool = True) -> SecretKey | None:
         return None
 
 
-def secret_for(loaded: Loaded) -> SecretKey | None:
-    """The key to sign this game's new events with: the local key in a sealed game, else None."""
-    if loaded.game.sealing is None:
-        return None
-    return local_key(required=False)
-
-
 def seat_of(game: Game, secret: SecretKey) -> str | None:
     """The seat whose joined key is `secret`'s (None: not joined, or not this game's player)."""
-    sealing = game.sealing
-    if sealing is None:
-        return None
+    sealing = sealing_of(game)
     signing = secret.public.signing
     for name, key in sealing.keys.items():
         if key.signing == signing:
@@ -70,8 +73,7 @@ def my_seat(game: Game, secret: SecretKey, as_: str | None) -> str:
         UsageError: the key joined no seat and `as_` is not said, or `as_` is another seat than the key's.
         IllegalMoveError: `as_` is no player of the game, or joined with another key.
     """
-    sealing = game.sealing
-    assert sealing is not None
+    sealing = sealing_of(game)
     seat = seat_of(game, secret)
     if seat is not None:
         if as_ and as_ != seat:
@@ -97,8 +99,7 @@ def replayed(game: Game, seat: str) -> bool:
     from ..sealing.events import KeysPublished
     from .keyring import published_before
 
-    sealing = game.sealing
-    if sealing is None or not published_before(sealing.root.hex()):
+    if not published_before(sealing_of(game).root.hex()):
         return False
     return not any(isinstance(e, KeysPublished) and e.player == seat for e in game.events)
 
@@ -123,8 +124,7 @@ def part(loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
     after = loaded
     while True:
         game = after.game
-        sealing = game.sealing
-        assert sealing is not None
+        sealing = sealing_of(game)
         state = game.states[-1] if game.states else None
         finished = bool(state is not None and state.finished)
         events = duties(sealing, state, seat, secret, os.urandom, finished=finished)
@@ -133,8 +133,7 @@ def part(loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
                 _check_shuffle_once(after, seat)
             after = store.stage(after, event, secret=secret)
         game = after.game
-        sealing = game.sealing
-        assert sealing is not None
+        sealing = sealing_of(game)
         if not game.states and sealing.shuffled and all(card in sealing.revealed for card in sealing.face_up):
             after = store.stage(after, game.deal())
             continue
@@ -150,9 +149,7 @@ def _check_shuffle_once(loaded: Loaded, seat: str) -> None:
     needs (exit 3)."""
     from .keyring import shuffles_made
 
-    sealing = loaded.game.sealing
-    assert sealing is not None
-    for seq in shuffles_made(sealing.root.hex()):
+    for seq in shuffles_made(sealing_of(loaded.game).root.hex()):
         if loaded.game.seq < seq:
             raise IllegalMoveError(
                 f"{seat} shuffled this game's decks as event #{seq}, and this copy ends at #{loaded.game.seq}:"
@@ -167,12 +164,12 @@ def note_written(loaded: Loaded, after: Loaded, secret: SecretKey | None) -> Non
     theirs published, the game noted as one whose keys are out (`replayed`)."""
     from ..sealing.events import DeckShuffled, KeysPublished
 
-    if secret is None or after.game.sealing is None:
+    if secret is None:
         return
     seat = seat_of(after.game, secret)
     if seat is None:
         return
-    root = after.game.sealing.root.hex()
+    root = sealing_of(after.game).root.hex()
     for seq in range(loaded.game.seq + 1, after.game.seq + 1):
         event = after.record.events[seq - 1]
         if isinstance(event, DeckShuffled) and event.player == seat:
@@ -203,25 +200,24 @@ def private(game: Game, seat: str, secret: SecretKey) -> dict[str, str]:
     from ..sealing.reveal import private_cards
     from ..sealing.signing import game_key
 
-    sealing = game.sealing
-    if sealing is None or not game.states or sealing.keys.get(seat) is None:
+    sealing = sealing_of(game)
+    if not game.states or sealing.keys.get(seat) is None:
         return {}
     return private_cards(sealing, game.state, seat, game_key(secret, sealing.root).card)
 
 
 def view(game: Game, seat: str | None, secret: SecretKey | None = None) -> Any:
-    """The table as `seat` may know it: in a sealed game, with the cards only they can open
-    when their key (`secret`, default: this machine's) is here (else as any spectator sees it);
-    an open game's as it is."""
+    """The table as `seat` may know it: with the cards only they can open when their key
+    (`secret`, default: this machine's) is here (else as any spectator sees it)."""
     from ..sealing.reveal import substitute
 
     state = game.state
-    if game.sealing is None or seat is None:
+    if seat is None:
         return state
     secret = secret or local_key(required=False)
     if secret is None or seat_of(game, secret) != seat:
         return state
-    return substitute(game.sealing, state, private(game, seat, secret))
+    return substitute(sealing_of(game), state, private(game, seat, secret))
 
 
 def reveal_for(loaded: Loaded, seat: str, secret: SecretKey, event: Any) -> Loaded:
@@ -234,10 +230,9 @@ def reveal_for(loaded: Loaded, seat: str, secret: SecretKey, event: Any) -> Load
     cards = private(loaded.game, seat, secret)
     named = {str(v) for v in event_to_dict(event).values() if isinstance(v, str)}
     mine = [card for card, real in cards.items() if real in named]
-    sealing = loaded.game.sealing
-    if not mine or sealing is None:
+    if not mine:
         return loaded
-    shown = reveal_own(sealing, loaded.game.state, seat, secret, os.urandom, mine)
+    shown = reveal_own(sealing_of(loaded.game), loaded.game.state, seat, secret, os.urandom, mine)
     return store.stage(loaded, shown, secret=secret)
 
 
@@ -245,9 +240,7 @@ def waiting_lines(game: Game) -> list[str]:
     """What `show` says of a sealed game: the stage of the setup, or each card that waits for shares."""
     from ..sealing.reveal import waiting
 
-    sealing = game.sealing
-    if sealing is None:
-        return []
+    sealing = sealing_of(game)
     if not game.states:
         return [sealing.stage()]
     return [f"{card} waits for {', '.join(late)}'s decryption share" for card, late in waiting(sealing, game.state)]
@@ -257,9 +250,94 @@ def check_turn(game: Game, seat: str) -> None:
     """Refuse (exit 3) a turn that must wait for other players' shares, saying for whom."""
     from ..sealing.reveal import blocked
 
-    sealing = game.sealing
-    if sealing is None or not game.states or not game.variant.at_turn_start(game.state):
+    if not game.states or not game.variant.at_turn_start(game.state):
         return
-    why = blocked(sealing, game.state, seat)
+    why = blocked(sealing_of(game), game.state, seat)
     if why:
         raise IllegalMoveError(f"your move waits: {why} (they run `splendor seal` or `splendor sync`)", rule="sealed")
+
+
+class SealedPart(TablePart):
+    """The sealed protocol's part of the command line: the local key signs its seat's events and
+    says who the user is; a seat sees what its key opens; the seat's part of the protocol (`part`)
+    rides on every command that writes."""
+
+    __slots__ = ()
+
+    def secret(self, loaded: Loaded) -> SecretKey | None:
+        return local_key(required=False)
+
+    def note_written(self, loaded: Loaded, after: Loaded, secret: SecretKey | None) -> None:
+        note_written(loaded, after, secret)
+
+    def me(self, game: Game) -> tuple[str | None, str] | None:
+        secret = local_key(required=False)
+        seat = seat_of(game, secret) if secret is not None else None
+        return seat, "your key" if seat else ""
+
+    def viewer(self, game: Game) -> str | None:
+        secret = local_key(required=False)
+        return seat_of(game, secret) if secret is not None else None
+
+    def view(self, game: Game, seat: str | None, secret: SecretKey | None = None) -> Any:
+        return view(game, seat, secret)
+
+    def mover_view(self, game: Game, as_: str | None) -> Any | None:
+        secret = local_key(required=False)
+        seat = as_ or (seat_of(game, secret) if secret is not None else None)
+        return view(game, seat, secret) if seat == game.table.player.name else game.state
+
+    def show(self, loaded: Loaded, played: Game, who: str | None, every: bool, color: str) -> str | None:
+        from .boards import board, keys_owed, keys_owed_line, seen
+
+        lines = waiting_lines(played)
+        if not played.states:
+            title = played.variant.title
+            return f"{title}  the cards are not dealt yet: a sealed game  (event #{played.seq})\n{lines[0]}"
+        owed = keys_owed(loaded.game) if played.state.finished else ()
+        if owed:
+            lines.append(keys_owed_line(owed))
+        return board(seen(played, who, every=every), color, played.variant) + "".join(f"\n{line}" for line in lines)
+
+    def asker(self, loaded: Loaded, as_: str | None, agree: bool) -> str | None:
+        """The asker is the seat of the key that signs."""
+        secret = local_key()
+        assert secret is not None
+        return my_seat(loaded.game, secret, as_)
+
+    def seat_to_play(self, loaded: Loaded, as_: str | None, for_: str | None) -> tuple[Loaded, str, SecretKey] | None:
+        """Signed by the local key, for its seat, after the shares it owes before moving."""
+        if for_:
+            raise UsageError(
+                "a sealed game: each seat plays its own turns, signed by its key (--for is for open games)"
+            )
+        secret = local_key()
+        assert secret is not None
+        seat = my_seat(loaded.game, secret, as_)
+        return part(loaded, seat, secret), seat, secret
+
+    def before_step(self, loaded: Loaded, seat: str, secret: SecretKey, move: Any) -> Loaded:
+        """Refuse `move` while it must wait for others' shares, and show to all the card reserved
+        blind that it buys (decided on the seat's view)."""
+        game = loaded.game
+        if game.table.finished or game.table.player.name != seat:
+            return loaded  # `decide` says why not
+        check_turn(game, seat)
+        seen = view(game, seat, secret)
+        event = game.variant.decide(seen, game.variant.draw(seen, move, game.chance()))
+        return reveal_for(loaded, seat, secret, event)
+
+    def write_part(self, loaded: Loaded, me: str | None) -> Loaded:
+        from .seal import write_part
+
+        return write_part(loaded, me)
+
+    def settle(self, loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
+        return part(loaded, seat, secret)
+
+    def dropped_lines(self, fork: Fork, dropped: str) -> list[str]:
+        return dropped_lines(fork, dropped)
+
+
+PART = SealedPart()
+"""The sealed protocol's part of the command line (`tables.part`)."""

@@ -197,15 +197,15 @@ def _me(loaded: Loaded, as_: str | None, path: str) -> str | None:
 def local(picture: bool = False) -> Local:
     """What sync asks of this machine: the user's cache, key, sealed games' part, and pictures."""
     from ..sharing.sync import Local
-    from .seal import write_part
     from .sealed import local_key
+    from .tables import part
 
     def draw(loaded: Loaded) -> bytes:
         return boards.picture(loaded, None, None).encode("utf-8")
 
     return Local(
         gate=gamefile.gate(),
-        write_part=write_part,
+        write_part=lambda loaded, me: part(loaded.game).write_part(loaded, me),
         key=lambda: local_key(required=False),
         marks=_Marks(),
         picture=draw if picture else None,
@@ -255,6 +255,7 @@ class _GameReport:
         self.my_turn = bool(me) and now is not None and not now.finished and now.player.name == me
         self.keys_owed = boards.keys_owed(game)
         """A finished sealed game: the players whose keys the audit still waits for."""
+        owes = game.protocol.keys_owed(bool(now is not None and now.finished))  # None: no keys to publish
         self.json = {
             "path": loaded.path,
             "game": loaded.record.header.game,
@@ -266,7 +267,7 @@ class _GameReport:
             "finished": bool(now is not None and now.finished),
             "winners": list(now.winners()) if now is not None else [],
             "notified": notified,
-            **({"keys_owed": list(self.keys_owed)} if game.sealing is not None else {}),
+            **({"keys_owed": list(self.keys_owed)} if owes is not None else {}),
         }
 
     def text(self, color: str) -> list[str]:
@@ -291,9 +292,7 @@ class _GameReport:
 
 def _not_dealt(game: Game) -> str:
     """Where a game whose cards are not dealt yet stands (a commit-then-reveal or sealed deal)."""
-    if game.sealing is not None:
-        return game.sealing.stage()
-    return game.seeding.waiting() if game.seeding is not None else "the cards are not dealt yet"
+    return game.dealing() or "the cards are not dealt yet"
 
 
 # -- my games -------------------------------------------------------------------------------------

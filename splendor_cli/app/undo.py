@@ -86,14 +86,9 @@ def undo(
     with writing(game) as loaded:
         if turn:
             to = loaded.game.turn_start()
-        if loaded.game.sealing is not None:  # the asker is the seat of the key that signs
-            from .sealed import local_key, my_seat
+        from .tables import part
 
-            secret = local_key()
-            assert secret is not None
-            as_ = my_seat(loaded.game, secret, as_)
-        elif agree:
-            raise UsageError("--agree is for sealed games, whose undos are signed (`splendor new --sealed`)")
+        as_ = part(loaded.game).asker(loaded, as_, agree)  # a sealed game's: the seat of the key that signs
         if agree:
             from ..events import RewindAgreed
 
@@ -154,15 +149,15 @@ def resolve(*, keep: str, game: str | None = None) -> None:
             _refuse_what_the_audit_refuses(path, data, fork, side)
         loaded = gate().replace(path, kept, read=data, agreed=True)  # an agreed choice between two branches
     lines = []
-    if fork is not None and loaded.game.sealing is not None:  # what the sealed protocol loses with the other side
-        from .sealed import dropped_lines
+    if fork is not None:  # what the protocol loses with the other side
+        from .tables import part
 
-        lines = dropped_lines(fork, "theirs" if side == "ours" else "ours")
+        lines = part(loaded.game).dropped_lines(fork, "theirs" if side == "ours" else "ours")
     if loaded.game.states:
         now = loaded.game.table
         where = "finished" if now.finished else now.player.name + " to move"
     else:
-        where = loaded.game.sealing.stage() if loaded.game.sealing is not None else "the deal under way"
+        where = loaded.game.protocol.stage() or "the deal under way"
     out(
         "\n".join(
             [

@@ -327,13 +327,12 @@ class Watcher:
         from .gamefile import writing
         from .mailing import export
         from .players import who_am_i
-        from .seal import write_part
+        from .tables import part
 
         with writing(path) as loaded:
             header = loaded.record.header
             me = who_am_i(header.players, header.emails, self.as_, os.path.dirname(path))
-            if loaded.game.sealing is not None:
-                loaded = write_part(loaded, me)
+            loaded = part(loaded.game).write_part(loaded, me)
         if me is None:
             return loaded, me
         slot = self._slot(loaded, me) + b"\0mailed"

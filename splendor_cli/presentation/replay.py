@@ -122,10 +122,7 @@ def frames(game: Game, *, seat: str | None = None, seen: Callable[[Game], Any] |
     for event in game.events:
         fold = fold.apply(event, check=False)
         if not fold.states:
-            waiting = fold.seeding.waiting() if fold.seeding is not None else ""
-            if fold.sealing is not None:
-                waiting = fold.sealing.stage()
-            out.append({"svg": "", "status": f"the deal is under way: {waiting}"})
+            out.append({"svg": "", "status": f"the deal is under way: {fold.dealing()}"})
             continue
         svg = variant.board_svg(seen(fold) if seen else fold, seat=seat, event=event)
         out.append({"svg": svg, "status": variant.whose_turn(fold.state)})

@@ -95,7 +95,7 @@ def event_notation(variant: AnyVariant, event: Event, *, sealed: bool = False) -
 def log_entries(game: Game) -> list[LogEntry]:
     """Every event of the log, undone moves marked, with the turn number of each effective move."""
     variant = game.variant
-    sealed = game.sealing is not None
+    sealed = game.protocol.hidden
     turn_of = _turns(game)
     entries = []
     effective: list[PlayEvent] = []
@@ -164,12 +164,6 @@ def _turns(game: Game) -> dict[int, int]:
 
 
 def _revealing(game: Game) -> Callable[[Any], Any]:
-    """What puts every card a sealed game revealed by now in a table or a move (`substitute`);
-    in an open game, or before a card is revealed, nothing."""
-    sealing = game.sealing
-    if sealing is None or not sealing.revealed:
-        return lambda value: value
-    from ..sealing.reveal import substitute
-
-    revealed = sealing.revealed
-    return lambda value: substitute(sealing, value, revealed)
+    """What puts every card a sealed game revealed by now in a table or a move (its protocol's
+    `revealing`); in an open game, or before a card is revealed, nothing."""
+    return game.protocol.revealing()

@@ -152,7 +152,7 @@ class Checker:
         )
         if not withdrawable or not resolved_fork(before, after):
             return reason
-        if before.game.sealing is not None:  # signed events: the consent of their player, not the commit's e-mail
+        if before.game.protocol.signed:  # signed events: the consent of their player, not the commit's e-mail
             withdrawal = withdrawal_of(before, after, left)
             fault = withdrawal.fault or consent_fault(withdrawal, message() if message is not None else "")
         else:

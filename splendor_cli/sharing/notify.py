@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from email.message import EmailMessage
 
     from ..events import Event
-    from ..projection import Game
     from ..store import Loaded
 
 from .notify_send import Mail, post_webhook, send_mails
@@ -100,8 +99,8 @@ def position(loaded: Loaded) -> Position:
         seeding = game.seeding
         waiting = tuple(name for name in seeding.players if seeding.next_step(name))
         finished, status = False, seeding.waiting()
-    elif game.sealing is not None and (not game.states or not game.table.finished):
-        finished, waiting, status, to_move = False, *_sealed_waiting(game)
+    elif (owed := game.protocol.waiting(game)) is not None:  # a sealed game's: who owes shares
+        finished, waiting, status, to_move = False, *owed
     else:
         table = game.table
         finished = table.finished
@@ -121,25 +120,6 @@ def position(loaded: Loaded) -> Position:
         status=status,
         waiting=waiting,
     )
-
-
-def _sealed_waiting(game: Game) -> tuple[tuple[str, ...], str, str | None]:
-    """Who a sealed game waits for, where it stands, and who is to move: while a card the player
-    to move must see waits for shares, the players who owe them (not the player to move)."""
-    from ..sealing.reveal import blocked, waiting
-
-    sealing = game.sealing
-    assert sealing is not None
-    if not game.states:
-        return sealing.waiting_for()[1], sealing.stage(), None
-    state = game.table
-    mover = state.player.name
-    why = blocked(sealing, game.state, mover) if game.variant.at_turn_start(game.state) else ""
-    if not why:
-        return (mover,), game.variant.whose_turn(game.state), mover
-    late = [name for _, names in waiting(sealing, game.state) for name in names if name != mover]
-    owing = tuple(name for name in sealing.players if name in late)
-    return owing or (mover,), f"{mover} to move, once {why}", str(mover)
 
 
 def entry(loaded: Loaded, event: Event) -> str:
@@ -351,7 +331,7 @@ def turn_mail(
     others = answer_addresses(loaded, name)
     if not where.finished:
         step = f'splendor play -g {path} "MOVE"   (see: splendor moves -g {path})'
-        if loaded.game.sealing is not None and where.to_move != name:  # a sealed game's shares, not a move
+        if loaded.game.protocol.duties and where.to_move != name:  # a sealed game's shares, not a move
             step = f"splendor seal -g {path} --as {name}"
         elif not loaded.game.states:  # the seeds of a commit-then-reveal deal, not a move
             step = f"splendor seed -g {path} --as {name}"

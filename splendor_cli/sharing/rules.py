@@ -145,7 +145,7 @@ def moves_reason(version: Version, known: int, *, created: bool, email: str, sta
     # a second setup never replays, so every new event is a move or an undo
     variant = version.game.variant
     moves = [e for e in version.record.events[known:] if not isinstance(e, variant.setup_type)]
-    if version.game.sealing is not None:  # one player's turn rides with their shares of the protocol
+    if version.game.protocol.duties:  # one player's turn rides with their shares of the protocol
         moves = [e for e in moves if not isinstance(e, SEALED_TYPES)] or moves[:1]
     own = _own_move(moves, variant.stepwise, variant.play_types)
     if own is None:
@@ -156,7 +156,7 @@ def moves_reason(version: Version, known: int, *, created: bool, email: str, sta
         rule = SPLIT_ADVICE if staged else "a commit may append one turn, or one undo"
         return f"{verb} {' and '.join(counts)} ({events_listed(moves, variant.stepwise)}): {rule}"
     header = version.record.header
-    if not own or not any(header.emails) or version.game.sealing is not None:
+    if not own or not any(header.emails) or version.game.protocol.signed:
         return None  # a sealed game's events are signed: the signatures say who moved, not the commit's author
     move = own[0]
     if isinstance(move, TurnUndone) and not move.by:

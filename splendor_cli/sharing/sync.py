@@ -374,7 +374,7 @@ def commit_sealed_parts(paths: list[str], who: Callable[[Loaded, str], str | Non
     for path in paths:
         with store.locked(path, local.gate.locks):
             loaded = read(path)
-            if loaded.game.sealing is None:
+            if not loaded.game.protocol.duties:
                 continue
             local.gate.admit(loaded, behind_ok=True)  # judged, and what the audit before the push need not check again
             after = local.write_part(loaded, who(loaded, path))
@@ -493,7 +493,7 @@ def settle_merge(repo: Repo, paths: list[str], local: Local) -> None:
         except ForkError as exc:
             raise ForkError(f"{exc}; then `splendor sync` again", seq=exc.seq) from None
         consents += withdrawn(repo, merged, local)
-        if merged.game.sealing is None:
+        if not merged.game.protocol.signed:  # a signed game's merge is judged by its players' consent
             refused(repo, merged, local.gate)
     gitsync.conclude_merge(repo, [gitsync.locate(path).rel for path in paths], consents)
 

@@ -13,7 +13,6 @@ from typing import Any
 
 from ..errors import safe
 from ..events import TurnUndone
-from ..projection import Game
 from ..store import Loaded
 from .rules import played_for_line, played_for_others, plural
 
@@ -28,11 +27,9 @@ def file_report(loaded: Loaded) -> dict[str, Any]:
     record, game = loaded.record, loaded.game
     header = record.header
     emails = header.emails or ("",) * len(header.players)
-    dealing = game.seeding.waiting() if game.seeding is not None and not game.states else None
-    if game.sealing is not None and not game.states:
-        dealing = game.sealing.stage()
+    dealing = game.dealing() or None
     state = game.table if dealing is None else None
-    sealed = _sealed_report(game) if game.sealing is not None else None
+    sealed = game.protocol.audit(game)  # a sealed game's: signatures, shuffles, cards (None: an open game)
     finished = bool(state and state.finished)
     return {
         "path": str(loaded.path),
@@ -55,27 +52,6 @@ def file_report(loaded: Loaded) -> dict[str, Any]:
         "ok": sealed is None or not sealed["problems"],
         "keys_owed": list(sealed["unpublished"]) if sealed is not None and finished else [],
         "head": record.head,
-    }
-
-
-def _sealed_report(game: Game) -> dict[str, Any]:
-    """What `verify` says of a sealed game: every event signed (the read checked each signature
-    and share), and, once keys are published, the audit of every shuffle and card."""
-    from ..events import signature
-    from ..sealing.audit import audit
-
-    sealing = game.sealing
-    assert sealing is not None
-    state = game.states[-1] if game.states else None
-    found = audit(sealing, state)
-    return {
-        "signed": sum(1 for event in game.events if signature(event)),
-        "revealed": len(sealing.revealed),
-        "unpublished": list(found.unpublished),
-        "shuffles_checked": found.shuffles_checked,
-        "cards_opened": found.cards_opened,
-        "problems": list(found.problems),
-        "blind_reserves": {owner: list(cards) for owner, cards in found.reserves.items()},
     }
 
 

@@ -63,8 +63,9 @@ def consent_line(player: str, signature: bytes) -> str:
 
 def withdrawal_of(dropped: Version, kept: Version, left: tuple[Event, ...]) -> Withdrawal:
     """The branch `left` of the sealed game `dropped` that the merge's file `kept` leaves out."""
-    sealing = dropped.game.sealing
-    assert sealing is not None
+    from ..sealing.protocol import sealing_of
+
+    sealing = sealing_of(dropped.game)
     variant = dropped.game.variant
     owners = list(dict.fromkeys(actor(event) for event in left))
     fault = None
@@ -109,7 +110,7 @@ def withdrawals(parents: Sequence[bytes], merged: bytes, trusted: Trusted | None
     if not kept or len(kept) == len(parents):
         return []
     after = read_version(merged, trusted)
-    if after.game.sealing is None:
+    if not after.game.protocol.signed:
         return []
     found = []
     for data in parents:

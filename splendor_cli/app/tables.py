@@ -1,0 +1,104 @@
+"""The command line's part of a table protocol (`projection/protocol.py`): what the commands do
+that depends on how a table keeps its cards and proves its moves. `part(game)` is the part of
+the game's protocol (`TableProtocol.command_line` names its module, imported only when asked
+for: a sealed game's is `app/sealed.py`); `TablePart` is the open protocol's, which the others
+override where they differ. Standard library only at import.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ..errors import UsageError
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..crypto.keys import SecretKey
+    from ..forks import Fork
+    from ..projection.game import Game
+    from ..store import Loaded
+
+
+class TablePart:
+    """The open protocol's part of the command line: nothing signed, nothing owed, every card of
+    the table as the file shows it (but the others' blind reserves, which every board turns face
+    down)."""
+
+    __slots__ = ()
+
+    def secret(self, loaded: Loaded) -> SecretKey | None:
+        """The key this user signs the game's new events with (None: nothing is signed)."""
+        return None
+
+    def note_written(self, loaded: Loaded, after: Loaded, secret: SecretKey | None) -> None:
+        """Remember what the events `after` adds to `loaded` (signed by `secret`) tell of this user."""
+
+    def me(self, game: Game) -> tuple[str | None, str] | None:
+        """The seat the user plays when nothing says (--as), and what says so; None: the header's
+        e-mails say (`players.me`)."""
+        return None
+
+    def viewer(self, game: Game) -> str | None:
+        """Whose view a board shows when no seat is said (`boards.viewer`)."""
+        from .boards import file_viewer
+
+        return file_viewer(game)
+
+    def view(self, game: Game, seat: str | None, secret: SecretKey | None = None) -> Any:
+        """The table as `seat` may know it (the others' blind reserves are turned face down after)."""
+        return game.state
+
+    def mover_view(self, game: Game, as_: str | None) -> Any | None:
+        """The table as the seat to move sees it, when the moves are theirs alone (None: the
+        file's moves, the same for every reader)."""
+        return None
+
+    def show(self, loaded: Loaded, played: Game, who: str | None, every: bool, color: str) -> str | None:
+        """What `show` prints of `played` beyond the board (None: the board alone)."""
+        return None
+
+    def asker(self, loaded: Loaded, as_: str | None, agree: bool) -> str | None:
+        """Who asks for an undo, by what the protocol says (`as_`: what the user said).
+
+        Raises:
+            UsageError: `agree` in a protocol whose undos are not signed.
+        """
+        if agree:
+            raise UsageError("--agree is for sealed games, whose undos are signed (`splendor new --sealed`)")
+        return as_
+
+    def seat_to_play(self, loaded: Loaded, as_: str | None, for_: str | None) -> tuple[Loaded, str, SecretKey] | None:
+        """For `play`: the game with what the seat owes before moving, the seat and its key,
+        when the protocol decides them (None: `play` does, by --as, --for and the e-mails)."""
+        return None
+
+    def before_step(self, loaded: Loaded, seat: str, secret: SecretKey, move: Any) -> Loaded:
+        """Before `seat` plays `move`: what the protocol stages first (refusing what must wait)."""
+        return loaded
+
+    def write_part(self, loaded: Loaded, me: str | None) -> Loaded:
+        """`loaded` with the local player's part of the protocol written (none in an open game)."""
+        return loaded
+
+    def settle(self, loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
+        """`loaded` with what `seat` owes the protocol now staged (nothing in an open game)."""
+        return loaded
+
+    def dropped_lines(self, fork: Fork, dropped: str) -> list[str]:
+        """What a `resolve` that drops the side `dropped` of `fork` does to the protocol, in lines."""
+        return []
+
+
+PART = TablePart()
+"""The open protocol's part."""
+
+
+def part(game: Game) -> TablePart:
+    """The command line's part of `game`'s table protocol."""
+    module = game.protocol.command_line
+    if module == __name__:
+        return PART
+    found: TablePart = importlib.import_module(module).PART
+    return found
