@@ -56,7 +56,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPath
     monkeypatch.setenv("COLUMNS", "100")
     monkeypatch.setenv("SPLENDOR_CACHE", str(tmp_path_factory.mktemp("cache")))
     monkeypatch.setenv("SPLENDOR_SECRETS", str(tmp_path_factory.mktemp("secrets")))
-    # The memory of seen games (app/memory.py) is off but in its own tests: most tests rewrite
+    # The memory of seen games (gate/memory.py) is off but in its own tests: most tests rewrite
     # the same file on purpose; the memory would refuse every rewrite after the first read.
     monkeypatch.setenv("SPLENDOR_NO_MEMORY", "1")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))

@@ -55,7 +55,7 @@ game's chance from its setup and the number of draws before (an undo cannot re-r
 games with proofs of shuffle; a format 1 file reads as it was written (its draws follow the
 digest of the event before them), but a sealed game of format 1 is refused. Format 3 (this
 release) writes the same tables as format 2 and adds a rule: a bot seat's move is the one its
-bot makes, which every reader computes again (app/botcheck.py); files of formats 1 and 2 are
+bot makes, which every reader computes again (bots/check.py, through the gate); files of formats 1 and 2 are
 read without it. `splendor new` writes the oldest format that reads the game the same
 (`store.writing_format`)."""
 
