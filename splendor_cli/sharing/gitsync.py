@@ -144,6 +144,22 @@ def committed(repo: Repo, rev: str = "HEAD", *, rel: str | None = None) -> bytes
     return done.stdout if done.returncode == 0 else None
 
 
+def arriving(repo: Repo, rev: str, folders: Sequence[str]) -> list[str]:
+    """The `.toml` files under `folders` (from the top) that `rev` holds and HEAD does not (all
+    of them when there is no HEAD yet): the files a merge of `rev` would bring, from the top."""
+    has_head = head(repo) is not None
+    args = (
+        ["diff", "--name-only", "-z", "--diff-filter=A", "HEAD", rev]
+        if has_head
+        else ["ls-tree", "-r", "--name-only", "-z", rev]
+    )
+    done = _run(repo.top, [*args, "--", *folders])
+    if done.returncode != 0:
+        return []
+    names = done.stdout.decode("utf-8", "surrogateescape").split("\0")
+    return [name for name in names if name.endswith(".toml")]
+
+
 # -- one turn per commit -------------------------------------------------------------------------
 
 

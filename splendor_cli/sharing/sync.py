@@ -16,6 +16,7 @@ by its new events alone, and the audit before the push starts from the versions 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -409,14 +410,23 @@ def draw(repo: Repo, paths: list[str], picture: Callable[[Loaded], bytes], read:
 
 
 def audit_fetched(repo: Repo, up: Upstream, paths: list[str], local: Local, read: Reads) -> None:
-    """`verify --git` of the upstream's history of each game file of `paths` that it changed,
-    before it is merged: a fetched history that breaks the audit is never merged (a fast-forward
-    with nothing to push included), nor is anything written.
+    """`verify --git` of the upstream's history of each game file of `paths` that it changed, and
+    of each game file it adds beside them (or under games/), before it is merged: a fetched
+    history that breaks the audit is never merged (a fast-forward with nothing to push included),
+    nor is anything written.
 
     Raises:
         AuditRefused: naming the file and the first bad commit; nothing merged, nothing pushed.
     """
-    for path in paths:
+    here = {os.path.realpath(path): path for path in paths}
+    folders = sorted({os.path.dirname(gitsync.locate(path).rel) or "." for path in paths} | {"games"})
+    for rel in gitsync.arriving(repo, up.ref, folders):  # a game new to this clone is audited too
+        path = str(repo.top / rel)
+        if os.path.realpath(path) not in here and os.path.isdir(os.path.dirname(path)):
+            data = gitsync.committed(repo, up.ref, rel=rel) or b""
+            if b"\n[[events]]" in data and re.search(rb'(?m)^game = "', data.split(b"\n[[events]]", 1)[0]):
+                here[os.path.realpath(path)] = path
+    for path in here.values():
         rel = gitsync.locate(path).rel
         theirs = gitsync.committed(repo, up.ref, rel=rel)
         if theirs is None or theirs == gitsync.committed(repo, "HEAD", rel=rel):

@@ -329,3 +329,23 @@ def test_verify_git_refuses_a_forged_bot_move_in_the_history(tmp_path: Path) -> 
     eve_pushes(eve, cheat="bot")
     done = eve.run("verify", "--git", "-g", GAME)
     assert done.returncode == 4 and "bot:greedy played" in done.stdout + done.stderr, (done.stdout, done.stderr)
+
+
+@pytest.mark.slow
+def test_sync_refuses_a_new_game_whose_fetched_history_the_audit_refuses(tmp_path: Path) -> None:
+    """eve starts a second game and pushes it with her turn and a turn she relays for ann in one
+    commit: ann's `sync` audits the game that would arrive before merging it (exit 4); the file
+    does not arrive, ann's branch and memory are as they were."""
+    ann, eve = clones(tmp_path)
+    eve.ok("new", "-g", "games/h.toml", "--players", "eve=eve@example.org,ann=ann@example.org", "--seed", 3)
+    eve.git("add", "games/h.toml")
+    eve.git("commit", "-qm", "a new game")
+    eve.ok("take", "r", "k", "g", "-g", "games/h.toml")
+    eve.ok("take", "w", "u", "g", "-g", "games/h.toml", "--for", "ann")
+    eve.git("commit", "-qam", "two turns at once")
+    eve.git("push", "-q")
+    head, remembered = ann.git("rev-parse", "HEAD").strip(), ann.memory()
+    done = ann.run("sync")
+    assert done.returncode == 4 and "games/h.toml" in done.stderr and "nothing merged" in done.stderr, done.stderr
+    assert not (ann.home / "games" / "h.toml").exists()
+    assert ann.git("rev-parse", "HEAD").strip() == head and ann.memory() == remembered
