@@ -1,0 +1,78 @@
+"""Table protocols are plug-ins of the fold (projection/protocol.py): a game's protocol is chosen
+by what its log declares, found by name in a registry, and no code outside a protocol's package
+asks which protocol a game plays.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import attrs
+import pytest
+from helpers import new_game
+from sealed_helpers import Table
+
+from splendor_cli.errors import CorruptLogError, UsageError
+from splendor_cli.projection.game import replay
+from splendor_cli.projection.protocol import OPEN, TableProtocol, find_protocol, protocol_names
+from splendor_cli.sealing.protocol import SealedTable, sealing_of
+
+PACKAGE = Path(__file__).resolve().parents[2] / "splendor_cli"
+
+
+def test_the_registry_finds_each_protocol_by_name() -> None:
+    """`open` and `sealed` are found by name; `signed` is declared, not yet available; any other
+    name is a usage error naming the ones there are."""
+    assert protocol_names() == ("open", "sealed")
+    assert find_protocol("open") is TableProtocol
+    assert find_protocol("sealed") is SealedTable
+    with pytest.raises(UsageError, match="not available yet"):
+        find_protocol("signed")
+    with pytest.raises(UsageError, match="open, sealed"):
+        find_protocol("secret")
+
+
+def test_a_log_that_declares_no_protocol_is_open() -> None:
+    """An open game's protocol is the open one: nothing signed, hidden or owed, no deal of its own."""
+    game = new_game()
+    assert game.protocol is OPEN
+    assert not (game.protocol.signed or game.protocol.hidden or game.protocol.duties)
+    assert game.protocol.stage() == "" and game.protocol.deal() is None and game.sealing is None
+    assert game.protocol.keys_owed(True) is None and game.protocol.audit(game) is None
+
+
+def test_a_sealed_asked_first_event_makes_a_sealed_table() -> None:
+    """The first event of a sealed game makes its protocol sealed, folded by the sealed
+    protocol's handlers; replayed, the file gives the same protocol state."""
+    table = Table.new(seed=3)
+    table.join()
+    game = table.game
+    assert isinstance(game.protocol, SealedTable) and game.protocol.name == "sealed"
+    assert sealing_of(game) is game.sealing
+    assert game.protocol.stage().startswith("waiting for")
+    assert replay(game.variant, game.events).protocol == game.protocol
+
+
+def test_a_protocol_event_in_an_open_game_is_refused_as_before() -> None:
+    """A sealed protocol's event in an open game is refused, naming it, as the fold always said."""
+    table = Table.new(seed=4)
+    table.join()
+    joined = table.game.events[1]
+    game = new_game()
+    with pytest.raises(CorruptLogError, match=r"^event #2: player_joined in a game that is not sealed$"):
+        game.apply(attrs.evolve(joined, seq=game.seq + 1))
+
+
+def test_no_code_outside_the_sealed_package_asks_whether_a_game_is_sealed() -> None:
+    """No `sealing is None` or `sealing is not None` outside `splendor_cli/sealing/`: code asks the
+    game's protocol."""
+    pattern = re.compile(r"sealing is (not )?None")
+    found = [
+        f"{path.relative_to(PACKAGE)}:{number}"
+        for path in PACKAGE.rglob("*.py")
+        if "sealing" not in path.relative_to(PACKAGE).parts[:1]
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if pattern.search(line)
+    ]
+    assert found == []
