@@ -82,7 +82,8 @@ def test_watching_players_never_wait_for_each_other(tmp_path: Path) -> None:
         last_move = time.monotonic()
         try:
             while len(moves) < MOVES:
-                assert time.monotonic() < deadline, ("the scenario hangs", moves, told, _logs(logs))
+                late = f"the scenario has not ended after {PATIENCE:.0f} s"
+                assert time.monotonic() < deadline, (late, moves, told, _logs(logs))
                 posts = [p[2] for p in sink.posts]
                 if len(posts) == len(told):
                     time.sleep(0.1)  # polling the webhook's posts: a pause, not a bet on a time
