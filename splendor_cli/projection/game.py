@@ -28,7 +28,6 @@ from .protocol import OPEN, Handler, TableProtocol, protocol_handlers
 from .variant import AnyVariant, State, check_players
 
 if TYPE_CHECKING:
-    from ..sealing.table import Sealing
     from .seeding import SeededChance, Seeding
 
 
@@ -55,11 +54,11 @@ class Game:
     `chance`)."""
 
     @property
-    def sealing(self) -> Sealing | None:
-        """The sealed protocol's table (`sealing.protocol.SealedTable.sealing`); None in a game
-        of another protocol. Kept for the tests of the sealed protocol: code asks `protocol`."""
-        found: Sealing | None = getattr(self.protocol, "sealing", None)
-        return found
+    def sealing(self) -> Any:
+        """The sealed protocol's table (`sealing.protocol.SealedTable.sealing`, a `Sealing`); None
+        in a game of another protocol. Kept for the tests of the sealed protocol: code asks
+        `protocol` (and sealed code `sealing.protocol.sealing_of`)."""
+        return getattr(self.protocol, "sealing", None)
 
     @property
     def seq(self) -> int:

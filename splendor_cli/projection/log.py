@@ -1,7 +1,8 @@
 """The log's read model, whatever the game: one entry per event, undone moves marked (pure).
 
 What `splendor log` prints and `log --json` gives (docs/contract.md). The game writes its own
-events (`Variant.event_notation`); the events every game shares are written here.
+events (`Variant.event_notation`), a table protocol its own (`TableProtocol.notation`); the events
+every game shares are written here.
 """
 
 from __future__ import annotations
@@ -12,14 +13,8 @@ from typing import Any
 import attrs
 
 from ..events import (
-    CardsShown,
-    DeckShuffled,
     Event,
-    KeysPublished,
-    PlayerJoined,
     PlayEvent,
-    RewindAgreed,
-    SealedAsked,
     SeedCommitted,
     SeedRevealed,
     SeedsAsked,
@@ -28,6 +23,7 @@ from ..events import (
     actor,
 )
 from .game import Game
+from .protocol import protocol_notation
 from .variant import AnyVariant
 
 
@@ -75,19 +71,9 @@ def event_notation(variant: AnyVariant, event: Event, *, sealed: bool = False) -
             return f"reveals the seed ({event.secret[:16]}...)"
         case SeedsRestarted():
             return f"restarts the deal without a reveal from {', '.join(event.without)}: all commit new seeds"
-        case SealedAsked():
-            return f"new sealed game: {', '.join(event.players)}; each joins, shuffles and reveals (`splendor seal`)"
-        case PlayerJoined():
-            return f"joins with their keys (signing {event.signing[:16]}...)"
-        case DeckShuffled():
-            return "shuffles and seals the decks"
-        case CardsShown():
-            cards = ", ".join(event.cards[:6]) + (", ..." if len(event.cards) > 6 else "")
-            return f"shows decryption shares of {cards}"
-        case RewindAgreed():
-            return f"agrees to a rewind to just after #{event.to}"
-        case KeysPublished():
-            return "publishes their keys of the game: every shuffle and card can now be checked (`splendor verify`)"
+    said = protocol_notation(event)  # a table protocol's own event (a sealed game's)
+    if said:
+        return said
     by = getattr(event, "by", "")  # a turn played for its player on purpose (hot-seat, relayed)
     return variant.event_notation(event) + (f" (played by {by})" if by else "")
 

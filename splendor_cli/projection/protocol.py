@@ -68,6 +68,11 @@ class TableProtocol:
         """The fold's handler of each event type the protocol owns (the open protocol owns none)."""
         return {}
 
+    @classmethod
+    def notation(cls, event: Event) -> str:
+        """How the log writes an event the protocol owns, in words ("": not one of its own)."""
+        return ""
+
     @property
     def players(self) -> tuple[str, ...]:
         """The seats, known before the deal (empty: the setup names them)."""
@@ -147,6 +152,7 @@ _LATER = ("signed",)
 """Protocols declared, not yet available."""
 _FOUND: dict[str, type[TableProtocol]] = {}
 _EVERY: dict[type, Handler] = {}
+_OWNERS: dict[type, type[TableProtocol]] = {}
 
 PROTOCOL = TableProtocol
 """The open protocol (`find_protocol("open")`)."""
@@ -182,4 +188,23 @@ def protocol_handlers() -> Mapping[type, Handler]:
     return _EVERY
 
 
-__all__ = ["OPEN", "PROTOCOL", "Handler", "TableProtocol", "find_protocol", "protocol_handlers", "protocol_names"]
+def protocol_notation(event: Event) -> str:
+    """How the log writes `event` when it is a table protocol's own ("" when it is not)."""
+    if not _OWNERS:
+        for name in _BUILT_IN:
+            found = find_protocol(name)
+            _OWNERS.update(dict.fromkeys(found.handlers(), found))
+    owner = _OWNERS.get(type(event))
+    return owner.notation(event) if owner is not None else ""
+
+
+__all__ = [
+    "OPEN",
+    "PROTOCOL",
+    "Handler",
+    "TableProtocol",
+    "find_protocol",
+    "protocol_handlers",
+    "protocol_names",
+    "protocol_notation",
+]

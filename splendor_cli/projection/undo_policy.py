@@ -1,8 +1,9 @@
 """The undo policy of asynchronous play, whatever the game: who may take back which turns.
 
 A player takes back their own turns (and the bot seats' answers to them); taking back another
-player's turn is an agreed rewind (`forced`); in a sealed game, a move after which a card was
-revealed to its player, or a forced rewind, needs the others' `RewindAgreed` first. The fold
+player's turn is an agreed rewind (`forced`); the game's table protocol may ask more (in a sealed
+game, a move after which a card was revealed to its player, or a forced rewind, needs the others'
+`RewindAgreed` first: `TableProtocol.check_agreed`). The fold
 (game.py) checks every written undo again with `check_undo`; `Game.decide_undo` makes a new one
 with `decide_undo`.
 """
@@ -15,7 +16,6 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..errors import IllegalMoveError, UsageError, excerpt
 from ..events import Event, TurnUndone, actor
-from ..sealing.events import RewindAgreed
 
 if TYPE_CHECKING:  # what the policy reads of a game (types only: no start-up cost)
     from .protocol import TableProtocol
@@ -57,7 +57,7 @@ def _actor_at(game: History, index: int) -> str:
     return actor(game.events[game.after[index] - 1])
 
 
-def _others(actors: Sequence[str], by: str) -> list[str]:
+def others_of(actors: Sequence[str], by: str) -> list[str]:
     """The players but `by` whose moves these are, in order; the bot seats' moves that follow one
     of `by`'s (the bots' answers to it) do not count."""
     others: list[str] = []
@@ -82,7 +82,8 @@ def _default_target(game: History, by: str) -> int:
     return game.after[-2]
 
 
-def _names(players: Sequence[str]) -> str:
+def possessives(players: Sequence[str]) -> str:
+    """`ann's and bob's`."""
     return " and ".join(f"{p}'s" for p in players)
 
 
@@ -113,46 +114,14 @@ def check_undo(game: History, *, to: int, by: str, forced: bool) -> list[str]:
         raise IllegalMoveError(f"cannot undo to event #{to}: it {why}", rule="undo")
     actors = [_actor_at(game, i) for i in range(game.after.index(to) + 1, len(game.after))]
     if by and not forced:
-        others = _others(actors, by)
+        others = others_of(actors, by)
         if others:
             raise IllegalMoveError(
                 f"{by} may take back only their own turns (and the bots' answers to them);"
-                f" this would take back {_names(others)}: agree on it and use --force",
+                f" this would take back {possessives(others)}: agree on it and use --force",
                 rule="undo",
             )
     return actors
-
-
-def check_agreed(
-    game: History, actors: Sequence[str], *, seen: Sequence[tuple[str, str]], to: int, by: str, forced: bool
-) -> None:
-    """In a sealed game (its protocol's `check_agreed`), refuse an undo to `to` unless the
-    players it must have agreed to it (`RewindAgreed`, since the last move) have: when a card was
-    revealed after `to` to a player whose moves it takes back (`seen`: each card, and who; look,
-    then choose again), every other player; else, for a forced rewind, every other player whose
-    turns it takes back."""
-    since = [e for e in game.events[game.after[-1] :] if isinstance(e, RewindAgreed) and e.to == to]
-    agreed = {e.player for e in since}
-    if seen:
-        late = [name for name in game.players if name != by and name not in agreed]
-        if late:
-            card, who = seen[0]
-            raise IllegalMoveError(
-                f"{who} saw the card {card} after event #{to}: in a sealed game a move after which a card was"
-                f" revealed to its player is taken back only if every player agrees ({', '.join(late)}: "
-                f"`splendor undo --to {to} --agree`, then sync or mail it)",
-                rule="undo",
-            )
-        return
-    if not forced:
-        return
-    late = [name for name in _others(actors, by) if name not in agreed]
-    if late:
-        raise IllegalMoveError(
-            f"this rewind takes back {_names(late)} turns: in a sealed game each of them agrees first,"
-            f" with `splendor undo --to {to} --agree` (then sync or mail it)",
-            rule="undo",
-        )
 
 
 def decide_undo(game: History, *, to: int | None, by: str, forced: bool) -> TurnUndone:
@@ -167,16 +136,16 @@ def decide_undo(game: History, *, to: int | None, by: str, forced: bool) -> Turn
         raise IllegalMoveError(why, rule="undo")
     game.protocol.check_agreed(game, actors, to=to, by=by or actors[0], forced=forced)
     if not by:  # nobody said who asks: the one whose moves they all are, if there is one
-        others = _others(actors, actors[0])
+        others = others_of(actors, actors[0])
         if others and not forced:
             raise IllegalMoveError(
-                f"this would take back {_names([actors[0], *others])} turns: agree on it and use --force,"
+                f"this would take back {possessives([actors[0], *others])} turns: agree on it and use --force,"
                 " with --as NAME to say who asks",
                 rule="undo",
             )
         if others:
             raise UsageError(
-                f"say who asks for this rewind over {_names([actors[0], *others])} turns:"
+                f"say who asks for this rewind over {possessives([actors[0], *others])} turns:"
                 " --as NAME (or $SPLENDOR_PLAYER)"
             )
         by = actors[0]

@@ -55,6 +55,26 @@ class SealedTable(TableProtocol):
             KeysPublished: _published,
         }
 
+    @classmethod
+    def notation(cls, event: Event) -> str:
+        match event:
+            case SealedAsked():
+                return (
+                    f"new sealed game: {', '.join(event.players)}; each joins, shuffles and reveals (`splendor seal`)"
+                )
+            case PlayerJoined():
+                return f"joins with their keys (signing {event.signing[:16]}...)"
+            case DeckShuffled():
+                return "shuffles and seals the decks"
+            case CardsShown():
+                cards = ", ".join(event.cards[:6]) + (", ..." if len(event.cards) > 6 else "")
+                return f"shows decryption shares of {cards}"
+            case RewindAgreed():
+                return f"agrees to a rewind to just after #{event.to}"
+            case KeysPublished():
+                return "publishes their keys of the game: every shuffle and card can now be checked (`splendor verify`)"
+        return ""
+
     @property
     def players(self) -> tuple[str, ...]:
         return self.sealing.players
@@ -92,10 +112,36 @@ class SealedTable(TableProtocol):
         return "the game's keys are published: it cannot be taken back" if self.sealing.published else ""
 
     def check_agreed(self, game: Any, actors: Sequence[str], *, to: int, by: str, forced: bool) -> None:
-        from ..projection.undo_policy import check_agreed
+        """Refuse an undo to `to` unless the players it must have agreed to it (`RewindAgreed`,
+        since the last move) have: when a card was revealed after `to` to a player whose moves it
+        takes back (look, then choose again), every other player; else, for a forced rewind,
+        every other player whose turns it takes back."""
+        from ..projection.undo_policy import others_of, possessives
         from .table import learned
 
-        check_agreed(game, actors, seen=learned(self.sealing, actors, to), to=to, by=by, forced=forced)
+        since = [e for e in game.events[game.after[-1] :] if isinstance(e, RewindAgreed) and e.to == to]
+        agreed = {e.player for e in since}
+        seen = learned(self.sealing, actors, to)
+        if seen:
+            late = [name for name in game.players if name != by and name not in agreed]
+            if late:
+                card, who = seen[0]
+                raise IllegalMoveError(
+                    f"{who} saw the card {card} after event #{to}: in a sealed game a move after which a card was"
+                    f" revealed to its player is taken back only if every player agrees ({', '.join(late)}: "
+                    f"`splendor undo --to {to} --agree`, then sync or mail it)",
+                    rule="undo",
+                )
+            return
+        if not forced:
+            return
+        late = [name for name in others_of(actors, by) if name not in agreed]
+        if late:
+            raise IllegalMoveError(
+                f"this rewind takes back {possessives(late)} turns: in a sealed game each of them agrees first,"
+                f" with `splendor undo --to {to} --agree` (then sync or mail it)",
+                rule="undo",
+            )
 
     def after_undo(self, state: Any) -> Any:
         from .reveal import substitute
