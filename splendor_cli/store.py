@@ -287,7 +287,7 @@ def writing_format(variant: str, started: Event) -> int:
     computes again); 2 when it matters (a game that draws during play, whose draws format 2 fixes
     by the setup and their number; a sealed game, whose shuffles carry proofs), else 1, which the
     releases before format 2 read too."""
-    from .events import SealedAsked
+    from .sealing.events import SealedAsked
     from .variants import find_variant
 
     players = getattr(started, "players", ())

@@ -365,7 +365,7 @@ def verified_prefix(record: Record) -> int:
     bits (some 2^33 hashes) could swap one for the other, and the second would pass unverified.
     Nor a search by halves: only the full digests, compared from the first event on, make the
     matches a prefix. Entries of an earlier release (16-digit digests) match nothing."""
-    from ..events import SealedAsked
+    from ..sealing.events import SealedAsked
 
     events = record.events
     if not events or not isinstance(events[0], SealedAsked):

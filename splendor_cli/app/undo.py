@@ -90,7 +90,7 @@ def undo(
 
         as_ = part(loaded.game).asker(loaded, as_, agree)  # a sealed game's: the seat of the key that signs
         if agree:
-            from ..events import RewindAgreed
+            from ..sealing.events import RewindAgreed
 
             assert as_ is not None and to is not None
             agreed = RewindAgreed(player=as_, to=to)

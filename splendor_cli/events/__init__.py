@@ -215,26 +215,7 @@ def actor(event: Event) -> str:
     return player if isinstance(player, str) else ""
 
 
-MOVED = frozenset(
-    ("SEALED_TYPES", "CardsShown", "DeckShuffled", "KeysPublished", "PlayerJoined", "RewindAgreed", "SealedAsked")
-)
-"""The sealed protocol's events, which live in `splendor_cli.sealing.events` (a table protocol owns
-its events): still served from here (`__getattr__`) to the modules that import them from here
-(store.py and sharing/, which another change moves to one gate) until they import them from
-there; then this goes. Imported here only when asked for: no import circle."""
-
-
-def __getattr__(name: str) -> Any:
-    """A name of `MOVED`, from `splendor_cli.sealing.events` (PEP 562); AttributeError for any other."""
-    if name in MOVED:
-        from ..sealing import events as sealed
-
-        return getattr(sealed, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 __all__ = [
-    "MOVED",
     "SHARED_TYPES",
     "WRITTEN",
     "Envelope",

@@ -22,11 +22,12 @@ import attrs
 
 from ..bots import seat_spec
 from ..errors import ConflictError, UsageError, safe
-from ..events import SEALED_TYPES, Event, TurnUndone, actor, signature
+from ..events import Event, TurnUndone, actor, signature
 from ..forks import cut, decode
 from ..projection.log import event_notation
 from ..projection.variant import AnyVariant
 from ..records import parse_text
+from ..sealing.events import SEALED_TYPES
 from ..store import Loaded, StrPath
 from .git import Done, Git, read_git_file
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..bots import seat_spec
-from ..events import SEALED_TYPES, Event, SeedsRestarted, TurnUndone, actor
+from ..events import Event, SeedsRestarted, TurnUndone, actor
 from ..events.codec import Header
+from ..sealing.events import SEALED_TYPES
 from .versions import Version
 
 

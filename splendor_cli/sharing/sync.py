@@ -250,7 +250,7 @@ def trusting(read: Sequence[Loaded], verified: Trusted | None = None) -> Callabl
     """How many of a sealed game's first events this user verified: before (`verified`, the
     cache's), or in this process, reading the games `read` (each as `store.read` reads it);
     compared by the events' full digests, from the first on. 0 for an open game."""
-    from ..events import SealedAsked
+    from ..sealing.events import SealedAsked
 
     def trusted(record: Record) -> int:
         most = verified(record) if verified is not None else 0
@@ -534,8 +534,8 @@ def keep_refusals(repo: Repo, rel: str, data: bytes) -> dict[str, str | None] | 
     that keeps each side ("ours", "theirs"; None: it would take it); None when the file is not
     forked, no merge is under way, git has no author e-mail here, or the game is sealed (its
     consent: `withdrawn`)."""
-    from ..events import SealedAsked
     from ..forks import split_fork
+    from ..sealing.events import SealedAsked
 
     fork = split_fork(data)
     if fork is None or gitsync.under_way(repo) != "merge":

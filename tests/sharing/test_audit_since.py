@@ -23,8 +23,9 @@ from splendor_cli import store
 from splendor_cli.app import cache
 from splendor_cli.app import table as sync_table
 from splendor_cli.errors import GameFileError
-from splendor_cli.events import RewindAgreed, actor
+from splendor_cli.events import actor
 from splendor_cli.events.codec import Header, format_record
+from splendor_cli.sealing.events import RewindAgreed
 from splendor_cli.sharing import audit as audit_module
 from splendor_cli.sharing import sync as sharing_sync
 from splendor_cli.sharing import versions

@@ -20,9 +20,10 @@ from helpers import git
 from sealed_helpers import Table
 from sharing.gitrepos import commit_all
 
-from splendor_cli.events import RewindAgreed, actor
+from splendor_cli.events import actor
 from splendor_cli.events.codec import format_record
 from splendor_cli.records import parse_text, replay_record
+from splendor_cli.sealing.events import RewindAgreed
 from splendor_cli.sharing import audit
 from splendor_cli.sharing import withdrawals as withdrawals_
 from splendor_cli.sharing.audit import git_report, staged_report

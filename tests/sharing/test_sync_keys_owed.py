@@ -12,8 +12,8 @@ import pytest
 from helpers import cli, git
 from sealed_helpers import Table
 
-from splendor_cli.events import KeysPublished
 from splendor_cli.events.codec import format_record
+from splendor_cli.sealing.events import KeysPublished
 
 pytestmark = pytest.mark.usefixtures("git_installed")
 

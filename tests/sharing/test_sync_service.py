@@ -24,11 +24,11 @@ from sharing.gitrepos import commit_all, identity, init, remote_and_clones, run_
 from splendor_cli import records, store
 from splendor_cli.crypto.keys import SecretKey
 from splendor_cli.errors import ForkError, GameFileError, UsageError
-from splendor_cli.events import RewindAgreed
 from splendor_cli.events.codec import Header, Record, format_record
 from splendor_cli.forks import split_fork
 from splendor_cli.gate import Gate, Seen
 from splendor_cli.projection import Game
+from splendor_cli.sealing.events import RewindAgreed
 from splendor_cli.sharing import gitmerge, gitsync, versions
 from splendor_cli.sharing.checker import folded
 from splendor_cli.sharing.gitsync import Upstream
