@@ -11,7 +11,22 @@ here; the fast path (entry.py) imports only the module routes.py names for its c
 from __future__ import annotations
 
 # each module registers its bodies as it is imported
-from . import keys, look, mailing, pictures, play, seal, start, table, tools, undo, watch  # noqa: F401
+from . import (  # noqa: F401
+    completion,
+    gitsetup,
+    keys,
+    look,
+    mailing,
+    pictures,
+    play,
+    seal,
+    simulate,
+    start,
+    table,
+    undo,
+    verifying,
+    watch,
+)
 from .exits import run
 from .params import COMMANDS
 from .routes import ROUTES

@@ -176,7 +176,7 @@ def _games(game: str | None, repo: Repo) -> list[str]:
 def _ensure_driver(repo: Repo) -> None:
     """`splendor git install` for this clone alone, when it lacks the merge driver (said on stderr)."""
     from ..sharing import gitmerge
-    from .tools import driver_command
+    from .gitsetup import driver_command
 
     if gitmerge.installed(repo.top):
         return
