@@ -134,3 +134,25 @@ class KeysOwedError(SplendorError):
     def __init__(self, message: str, *, players: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.players = players
+
+
+# -- the cryptography of sealed games (crypto/) ------------------------------------------------
+# Both are a file's fault (a key file, or a game file, tampered with or damaged): GameFileErrors
+# (exit 4), with a one-line message that says what failed.
+
+
+class CryptoError(GameFileError, ValueError):
+    """A value of the cryptography is refused."""
+
+
+class MalformedError(CryptoError):
+    """An encoding is refused: not hex, the wrong length, not a point of the group, a scalar out
+    of range, a key file that is not what `keys` writes."""
+
+
+class VerificationError(CryptoError):
+    """A proof or a signature does not verify. `what` names it (`decryption share of bob`)."""
+
+    def __init__(self, message: str, *, what: str) -> None:
+        super().__init__(message)
+        self.what = what

@@ -122,8 +122,8 @@ def read_key(folder: str) -> SecretKey:
         UsageError: there is no key.
         GameFileError: the file is a link, not a regular file, open to others, or malformed.
     """
-    from ..crypto.errors import MalformedError
     from ..crypto.keys import SecretKey
+    from ..errors import MalformedError
     from ..projection.variant import name_problem
 
     path = os.path.join(folder, KEY_FILE)

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
-from .errors import MalformedError, VerificationError
+from ..errors import MalformedError, VerificationError
 from .group import BASE, IDENTITY, SIZE, Point, Scalar, Source, framed, hash_to_point, parse_hex, total
 from .proofs import Proof, prove_equal_logs, verify_equal_logs
 

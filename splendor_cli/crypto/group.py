@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterable
 
 import attrs
 
+from ..errors import MalformedError
 from . import sodium
-from .errors import MalformedError
 
 PROTOCOL = "splendor-cli/crypto/v1"
 """The prefix of every domain tag: a new protocol version hashes nothing like this one."""

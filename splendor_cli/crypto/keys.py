@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from .errors import MalformedError, VerificationError
+from ..errors import MalformedError, VerificationError
 from .group import PROTOCOL, SIZE, Point, Scalar, Source, digest, framed, parse_hex
 from .proofs import Proof, prove_knowledge, verify_knowledge
 

@@ -57,9 +57,9 @@ from collections.abc import Callable, Iterable, Sequence
 
 import attrs
 
+from ..errors import MalformedError
 from . import sodium
 from .elgamal import Ciphertext
-from .errors import MalformedError
 from .group import ORDER, SIZE, Point, Scalar, Source, digest, framed, hash_to_point
 from .proofs import NONCE_BYTES
 from .shuffle import shuffle, witness

@@ -227,7 +227,7 @@ class Sealing:
         `join`): a deck that is not a permutation and re-encryption of the deck before it (a
         stacked deck, a card dropped, doubled or replaced) is refused at once, naming its player."""
         from ..crypto.elgamal import deck_bytes
-        from ..crypto.errors import MalformedError
+        from ..errors import MalformedError
 
         self.check_player(event.player)
         if not self.joined:

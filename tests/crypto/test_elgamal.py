@@ -27,9 +27,9 @@ from splendor_cli.crypto.elgamal import (
     share_point,
     verify_share,
 )
-from splendor_cli.crypto.errors import MalformedError, VerificationError
 from splendor_cli.crypto.group import BASE, IDENTITY, Point, Scalar
 from splendor_cli.crypto.proofs import Proof
+from splendor_cli.errors import MalformedError, VerificationError
 
 DECK = Deck(tuple(f"1-{n:02d}" for n in range(1, 41)))
 NAMES = ("ann", "bob", "cy", "dee")

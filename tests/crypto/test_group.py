@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from splendor_cli.crypto.errors import MalformedError
 from splendor_cli.crypto.group import (
     BASE,
     IDENTITY,
@@ -22,6 +21,7 @@ from splendor_cli.crypto.group import (
     hash_to_scalar,
     total,
 )
+from splendor_cli.errors import MalformedError
 
 scalars = st.integers(min_value=0, max_value=ORDER - 1).map(Scalar.of)
 

@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from splendor_cli.crypto.errors import MalformedError, VerificationError
 from splendor_cli.crypto.group import Point, Scalar
 from splendor_cli.crypto.keys import Possession, PublicKey, SecretKey, check_possession, context
+from splendor_cli.errors import MalformedError, VerificationError
 
 ANN = SecretKey.generate("ann", os.urandom)
 BOB = SecretKey.generate("bob", os.urandom)

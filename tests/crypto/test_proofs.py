@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from splendor_cli.crypto.errors import MalformedError
 from splendor_cli.crypto.group import BASE, Point, Scalar, hash_to_point
 from splendor_cli.crypto.proofs import (
     Proof,
@@ -18,6 +17,7 @@ from splendor_cli.crypto.proofs import (
     verify_equal_logs,
     verify_knowledge,
 )
+from splendor_cli.errors import MalformedError
 
 secrets = st.binary(min_size=64, max_size=64).map(Scalar.reduce).filter(bool)
 contexts = st.binary(max_size=40)

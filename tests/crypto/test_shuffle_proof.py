@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from splendor_cli.crypto import shuffle_proof
 from splendor_cli.crypto.elgamal import Ciphertext, Deck, card_point, encrypt, joint_key, reencrypt
-from splendor_cli.crypto.errors import MalformedError
 from splendor_cli.crypto.group import BASE, ORDER, Point, Scalar, digest
 from splendor_cli.crypto.shuffle import shuffle, witness
 from splendor_cli.crypto.shuffle_proof import (
@@ -27,6 +26,7 @@ from splendor_cli.crypto.shuffle_proof import (
     text_size,
     verify_shuffle,
 )
+from splendor_cli.errors import MalformedError
 
 seeds = st.binary(min_size=32, max_size=32)
 

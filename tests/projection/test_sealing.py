@@ -26,9 +26,8 @@ from splendor_cli.crypto.elgamal import (
     reencrypt,
     share_point,
 )
-from splendor_cli.crypto.errors import VerificationError
 from splendor_cli.crypto.group import Scalar
-from splendor_cli.errors import CorruptLogError, IllegalMoveError
+from splendor_cli.errors import CorruptLogError, IllegalMoveError, VerificationError
 from splendor_cli.events import Event, TurnUndone
 from splendor_cli.events.codec import chained, format_record, parse
 from splendor_cli.projection.game import replay
