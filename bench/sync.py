@@ -307,7 +307,7 @@ def sync(places: Places, splendor: str) -> tuple[float, float, str]:
 def forget_mark(places: Places) -> bool:
     """Take out of ann's cache what it remembers of the audit of her clone (whether this version
     of the program has such a mark)."""
-    from splendor_cli.app import table
+    from splendor_cli.app.commands import syncing as table
 
     forget = getattr(table, "forget_audited", None)
     if forget is None:

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from splendor_cli import store
 from splendor_cli.app.cli import app
-from splendor_cli.app.folders import lock_folder
+from splendor_cli.app.services.folders import lock_folder
 
 pytestmark = pytest.mark.slow  # real processes racing, again and again
 

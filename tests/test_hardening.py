@@ -13,7 +13,7 @@ import pytest
 from helpers import cli
 
 from splendor_cli import store
-from splendor_cli.app.folders import lock_folder
+from splendor_cli.app.services.folders import lock_folder
 from splendor_cli.errors import ConflictError
 
 

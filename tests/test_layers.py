@@ -206,7 +206,7 @@ def test_the_private_name_scanner_sees_what_it_looks_for() -> None:
     imported by name; not a dunder, a private name of another package, nor one of a class."""
     sample = (
         "from .commands import _out, run\n"
-        "from . import cache\n"
+        "from .services import cache\n"
         "from .. import errors as e, __version__\n"
         "from ..model import Tokens\n"
         "from typer._completion_classes import completion_init\n"
@@ -219,7 +219,7 @@ def test_the_private_name_scanner_sees_what_it_looks_for() -> None:
     )
     assert private_names("splendor_cli.app.sample", ast.parse(sample)) == [
         "splendor_cli.app.sample line 1: from splendor_cli.app.commands import _out",
-        "splendor_cli.app.sample line 7: splendor_cli.app.cache._seal",
+        "splendor_cli.app.sample line 7: splendor_cli.app.services.cache._seal",
         "splendor_cli.app.sample line 8: splendor_cli.errors._private",
         "splendor_cli.app.sample line 9: splendor_cli.store._lock",
     ]
@@ -464,13 +464,13 @@ def test_every_core_file_is_scanned() -> None:
 
 OPENERS = {
     "splendor_cli.store": "game files, mails, the versions git hands the merge driver",
-    "splendor_cli.app.cache": "its own entries",
+    "splendor_cli.app.services.cache": "its own entries",
     "splendor_cli.gate.memory": "the digests of the games seen",
-    "splendor_cli.app.start": "a player's commit-then-reveal secret",
+    "splendor_cli.app.commands.start": "a player's commit-then-reveal secret",
     "splendor_cli.app.exits": "os.devnull, once the reader of standard output has left",
     "splendor_cli.app.output": "a device or FIFO that a picture is written through (-o /dev/null, a pipe)",
-    "splendor_cli.app.keys": "a player's exported keys",
-    "splendor_cli.app.keyring": "a player's key file, and the games whose keys they published",
+    "splendor_cli.app.commands.key": "a player's exported keys",
+    "splendor_cli.app.services.keyfile": "a player's key file, and the games whose keys they published",
     "splendor_cli.sharing.gitmerge": ".gitattributes, for `git install`",
     "splendor_cli.sharing.git": "git's own files of a repository (MERGE_MSG, shallow), read bounded",
     "splendor_cli.sharing.verify": "git's list of shallow commits",
@@ -498,3 +498,28 @@ def test_only_the_store_opens_game_files() -> None:
                 ):
                     found.append(f"{module} line {node.lineno}: {called}(")
     assert found == []
+
+
+PLUG_IN_ROLES = {"events.py"}
+"""A module's name that a table protocol's package shares with the games' (its events)."""
+
+
+def test_no_two_modules_share_a_name_but_a_games_roles() -> None:
+    """A module's file name says one thing: two modules share one only when they are the same role
+    in two games (`variants/base/rules.py`, `variants/duel/rules.py`), or a plug-in's events (a
+    game's, a table protocol's: `sealing/events.py`). Packages' `__init__.py` aside."""
+    by_name: dict[str, list[Path]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        if path.name != "__init__.py":
+            by_name.setdefault(path.name, []).append(path.relative_to(PACKAGE))
+    shared = {}
+    for name, paths in sorted(by_name.items()):
+        if len(paths) < 2:
+            continue
+        games = all(p.parts[0] == "variants" and len(p.parts) == 3 for p in paths)
+        plug_ins = name in PLUG_IN_ROLES and all(
+            (p.parts[0] == "variants" and len(p.parts) == 3) or p.parts[0] == "sealing" for p in paths
+        )
+        if not (games or plug_ins):
+            shared[name] = sorted(str(p) for p in paths)
+    assert shared == {}

@@ -23,12 +23,13 @@ from splendor_cli.app.exits import run
 from splendor_cli.errors import GameFileError
 from splendor_cli.events import Event, SeedsAsked
 from splendor_cli.events.codec import GAME_ID, GAME_ID_RULE, Header, Record, chained, format_event, format_header
-from splendor_cli.presentation.log import log_text
+from splendor_cli.presentation.log_text import log_text
 from splendor_cli.presentation.text import UNSAFE, safe
 from splendor_cli.projection import Game
 from splendor_cli.projection.log import LogEntry
 from splendor_cli.projection.variant import NAME_RULE, name_problem
-from splendor_cli.sharing import audit, verify
+from splendor_cli.sharing import git_audit as audit
+from splendor_cli.sharing import verify
 from splendor_cli.variants.base import VARIANT as BASE
 from splendor_cli.variants.duel import VARIANT as DUEL
 

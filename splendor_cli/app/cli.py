@@ -16,9 +16,9 @@ from typing import Annotated, Any, Optional
 import typer
 from typer.core import TyperCommand
 
-from . import shell
 from .params import Command, Param
 from .registry import COMMANDS, run
+from .services import shell
 
 app = typer.Typer(
     name="splendor",

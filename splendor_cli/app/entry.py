@@ -99,8 +99,8 @@ def _cached(name: str, kwargs: dict[str, Any]) -> str | None:
     if kwargs.get("color", "auto") not in ("auto", "always", "never"):
         return None  # the command refuses it
     from .. import store
-    from . import cache
-    from .locate import find_game
+    from .services import cache
+    from .services.locate import find_game
 
     try:
         data = store.read_bytes(find_game(kwargs.get("game")))

@@ -1,20 +1,21 @@
 """Every command, registered, in the order of routes.py (the order of `splendor --help`).
 
-Each family of commands registers its bodies in a module of its own: start.py (new, seed, demo),
-look.py (show, state, moves, log), play.py (play and its shortcuts, bot, hint), undo.py (undo,
-resolve, forget), tools.py (simulate, verify, git install, merge-driver, completion), keys.py
-(key new, show, export), mailing.py (notify, export, apply), pictures.py (replay), seal.py (seal)
-and table.py (sync, games). Whatever reads every command (cli.py, the tests) imports them from
-here; the fast path (entry.py) imports only the module routes.py names for its command.
+Each family of commands registers its bodies in a module of its own under commands/: start.py
+(new, seed, demo), look.py (show, state, moves, log), play.py (play and its shortcuts, bot, hint),
+undo.py (undo, resolve, forget), simulate.py, verifying.py (verify), gitsetup.py (git install,
+merge-driver), completion.py, key.py (key new, show, export), mailing.py (notify, export, apply),
+pictures.py (replay), seal.py (seal), syncing.py (sync, games) and watch.py. Whatever reads every
+command (cli.py, the tests) imports them from here; the fast path (entry.py) imports only the
+module routes.py names for its command.
 """
 
 from __future__ import annotations
 
 # each module registers its bodies as it is imported
-from . import (  # noqa: F401
+from .commands import (  # noqa: F401
     completion,
     gitsetup,
-    keys,
+    key,
     look,
     mailing,
     pictures,
@@ -22,7 +23,7 @@ from . import (  # noqa: F401
     seal,
     simulate,
     start,
-    table,
+    syncing,
     undo,
     verifying,
     watch,

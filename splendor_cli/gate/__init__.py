@@ -64,7 +64,7 @@ def judge_events(record: Record, game: Game, *, after: int = 0) -> None:
 class Gate:
     """The gate of one user: what they saw of each game (`seen`), what they verified of a sealed
     game (`trusted`, and `verified` to note a game verified whole), where the write locks are
-    (`locks`). The command line makes one (`app/gamefile.py` `gate()`)."""
+    (`locks`). The command line makes one (`app/services/gamefile.py` `gate()`)."""
 
     __slots__ = ("locks", "seen", "trusted", "verified")
 
@@ -260,11 +260,11 @@ class Gate:
         trusted: Trusted | None = None,
     ) -> dict[str, Any]:
         """The history audit (`verify --git`) of the game file at `path` up to commit `tip`
-        (default HEAD), from `mark` on (sharing/audit.py `audit`), trusting what this user
+        (default HEAD), from `mark` on (sharing/git_audit.py `audit`), trusting what this user
         verified before (`trusted`, default the gate's) and the versions `known` already read. Its
         report (`ok`, `bad`, `mark`). Each version's new events are judged as the gate judges
         them (`judge_events`, through the audit's checker)."""
-        from ..sharing import audit
+        from ..sharing import git_audit as audit
 
         return audit.audit(path, mark, self.trusted if trusted is None else trusted, known, tip=tip)
 

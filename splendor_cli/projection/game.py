@@ -14,17 +14,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..errors import CorruptLogError, IllegalMoveError, SplendorError, UsageError, excerpt
-from ..events import (
-    Event,
-    PlayEvent,
-    SeedCommitted,
-    SeedRevealed,
-    SeedsAsked,
-    SeedsRestarted,
-    TurnUndone,
-    enveloped,
-)
-from .protocol import OPEN, Handler, TableProtocol, protocol_handlers
+from ..events import Event, PlayEvent, SeedCommitted, SeedRevealed, SeedsAsked, SeedsRestarted, TurnUndone, enveloped
+from .table_protocol import OPEN, Handler, TableProtocol, protocol_handlers
 from .variant import AnyVariant, State, check_players
 
 if TYPE_CHECKING:
@@ -47,7 +38,7 @@ class Game:
     seeding: Seeding | None = None
     """While a commit-then-reveal deal is under way; None once dealt or without one."""
     protocol: TableProtocol = OPEN
-    """How the table keeps its cards and proves its moves (projection/protocol.py): the state of
+    """How the table keeps its cards and proves its moves (projection/table_protocol.py): the state of
     the protocol the log declares (its first event), open when it declares none."""
     chained_draws: bool = False
     """A file of format 1: each draw follows the digest of the effective event before it (see

@@ -12,18 +12,9 @@ from typing import Any
 
 import attrs
 
-from ..events import (
-    Event,
-    PlayEvent,
-    SeedCommitted,
-    SeedRevealed,
-    SeedsAsked,
-    SeedsRestarted,
-    TurnUndone,
-    actor,
-)
+from ..events import Event, PlayEvent, SeedCommitted, SeedRevealed, SeedsAsked, SeedsRestarted, TurnUndone, actor
 from .game import Game
-from .protocol import protocol_notation
+from .table_protocol import protocol_notation
 from .variant import AnyVariant
 
 

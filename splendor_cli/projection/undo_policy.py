@@ -18,7 +18,7 @@ from ..errors import IllegalMoveError, UsageError, excerpt
 from ..events import Event, TurnUndone, actor
 
 if TYPE_CHECKING:  # what the policy reads of a game (types only: no start-up cost)
-    from .protocol import TableProtocol
+    from .table_protocol import TableProtocol
 
     class History(Protocol):
         """What the undo policy reads of a game: a `Game`, or a `_Fold` under way."""

@@ -38,7 +38,7 @@ it deals them, where its states keep the cards and how revealed cards replace pl
 The modules, each named for what it does:
 
 - `events`: the protocol's events (`SEALED_TYPES`), which every game's log may hold;
-- `protocol`: the sealed table protocol (`projection/protocol.py`): `SealedTable`, a sealed
+- `protocol`: the sealed table protocol (`projection/table_protocol.py`): `SealedTable`, a sealed
   game's protocol state (`Game.protocol`), the fold handlers of the events, and what the fold and
   its callers ask of it (signatures, the deal, the undo's conditions, the audit...);
 - `placeholders`: the id of a card nobody has seen (`2?07`), and a setup's deck holding some;

@@ -11,8 +11,8 @@ from ..errors import ConflictError, GameFileError
 from ..events.codec import Record
 from ..forks import cut, decode
 from ..gate import judge_events
+from .audit_rules import events_listed, moves_reason, resolved_fork, rewrite_reason, withdrawal_fault
 from .history import Blob
-from .rules import events_listed, moves_reason, resolved_fork, rewrite_reason, withdrawal_fault
 from .versions import Trusted, Version, extend_version, read_version
 from .withdrawals import consent_fault, withdrawal_of
 

@@ -47,20 +47,9 @@ from hashlib import sha256
 
 import attrs
 
-from ..errors import (
-    UNSAFE,
-    ConflictError,
-    GameFileError,
-    UsageError,
-)
+from ..errors import UNSAFE, ConflictError, GameFileError, UsageError
 from ..events import Event, actor
-from ..events.codec import (
-    Record,
-    format_event,
-    format_record,
-    load_toml,
-    read_events,
-)
+from ..events.codec import Record, format_event, format_record, load_toml, read_events
 from ..projection.log import event_notation
 from ..projection.variant import AnyVariant
 from ..variants import event_types, find_variant

@@ -1,6 +1,6 @@
 """`splendor sync` as a service of the sharing floor: commit my new turns, fetch, merge by events,
 write my part of each sealed game, audit, push, and say what happened (`SyncResult`); the
-command (app/table.py) only prints it.
+command (app/commands/syncing.py) only prints it.
 
 What sync needs of the user's machine (their cache of verified games and audit marks, their key,
 their sealed game's part, the picture of a table) comes in as `Local`, a set of functions the
@@ -449,7 +449,7 @@ def audit_fetched(repo: Repo, up: Upstream, paths: list[str], local: Local, read
 
 def checks_text(report: dict[str, Any]) -> str:
     """The audit's report for a person (`audit.git_report_text`)."""
-    from .audit import git_report_text
+    from .git_audit import git_report_text
 
     return git_report_text(report)
 

@@ -4,7 +4,7 @@ The file check (`file_report`) takes a game that `store.read` has already replay
 rules and sums it up.
 
 The check of the git history that wrote the file (`verify --git`, and sync's audit before a
-push) is `audit.py`'s: imported only when a history is checked.
+push) is `git_audit.py`'s: imported only when a history is checked.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import safe
 from ..events import TurnUndone
 from ..store import Loaded
-from .rules import played_for_line, played_for_others, plural
+from .audit_rules import played_for_line, played_for_others, plural
 
 # -- the file --------------------------------------------------------------------------------
 

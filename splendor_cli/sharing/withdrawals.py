@@ -12,7 +12,7 @@ import attrs
 
 from ..errors import ConflictError, GameFileError
 from ..events import Event, actor
-from .rules import events_listed, possessive, resolved_fork
+from .audit_rules import events_listed, possessive, resolved_fork
 from .versions import Trusted, Version, read_version
 
 if TYPE_CHECKING:

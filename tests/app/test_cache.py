@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from splendor_cli.app import cache
+from splendor_cli.app.services import cache
 
 
 def test_a_changed_program_changes_every_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The key includes a fingerprint of the installed files: editing one (a new version, a local
     fix) gives new keys, so an answer computed by the old code is never served."""
     package = tmp_path / "splendor_cli"
-    shutil.copytree(Path(cache.__file__).parent.parent, package, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(Path(cache.__file__).parents[2], package, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(cache, "_PACKAGE", str(package))
     monkeypatch.setattr(cache, "_fingerprint", None)
     before = cache._key(b"game bytes", "state")

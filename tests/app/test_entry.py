@@ -159,7 +159,7 @@ def test_the_fast_path_imports_only_the_module_of_its_command() -> None:
         "import splendor_cli.app.entry as e",
         "assert e.parse(['take', 'white', 'blue', '-g', 'x.toml'])",
     )
-    assert modules == ["play"]
+    assert modules == ["commands.play"]
     assert "take" in registered
 
 

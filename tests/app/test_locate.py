@@ -1,4 +1,4 @@
-"""Which game a command means without -g (app/locate.py), through the real entry point: a stray
+"""Which game a command means without -g (app/services/locate.py), through the real entry point: a stray
 copy beside games/ is never silently chosen."""
 
 from __future__ import annotations

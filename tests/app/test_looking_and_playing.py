@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from helpers import ROOT, cli, state
 
-from splendor_cli.app import start
+from splendor_cli.app.commands import start
 
 SAMPLE = ROOT / "games" / "sample-3p.toml"  # a finished game: cy won
 

@@ -1,6 +1,6 @@
 """`moves` of a sealed game in the user's own cache: the seat to move sees their blind reserves
 opened, so the answer is kept under the file's bytes, the format, `--as` and the local key
-(app/cache.py `seat_view_name`), and is served again only for the same question with the same key,
+(app/services/cache.py `seat_view_name`), and is served again only for the same question with the same key,
 the file still extending what the user saw of the game (memory.py)."""
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ import pytest
 from sealed_helpers import Table
 
 from splendor_cli import store
-from splendor_cli.app import cache
+from splendor_cli.app.services import cache
 from splendor_cli.errors import GameFileError
 from splendor_cli.events.codec import format_record, parse
 from splendor_cli.variants import event_types

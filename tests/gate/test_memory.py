@@ -106,7 +106,7 @@ def test_a_rewritten_turn_is_refused_even_when_the_short_digests_collide(
 
 
 def _known(path: Path) -> Path:
-    from splendor_cli.app.folders import memory_folder
+    from splendor_cli.app.services.folders import memory_folder
     from splendor_cli.gate import Seen
 
     file = Seen(memory_folder()).file(store.read(path).record.header.game)

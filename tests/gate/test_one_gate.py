@@ -27,7 +27,7 @@ GATE = ("gate/__init__.py", "gate/memory.py", "store.py")
 """The gate, its memory, and the store it writes through."""
 NOT_GAMES = {
     "app/output.py": "a command's -o output: a picture, a replay page, a service file (never a game file)",
-    "app/watch.py": "`watch --install --write`: the service file",
+    "app/commands/watch.py": "`watch --install --write`: the service file",
     "sharing/sync.py": "`sync --picture`: the SVG beside a game",
 }
 """The modules that may call `write_atomic` for files that are no game, and why."""

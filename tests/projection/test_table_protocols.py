@@ -1,4 +1,4 @@
-"""Table protocols are plug-ins of the fold (projection/protocol.py): a game's protocol is chosen
+"""Table protocols are plug-ins of the fold (projection/table_protocol.py): a game's protocol is chosen
 by what its log declares, found by name in a registry, and no code outside a protocol's package
 asks which protocol a game plays.
 """
@@ -15,7 +15,7 @@ from sealed_helpers import Table
 
 from splendor_cli.errors import CorruptLogError, UsageError
 from splendor_cli.projection.game import replay
-from splendor_cli.projection.protocol import OPEN, TableProtocol, find_protocol, protocol_names
+from splendor_cli.projection.table_protocol import OPEN, TableProtocol, find_protocol, protocol_names
 from splendor_cli.sealing.protocol import SealedTable, sealing_of
 
 PACKAGE = Path(__file__).resolve().parents[2] / "splendor_cli"

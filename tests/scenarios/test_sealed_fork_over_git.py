@@ -1,5 +1,5 @@
 """A fork of a sealed game over git, settled by `splendor resolve`: a player may leave out their own
-signed events, never another player's (sharing/audit.py's rule for sealed games).
+signed events, never another player's (sharing/git_audit.py's rule for sealed games).
 
 bob and eve play a sealed game over a real bare repository, each in their own clone with their
 own HOME, data folder and key, through the real `splendor` (tests/scenarios/sealed_table.py).

@@ -20,16 +20,16 @@ from sealed_helpers import Table
 from sharing.gitrepos import commit_all, run_git
 
 from splendor_cli import store
-from splendor_cli.app import cache
-from splendor_cli.app import table as sync_table
+from splendor_cli.app.commands import syncing as sync_table
+from splendor_cli.app.services import cache
 from splendor_cli.errors import GameFileError
 from splendor_cli.events import actor
 from splendor_cli.events.codec import Header, format_record
 from splendor_cli.sealing.events import RewindAgreed
-from splendor_cli.sharing import audit as audit_module
+from splendor_cli.sharing import git_audit as audit_module
 from splendor_cli.sharing import sync as sharing_sync
 from splendor_cli.sharing import versions
-from splendor_cli.sharing.audit import audit, git_report
+from splendor_cli.sharing.git_audit import audit, git_report
 from splendor_cli.sharing.gitsync import Upstream, groups
 from splendor_cli.sharing.withdrawals import WITHDRAW, consent_line, withdrawals
 from splendor_cli.variants.base.rules import choices

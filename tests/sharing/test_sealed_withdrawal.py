@@ -24,9 +24,9 @@ from splendor_cli.events import actor
 from splendor_cli.events.codec import format_record
 from splendor_cli.records import parse_text, replay_record
 from splendor_cli.sealing.events import RewindAgreed
-from splendor_cli.sharing import audit
+from splendor_cli.sharing import git_audit as audit
 from splendor_cli.sharing import withdrawals as withdrawals_
-from splendor_cli.sharing.audit import git_report, staged_report
+from splendor_cli.sharing.git_audit import git_report, staged_report
 from splendor_cli.sharing.gitsync import groups
 from splendor_cli.sharing.withdrawals import WITHDRAW, consent_line, withdrawal_statement, withdrawals
 

@@ -12,7 +12,7 @@ from helpers import deal, git
 from sealed_helpers import Table
 
 from splendor_cli import store
-from splendor_cli.app import cache
+from splendor_cli.app.services import cache
 from splendor_cli.errors import GameFileError, SplendorError
 from splendor_cli.events.codec import Header, format_event, format_record
 from splendor_cli.sharing import gitsync

@@ -14,7 +14,7 @@ from splendor_cli import store
 from splendor_cli.errors import GameFileError, SplendorError, UsageError
 from splendor_cli.events.codec import Header, chained, format_event
 from splendor_cli.sharing import versions
-from splendor_cli.sharing.audit import git_report, git_report_text, staged_report
+from splendor_cli.sharing.git_audit import git_report, git_report_text, staged_report
 from splendor_cli.sharing.verify import file_report, report_text
 from splendor_cli.variants.base.rules import choices
 

@@ -19,8 +19,8 @@ from sharing.gitrepos import commit_all, run_git
 from splendor_cli import store
 from splendor_cli.events.codec import Header
 from splendor_cli.sharing import history
-from splendor_cli.sharing.audit import git_report, git_report_text, staged_report
-from splendor_cli.sharing.rules import SPLIT_ADVICE
+from splendor_cli.sharing.audit_rules import SPLIT_ADVICE
+from splendor_cli.sharing.git_audit import git_report, git_report_text, staged_report
 from splendor_cli.variants.base.notation import format_move
 from splendor_cli.variants.base.rules import choices
 from splendor_cli.variants.duel import rules as duel

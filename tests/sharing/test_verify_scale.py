@@ -14,7 +14,8 @@ from sharing.gitrepos import commit_all
 
 from splendor_cli import store
 from splendor_cli.events.codec import Header
-from splendor_cli.sharing import audit, history, versions
+from splendor_cli.sharing import git_audit as audit
+from splendor_cli.sharing import history, versions
 from splendor_cli.sharing.checker import Checker
 from splendor_cli.variants.base.rules import choices
 

@@ -7,7 +7,7 @@ import random
 import attrs
 from helpers import new_game, random_game, step, undo
 
-from splendor_cli.presentation.log import log_text
+from splendor_cli.presentation.log_text import log_text
 from splendor_cli.projection import Game
 from splendor_cli.projection.log import log_entries
 from splendor_cli.variants.base.render import board_text

@@ -8,13 +8,13 @@ import os
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
-    from ..sharing.notify import Settings
-    from ..store import Loaded
+    from ...sharing.notify import Settings
+    from ...store import Loaded
 
 
 def settings_for(path: str | None) -> Settings:
     """The notification settings, git config read in the folder of the game file `path` (else here)."""
-    from ..sharing import notify
+    from ...sharing import notify
 
     folder = os.path.dirname(os.path.abspath(path)) if path else None
     return notify.load_settings(cwd=folder if folder and os.path.isdir(folder) else None)
@@ -27,6 +27,6 @@ def notify_after(loaded: Loaded) -> list[str]:
     Raises:
         UsageError: nothing is set up to notify with, or a server failed (what was written stays written).
     """
-    from ..sharing import notify
+    from ...sharing import notify
 
     return [sent.line for sent in notify.notify_game(loaded, settings_for(loaded.path))]

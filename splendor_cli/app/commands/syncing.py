@@ -11,16 +11,17 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..errors import SplendorError, UsageError, safe
-from . import boards, gamefile, output
-from .params import COLOR, GAME, JSON, NOTIFY, Param, command
+from ...errors import SplendorError, UsageError, safe
+from .. import output
+from ..params import COLOR, GAME, JSON, NOTIFY, Param, command
+from ..services import boards, gamefile
 
 if TYPE_CHECKING:
-    from ..projection import Game
-    from ..sharing.git import Git
-    from ..sharing.gitsync import Made, Repo, Upstream
-    from ..sharing.sync import Local, SyncResult
-    from ..store import Loaded
+    from ...projection import Game
+    from ...sharing.git import Git
+    from ...sharing.gitsync import Made, Repo, Upstream
+    from ...sharing.sync import Local, SyncResult
+    from ...store import Loaded
 
 ME = Param(
     "as_",
@@ -76,7 +77,7 @@ def sync(
 
     splendor sync -g games/friday.toml --notify
     """
-    from ..sharing.sync import AuditRefused
+    from ...sharing.sync import AuditRefused
 
     output.use_color(color)
     try:
@@ -92,7 +93,7 @@ def sync(
         after = gamefile.seen_now(synced.loaded)
         notified: list[str] = []
         if notify and synced.shared:
-            from .notices import notify_after
+            from ..services.notices import notify_after
 
             notified = notify_after(after)
         reports.append(_GameReport(after, synced.me, synced.seen, notified))
@@ -135,8 +136,8 @@ def sync_here(game: str | None, as_: str | None, *, offline: bool = False, pictu
     and the games `sync` looks after there, the local player `as_` (else as `_me` finds them).
 
     Raises what `sharing.sync.sync` raises (UsageError outside a repository)."""
-    from ..sharing import gitsync
-    from ..sharing.sync import sync as share
+    from ...sharing import gitsync
+    from ...sharing.sync import sync as share
 
     repo = gitsync.locate(game) if game else gitsync.locate_folder(".")
     _ensure_driver(repo)
@@ -159,7 +160,7 @@ def _games(game: str | None, repo: Repo) -> list[str]:
     of the folder where they found several; none in a repository without a game yet. Games both
     in the current folder and in games/ (a stray copy beside the table's games) are refused, as
     every command refuses them: say which with -g."""
-    from .locate import SeveralGames, find_game
+    from ..services.locate import SeveralGames, find_game
 
     if game:
         return [game]
@@ -175,7 +176,7 @@ def _games(game: str | None, repo: Repo) -> list[str]:
 
 def _ensure_driver(repo: Repo) -> None:
     """`splendor git install` for this clone alone, when it lacks the merge driver (said on stderr)."""
-    from ..sharing import gitmerge
+    from ...sharing import gitmerge
     from .gitsetup import driver_command
 
     if gitmerge.installed(repo.top):
@@ -188,7 +189,7 @@ def _ensure_driver(repo: Repo) -> None:
 
 
 def _me(loaded: Loaded, as_: str | None, path: str) -> str | None:
-    from .players import who_am_i
+    from ..services.players import who_am_i
 
     header = loaded.record.header
     return who_am_i(header.players, header.emails, as_, os.path.dirname(path))
@@ -196,9 +197,9 @@ def _me(loaded: Loaded, as_: str | None, path: str) -> str | None:
 
 def local(picture: bool = False) -> Local:
     """What sync asks of this machine: the user's cache, key, sealed games' part, and pictures."""
-    from ..sharing.sync import Local
-    from .sealed import local_key
-    from .tables import part
+    from ...sharing.sync import Local
+    from ..services.sealed_part import local_key
+    from ..services.table_part import part
 
     def draw(loaded: Loaded) -> bytes:
         return boards.picture(loaded, None, None).encode("utf-8")
@@ -221,14 +222,14 @@ class _Marks:
     each entry authenticated with their private key: whoever can write the repository cannot write it."""
 
     def get(self, path: str, up: Upstream) -> str | None:
-        from ..sharing.sync import mark_slot
-        from . import cache
+        from ...sharing.sync import mark_slot
+        from ..services import cache
 
         return cache.get(mark_slot(path, up), AUDITED)
 
     def put(self, path: str, up: Upstream, mark: str) -> None:
-        from ..sharing.sync import mark_slot
-        from . import cache
+        from ...sharing.sync import mark_slot
+        from ..services import cache
 
         cache.put(mark_slot(path, up), AUDITED, mark)
 
@@ -242,8 +243,8 @@ class _GameReport:
     """What sync says of one game: what happened since my last turn, and the board on my turn."""
 
     def __init__(self, loaded: Loaded, me: str | None, seen: int, notified: list[str]) -> None:
-        from ..events import actor
-        from ..projection.log import log_entries
+        from ...events import actor
+        from ...projection.log import log_entries
 
         game = loaded.game
         dealt = bool(game.states)
@@ -271,7 +272,7 @@ class _GameReport:
         }
 
     def text(self, color: str) -> list[str]:
-        from ..presentation.log import log_text
+        from ...presentation.log_text import log_text
 
         game = self.loaded.game
         lines = [f"notified {safe(n)}" for n in self.notified]
@@ -305,7 +306,7 @@ MAX_GAMES = 1000
 def scan(root: str, depth: int = 4) -> list[str]:
     """The game files under `root` (`.toml` files whose first lines say `format = `), sorted;
     hidden folders and virtual environments are skipped, links are not followed."""
-    from .locate import looks_like_game
+    from ..services.locate import looks_like_game
 
     found: list[str] = []
     stack = [(root, 0)]
@@ -361,7 +362,7 @@ def games(*, folder: str | None = None, as_: str | None = None, json: bool = Fal
 
 def _repository_top() -> str | None:
     """The top of the repository of the current folder, relative to it; None outside one."""
-    from ..sharing import gitsync
+    from ...sharing import gitsync
 
     try:
         return os.path.relpath(gitsync.locate_folder(".").top)
@@ -371,9 +372,9 @@ def _repository_top() -> str | None:
 
 def _row(path: str, as_: str | None) -> dict[str, Any]:
     """One game of `games`: what it is and where it stands (an unreadable file says why)."""
-    from .. import store
-    from ..events import actor
-    from ..projection.log import event_notation
+    from ... import store
+    from ...events import actor
+    from ...projection.log import event_notation
 
     try:
         loaded = store.read(path)
@@ -429,7 +430,7 @@ def _git_here(path: str) -> Git:
     """git in the folder of the file at `path`."""
     from pathlib import Path
 
-    from ..sharing.git import Git
+    from ...sharing.git import Git
 
     return Git(cwd=Path(os.path.dirname(path) or "."))
 

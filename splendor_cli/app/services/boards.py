@@ -6,20 +6,20 @@ import.
 
 from __future__ import annotations
 
-from ..errors import IllegalMoveError, UsageError, excerpt
+from ...errors import IllegalMoveError, UsageError, excerpt
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
     from typing import Any
 
-    from ..projection.game import Game
-    from ..store import Loaded
+    from ...projection.game import Game
+    from ...store import Loaded
 
 
 def board(game: Any, color: str, variant: Any = None) -> str:
     """The board of `game` (a Game or a `Moment`) as text for this terminal (`--color WHEN`)."""
-    from ..presentation.text import use_theme
-    from .output import theme, use_color, width
+    from ...presentation.text import use_theme
+    from ..output import theme, use_color, width
 
     use_theme(theme())
     text: str = (variant or game.variant).board_text(game, width=width(), color=use_color(color), ascii=False)
@@ -52,7 +52,7 @@ def viewer(game: Game, seat: str | None) -> str | None:
             return seat
         if seat != os.environ.get("SPLENDOR_PLAYER"):
             raise UsageError(f"{excerpt(seat)} does not play in this game (players: {', '.join(game.players)})")
-    from .tables import part
+    from .table_part import part
 
     return part(game).viewer(game)
 
@@ -68,7 +68,7 @@ def file_viewer(game: Game) -> str | None:
 
 def people_of(game: Game) -> list[str]:
     """The seats of `game` that are no bot's."""
-    from ..projection.undo_policy import is_bot_seat
+    from ...projection.undo_policy import is_bot_seat
 
     return [name for name in game.players if not is_bot_seat(name)]
 
@@ -103,7 +103,7 @@ def seen(game: Game, seat: str | None, *, every: bool = False) -> Any:
         return Moment(game.seq, game.state)
     state = game.state
     if seat is not None:
-        from .tables import part
+        from .table_part import part
 
         state = part(game).view(game, seat)
     return Moment(game.seq, hide_blind(state, seat))
@@ -112,7 +112,7 @@ def seen(game: Game, seat: str | None, *, every: bool = False) -> Any:
 def hide_blind(state: Any, seat: str | None) -> Any:
     """`state` with the blind reserves of every player but `seat` face down (their placeholders):
     `variants.common.display.hide_blind`."""
-    from ..variants.common.display import hide_blind as hidden
+    from ...variants.common.display import hide_blind as hidden
 
     return hidden(state, seat)
 
@@ -125,7 +125,7 @@ def picture(loaded: Loaded, at: int | None, seat: str | None, *, every: bool = F
         raise IllegalMoveError("the cards are not dealt yet: there is no table to draw", rule="seed")
     if seat is not None and seat not in played.players:
         raise UsageError(f"{excerpt(seat)} does not play in this game (players: {', '.join(played.players)})")
-    from ..presentation.svgtable import EVERY_SEAT
+    from ...presentation.svgtable import EVERY_SEAT
 
     return played.variant.board_svg(
         seen(played, seat, every=every), seat=EVERY_SEAT if every else seat, event=played.events[-1]

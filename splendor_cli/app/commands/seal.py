@@ -1,18 +1,18 @@
 """`splendor seal`, and the local player's part of a sealed game written by `sync` and `apply`
-(the helpers are sealed.py's)."""
+(the helpers are services/sealed_part.py's)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..errors import UsageError
-from .gamefile import append, game_path, writing
-from .output import json_text, out
-from .params import AS, GAME, JSON, command
-from .sealed import local_key, my_seat, part, replayed, seat_of, waiting_lines
+from ...errors import UsageError
+from ..output import json_text, out
+from ..params import AS, GAME, JSON, command
+from ..services.gamefile import append, game_path, writing
+from ..services.sealed_part import local_key, my_seat, part, replayed, seat_of, waiting_lines
 
 if TYPE_CHECKING:
-    from ..store import Loaded
+    from ...store import Loaded
 
 
 def write_part(loaded: Loaded, me: str | None) -> Loaded:
@@ -20,7 +20,7 @@ def write_part(loaded: Loaded, me: str | None) -> Loaded:
     join, shuffle, shares owed, keys at the end: `splendor seal`); `loaded` as it is when there is
     no local key, or it plays no seat. The player is the seat the local key joined, else `me` to
     join it. Call it under the file's lock (through `tables.part(game).write_part`)."""
-    from ..sealing.protocol import sealing_of
+    from ...sealing.protocol import sealing_of
 
     sealing = sealing_of(loaded.game)
     secret = local_key(required=False)
@@ -47,8 +47,8 @@ def seal(*, game: str | None = None, as_: str | None = None, json: bool = False)
 
     splendor seal -g games/secret.toml --as ann
     """
-    from ..events import actor
-    from ..projection.log import event_notation
+    from ...events import actor
+    from ...projection.log import event_notation
 
     secret = local_key()
     assert secret is not None

@@ -28,7 +28,7 @@ def script(shell: str) -> str:
     Raises:
         UsageError: a shell this version has no script for.
     """
-    from ..errors import UsageError
+    from ...errors import UsageError
 
     if shell not in SHELLS:
         raise UsageError(f"no completion script for {shell!r}: choose {', '.join(SHELLS)}")
@@ -59,7 +59,7 @@ def game_files(incomplete: str) -> list[str]:
 
 def _game(params: dict[str, Any]) -> Any:
     """The game the command line being completed names (its `-g`, else the one found), folded."""
-    from .. import store
+    from ... import store
     from .locate import find_game
 
     return store.read(find_game(params.get("game"))).game

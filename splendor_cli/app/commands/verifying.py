@@ -3,11 +3,11 @@ git history (`--git`: the audit, sharing/git_audit.py)."""
 
 from __future__ import annotations
 
-from ..errors import UsageError
-from .boards import keys_owed_line
-from .gamefile import game_path, gate
-from .output import json_text, out
-from .params import GAME, JSON, Param, command
+from ...errors import UsageError
+from ..output import json_text, out
+from ..params import GAME, JSON, Param, command
+from ..services.boards import keys_owed_line
+from ..services.gamefile import game_path, gate
 
 
 @command(
@@ -43,18 +43,18 @@ def verify(
 
     splendor verify --git -g games/friday.toml '@{upstream}..HEAD'
     """
-    from ..errors import GameFileError
+    from ...errors import GameFileError
 
     if (rev_range or staged) and not git:
         raise UsageError("a revision range and --staged go with --git")
     if git:
-        from ..sharing import audit
+        from ...sharing import git_audit as audit
 
         path = game_path(game)
         report = audit.staged_report(path) if staged else audit.git_report(path, rev_range)
         text = audit.git_report_text(report)
     else:
-        from ..sharing import verify as checks
+        from ...sharing import verify as checks
 
         loaded = gate().read(game_path(game), verify_all=True)  # every signature and proof checked again
         report = checks.file_report(loaded)
@@ -63,7 +63,7 @@ def verify(
     if not report["ok"]:
         raise GameFileError(f"verify found a problem: {report['bad']['reason'] if report.get('bad') else 'see above'}")
     if report.get("keys_owed"):
-        from ..errors import KeysOwedError
+        from ...errors import KeysOwedError
 
         owed = tuple(report["keys_owed"])
         raise KeysOwedError(keys_owed_line(owed), players=owed)

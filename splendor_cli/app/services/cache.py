@@ -44,12 +44,12 @@ import os
 import stat
 from hashlib import sha256
 
-from .. import __version__
+from ... import __version__
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the fast path imports this module
 if TYPE_CHECKING:
-    from ..events.codec import Record
-    from ..store import Loaded
+    from ...events.codec import Record
+    from ...store import Loaded
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _fingerprint: str | None = None
@@ -308,7 +308,7 @@ def still_seen(data: bytes) -> bool:
     events extend what this user saw of the game (gate/memory.py; a copy rolled back behind what was
     seen, or one that contradicts it, is for the command to refuse). False when the memory is on
     and the file's chain is not in the cache."""
-    from ..gate.memory import Seen
+    from ...gate.memory import Seen
     from .folders import memory_folder
 
     memory = Seen(memory_folder())
@@ -350,7 +350,7 @@ _VERIFIED = "verified"
 
 
 def _game_key(record: Record) -> bytes:
-    from ..events.codec import header_digest
+    from ...events.codec import header_digest
 
     return f"game:{header_digest(record.header)}".encode()
 
@@ -365,7 +365,7 @@ def verified_prefix(record: Record) -> int:
     bits (some 2^33 hashes) could swap one for the other, and the second would pass unverified.
     Nor a search by halves: only the full digests, compared from the first event on, make the
     matches a prefix. Entries of an earlier release (16-digit digests) match nothing."""
-    from ..sealing.events import SealedAsked
+    from ...sealing.events import SealedAsked
 
     events = record.events
     if not events or not isinstance(events[0], SealedAsked):

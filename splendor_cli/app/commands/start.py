@@ -7,11 +7,11 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import IllegalMoveError, UsageError
-from .boards import board
-from .gamefile import append, gate, now, writing
-from .output import json_text, out, use_color
-from .params import AS, COLOR, GAME, JSON, SEED, Param, command, variant_name
+from ...errors import IllegalMoveError, UsageError
+from ..output import json_text, out, use_color
+from ..params import AS, COLOR, GAME, JSON, SEED, Param, command, variant_name
+from ..services.boards import board
+from ..services.gamefile import append, gate, now, writing
 
 _VARIANT = Param("variant", "--variant", help="base (Splendor, 2-4 players) or duel (Splendor Duel, 2 players).")
 
@@ -64,13 +64,13 @@ def new(
     """
     import random
 
-    from ..bots import parse_spec, seat_spec
-    from ..events import SeedsAsked
-    from ..events.codec import Header, game_id_problem
-    from ..projection.seeding import RandomChance
-    from ..variants import find_variant
-    from .locate import GAMES_DIR
-    from .players import parse_players
+    from ...bots import parse_spec, seat_spec
+    from ...events import SeedsAsked
+    from ...events.codec import Header, game_id_problem
+    from ...projection.seeding import RandomChance
+    from ...variants import find_variant
+    from ..services.locate import GAMES_DIR
+    from ..services.players import parse_players
 
     variant = variant_name(variant)
     game_of = find_variant(variant)
@@ -97,7 +97,7 @@ def new(
     door = gate()
     header = Header(game=game_id, variant=variant, players=names, created=created, emails=emails)
     if sealed:
-        from ..sealing.capability import ask
+        from ...sealing.capability import ask
 
         door.create(path, header, ask(game_of, names))  # UsageError: a game that cannot be sealed
         after = (
@@ -143,9 +143,9 @@ def seed(*, game: str | None = None, as_: str | None = None, restart: bool = Fal
     """
     import secrets
 
-    from ..events import SeedCommitted, SeedRevealed, SeedsRestarted
-    from ..projection.seeding import commitment
-    from .folders import secrets_folder
+    from ...events import SeedCommitted, SeedRevealed, SeedsRestarted
+    from ...projection.seeding import commitment
+    from ..services.folders import secrets_folder
 
     if not as_:
         raise UsageError("say who you are: --as NAME (or $SPLENDOR_PLAYER)")
@@ -237,9 +237,9 @@ def demo(
     import random
     import shlex
 
-    from ..events.codec import Header
-    from ..projection.seeding import RandomChance
-    from ..variants import find_variant
+    from ...events.codec import Header
+    from ...projection.seeding import RandomChance
+    from ...variants import find_variant
 
     use_color(color)
     variant = variant_name(variant)

@@ -58,7 +58,7 @@ class TableProtocol:
     """The players owe the protocol events of its own (join, shuffle, shares, keys: `splendor seal`)."""
     watches: ClassVar[bool] = False
     """The fold asks the protocol about every event (`check_event`) and every play (`check_play`)."""
-    command_line: ClassVar[str] = "splendor_cli.app.tables"
+    command_line: ClassVar[str] = "splendor_cli.app.services.table_part"
     """The module of the command line that holds the protocol's part (its `PART`)."""
     dealt_by: ClassVar[str] = ""
     """What the protocol's deal follows from, in words (`deal`)."""
@@ -144,7 +144,7 @@ OPEN = TableProtocol()
 """The open protocol's state (the same in every open game)."""
 
 _BUILT_IN: dict[str, str] = {
-    "open": "splendor_cli.projection.protocol",
+    "open": "splendor_cli.projection.table_protocol",
     "sealed": "splendor_cli.sealing.protocol",
 }
 """The protocols, by name: the module that holds each (its `PROTOCOL`)."""

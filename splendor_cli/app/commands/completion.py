@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .output import out
-from .params import Param, command
+from ..output import out
+from ..params import Param, command
 
 
 @command("completion", Param("shell", metavar="SHELL", help="bash, zsh, fish or powershell."))
@@ -18,6 +18,6 @@ def completion(*, shell: str) -> None:
 
     splendor completion fish > ~/.config/fish/completions/splendor.fish
     """
-    from .shell import script
+    from ..services.shell import script
 
     out(script(shell))

@@ -6,10 +6,10 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import UsageError
-from .gamefile import gate
-from .output import out
-from .params import Param, command
+from ...errors import UsageError
+from ..output import out
+from ..params import Param, command
+from ..services.gamefile import gate
 
 
 @command(
@@ -28,7 +28,7 @@ def git_install(*, pattern: str = "games/**/*.toml") -> None:
 
     splendor git install
     """
-    from ..sharing.gitmerge import install
+    from ...sharing.gitmerge import install
 
     command, note = driver_command()
     for line in install(os.getcwd(), command, pattern=pattern):
@@ -73,15 +73,15 @@ def merge_driver(*, base: str, ours: str, theirs: str) -> None:
 
     splendor merge-driver base.toml ours.toml theirs.toml
     """
-    from ..errors import ConflictError
-    from ..sharing.gitmerge import run_driver
+    from ...errors import ConflictError
+    from ...sharing.gitmerge import run_driver
 
     try:
         result = run_driver(base, ours, theirs, gate())
     except FileNotFoundError as exc:
         raise UsageError(f"{exc.filename}: no such file (git gives the merge driver three files)") from None
     if result.refused:
-        from ..errors import GameFileError
+        from ...errors import GameFileError
 
         raise GameFileError(result.message)
     if result.conflict:

@@ -1,7 +1,7 @@
 """`splendor key new | show | export`: a player's keys, to sign moves and open sealed cards.
 
 The secret keys (crypto/keys.py) live in one file, `$XDG_DATA_HOME/splendor-cli/keys/secret.toml`,
-kept by keyring.py (a private folder, never a link).
+kept by services/keyfile.py (a private folder, never a link).
 
 The cryptography (libsodium, through crypto/sodium.py) is imported inside the bodies: no other command loads it.
 """
@@ -11,17 +11,17 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import UsageError
-from .keyring import CREATE, KEY_FILE, key_exists, keys_folder, read_key, write_key
-from .output import json_text, out
-from .params import JSON, Param, command
+from ...errors import UsageError
+from ..output import json_text, out
+from ..params import JSON, Param, command
+from ..services.keyfile import CREATE, KEY_FILE, key_exists, keys_folder, read_key, write_key
 
 
 def _default_name() -> str:
     """The login name, when it is a valid player name (else "")."""
     import getpass
 
-    from ..projection.variant import name_problem
+    from ...projection.variant import name_problem
 
     try:
         login = getpass.getuser()
@@ -51,8 +51,8 @@ def key_new(*, name: str | None = None, force: bool = False) -> None:
 
     splendor key new --name ann
     """
-    from ..crypto.keys import SecretKey
-    from ..projection.variant import name_problem
+    from ...crypto.keys import SecretKey
+    from ...projection.variant import name_problem
 
     name = name or _default_name()
     if not name:
@@ -106,7 +106,7 @@ def key_export(*, secret: bool = False, output: str | None = None) -> None:
 
     splendor key export --secret -o /media/usb/splendor-keys.toml
     """
-    from ..crypto.keys import context
+    from ...crypto.keys import context
 
     key = read_key(keys_folder())
     if secret:

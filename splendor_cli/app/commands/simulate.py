@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from .output import json_text, out
-from .params import JSON, Param, command, variant_name
+from ..output import json_text, out
+from ..params import JSON, Param, command, variant_name
 
 
 @command(
@@ -58,7 +58,7 @@ def simulate(
 
     splendor simulate --variant duel --games 100
     """
-    from ..bots.tournament import Progress, run, table
+    from ...bots.tournament import Progress, run, table
 
     names = [b.strip() for b in bots.split(",")] if bots else None
     progress = None if quiet else Progress(games, sys.stderr)

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import os
 
-from ..errors import UsageError
+from ...errors import UsageError
 
 GAMES_DIR = "games"
 
 
 def looks_like_game(path: str) -> bool:
     """Whether the file's first lines say `format = ...` (a FIFO or a device is no game)."""
-    from .. import store
-    from ..errors import GameFileError
+    from ... import store
+    from ...errors import GameFileError
 
     try:
         head = store.read_bytes(path, 4096, head=True)

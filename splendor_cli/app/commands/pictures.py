@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..errors import UsageError
-from .gamefile import load
-from .output import write_out
-from .params import GAME, SEAT, Param, command
+from ...errors import UsageError
+from ..output import write_out
+from ..params import GAME, SEAT, Param, command
+from ..services.gamefile import load
 
 if TYPE_CHECKING:
-    from ..projection import Game
+    from ...projection import Game
 
 
 @command(
@@ -54,10 +54,10 @@ def replay(
     """
     import os
 
-    from ..presentation.replay import replay_html
-    from ..presentation.svgtable import EVERY_SEAT
-    from .boards import check_all, viewer
-    from .boards import seen as seen_by
+    from ...presentation.replay import replay_html
+    from ...presentation.svgtable import EVERY_SEAT
+    from ..services.boards import check_all, viewer
+    from ..services.boards import seen as seen_by
 
     loaded = load(game)
     header = loaded.record.header

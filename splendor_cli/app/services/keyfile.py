@@ -2,7 +2,7 @@
 files under `$XDG_DATA_HOME/splendor-cli/keys/` (default `~/.local/share/...`), in a folder only
 its owner may enter (0700), written 0600 and never through a symbolic link. A key file others may
 read, or that is a link, or a folder open to others, is refused (exit 4): its keys may be known.
-No command is here (keys.py, seal.py): whatever needs the key imports this module alone.
+No command is here (commands/key.py, commands/seal.py): whatever needs the key imports this module alone.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import os
 import stat
 from typing import TYPE_CHECKING
 
-from ..errors import GameFileError, UsageError
+from ...errors import GameFileError, UsageError
 
 if TYPE_CHECKING:
-    from ..crypto.keys import SecretKey
+    from ...crypto.keys import SecretKey
 
 KEY_FILE = "secret.toml"
 """The name of the secret key file in the keys folder."""
@@ -122,9 +122,9 @@ def read_key(folder: str) -> SecretKey:
         UsageError: there is no key.
         GameFileError: the file is a link, not a regular file, open to others, or malformed.
     """
-    from ..crypto.keys import SecretKey
-    from ..errors import MalformedError
-    from ..projection.variant import name_problem
+    from ...crypto.keys import SecretKey
+    from ...errors import MalformedError
+    from ...projection.variant import name_problem
 
     path = os.path.join(folder, KEY_FILE)
     data = key_bytes(folder)

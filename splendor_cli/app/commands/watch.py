@@ -1,7 +1,7 @@
 """`splendor watch`: keeps a player's games moving without them.
 
 Every `--every` seconds it does one round: over git, the sync service of `splendor sync`
-(table.py's `sync_here`: commit, fetch, merge, write and commit the player's part of each sealed
+(syncing.py's `sync_here`: commit, fetch, merge, write and commit the player's part of each sealed
 game, audit, push); by mail (`--maildir`/`--mbox`), `splendor apply` of the mailbox, then the
 player's part of each sealed game of `--dir`, written and mailed to the other players. Then it
 tells the player (the notification machinery of `splendor notify`) when it is their turn, once
@@ -22,15 +22,15 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import SplendorError, UsageError, safe
-from .params import GAME, JSON, Param, command
+from ...errors import SplendorError, UsageError, safe
+from ..params import GAME, JSON, Param, command
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from ..store import Loaded
+    from ...store import Loaded
 
 EVERY = 300
 """Seconds between two rounds, by default."""
@@ -120,7 +120,7 @@ def watch(
     if once:
         watcher.round()
         if json:
-            from .output import json_text, out
+            from ..output import json_text, out
 
             out(json_text(watcher.report))
         if watcher.failure is not None:
@@ -234,9 +234,9 @@ class Watcher:
             self.say(f"round failed (next round tries again): {message}")
 
     def _git_round(self) -> list[tuple[Loaded, str | None]]:
-        from ..errors import ForkError
-        from ..sharing.sync import AuditRefused
-        from .table import sync_here
+        from ...errors import ForkError
+        from ...sharing.sync import AuditRefused
+        from .syncing import sync_here
 
         try:
             try:
@@ -256,7 +256,7 @@ class Watcher:
         if result.pushed and result.upstream is not None:
             self.say(f"pushed to {result.upstream.remote}/{result.upstream.branch}")
         self.report["pushed"] = result.pushed
-        from .gamefile import seen_now
+        from ..services.gamefile import seen_now
 
         for synced in result.games:
             self.seen.setdefault(synced.loaded.path, synced.seen)
@@ -269,11 +269,11 @@ class Watcher:
         consent, as `splendor resolve --keep theirs` does it) and the next sync writes the part
         again after the other's. A fork with a move of theirs on our side is left to the player.
         Whether it settled any."""
-        from .. import store
-        from ..events import actor
-        from ..forks import split_fork
-        from ..sharing import gitsync
-        from .players import who_am_i
+        from ... import store
+        from ...events import actor
+        from ...forks import split_fork
+        from ...sharing import gitsync
+        from ..services.players import who_am_i
         from .undo import resolve
 
         repo = gitsync.locate(self.game) if self.game else gitsync.locate_folder(".")
@@ -300,7 +300,7 @@ class Watcher:
     def _mail_round(self) -> list[tuple[Loaded, str | None]]:
         import contextlib
 
-        from .. import store
+        from ... import store
         from .mailing import apply
 
         before: dict[str, int] = {}
@@ -313,7 +313,7 @@ class Watcher:
         return [self._post_part(path, before.get(path, 0)) for path in self._mail_games()]
 
     def _mail_games(self) -> list[str]:
-        from .table import scan
+        from .syncing import scan
 
         found = scan(self.folder, depth=0) if os.path.isdir(self.folder) else []
         return sorted({*found, *([os.path.normpath(self.game)] if self.game else [])})
@@ -322,12 +322,12 @@ class Watcher:
         """By mail: the player's part of a sealed game written, then mailed (`export --to`) to the
         other players with the events of theirs at the end of the log not mailed yet (those after
         what the cache says was mailed, else after the copy this round began with)."""
-        from ..events import actor
-        from . import cache
-        from .gamefile import writing
+        from ...events import actor
+        from ..services import cache
+        from ..services.gamefile import writing
+        from ..services.players import who_am_i
+        from ..services.table_part import part
         from .mailing import export
-        from .players import who_am_i
-        from .tables import part
 
         with writing(path) as loaded:
             header = loaded.record.header
@@ -356,8 +356,8 @@ class Watcher:
 
     def _game(self, loaded: Loaded, me: str | None) -> None:
         """What a round says of one game: its new events, and a notification on a new turn of mine."""
-        from ..events import actor
-        from ..sharing import notify
+        from ...events import actor
+        from ...sharing import notify
 
         game, gid = loaded.game, loaded.record.header.game
         last = self.seen.get(loaded.path, game.seq)
@@ -390,7 +390,7 @@ class Watcher:
         self._remember(loaded, me, turn)
         if not self.notify:
             return
-        from .notices import notify_after
+        from ..services.notices import notify_after
 
         try:
             sent = notify_after(loaded)
@@ -405,13 +405,13 @@ class Watcher:
         return b"watch\0" + loaded.record.header.game.encode() + b"\0" + me.encode()
 
     def _told(self, loaded: Loaded, me: str) -> str | None:
-        from . import cache
+        from ..services import cache
 
         key = f"{loaded.record.header.game}\0{me}"
         return self.told.get(key) or cache.get(self._slot(loaded, me), NOTIFIED)
 
     def _remember(self, loaded: Loaded, me: str, turn: str) -> None:
-        from . import cache
+        from ..services import cache
 
         self.told[f"{loaded.record.header.game}\0{me}"] = turn
         cache.put(self._slot(loaded, me), NOTIFIED, turn)
@@ -419,8 +419,8 @@ class Watcher:
 
 def _part_of(event: object, me: str) -> bool:
     """Whether `event` is `me`'s part of the sealed protocol (a join, a shuffle, shares, keys): not a move."""
-    from ..events import actor
-    from ..sealing.events import CardsShown, DeckShuffled, KeysPublished, PlayerJoined
+    from ...events import actor
+    from ...sealing.events import CardsShown, DeckShuffled, KeysPublished, PlayerJoined
 
     return isinstance(event, (PlayerJoined, DeckShuffled, CardsShown, KeysPublished)) and actor(event) == me
 
@@ -428,7 +428,7 @@ def _part_of(event: object, me: str) -> bool:
 def _first_of_turn(loaded: Loaded, me: str) -> int:
     """The seq of the last event before my turn began that was not mine (0: none): with the turn's
     number, what names a turn, so that an undo back to an earlier turn is a new one."""
-    from ..events import actor
+    from ...events import actor
 
     for event in reversed(loaded.game.events):
         who = actor(event)
@@ -473,7 +473,7 @@ def _install(
     """Print (or write) the service that runs `splendor watch` here with these options."""
     import shutil
 
-    from .output import out
+    from ..output import out
 
     kind = (kind or ("launchd" if sys.platform == "darwin" else "systemd")).strip().lower()
     if kind not in KINDS:
@@ -506,7 +506,7 @@ def _install(
     if not write:
         out(text + f"\n# write it with --write ({target}), then: {hint}")
         return
-    from .. import store
+    from ... import store
 
     if os.path.islink(target):
         raise UsageError(f"{target} is a symbolic link: not written through it")
@@ -521,7 +521,7 @@ def _top(game: str | None, mail: bool) -> str:
     """Where the watch runs: the repository's top (of -g, else of here); by mail, here."""
     if mail:
         return os.path.abspath(".")
-    from ..sharing import gitsync
+    from ...sharing import gitsync
 
     repo = gitsync.locate(game) if game else gitsync.locate_folder(".")
     return os.path.abspath(str(repo.top))

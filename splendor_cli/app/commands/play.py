@@ -2,24 +2,24 @@
 `replenish`; `bot` (the bot seats' turns) and `hint` (a bot's suggestion, not played).
 
 In a sealed game each step is decided on what the seat to move may know and signed by the local
-key (sealed.py).
+key (services/sealed_part.py).
 """
 
 from __future__ import annotations
 
 import sys
 
-from ..errors import IllegalMoveError, InvalidMoveError, SplendorError, UsageError, excerpt, safe
-from .gamefile import append, gate, load, views, writing
-from .output import json_text, out
-from .params import AS, GAME, JSON, MOVE, NOTIFY, Param, command
-from .tables import part
+from ...errors import IllegalMoveError, InvalidMoveError, SplendorError, UsageError, excerpt, safe
+from ..output import json_text, out
+from ..params import AS, GAME, JSON, MOVE, NOTIFY, Param, command
+from ..services.gamefile import append, gate, load, views, writing
+from ..services.table_part import part
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
     from typing import Any
 
-    from ..store import Loaded
+    from ...store import Loaded
 
 
 _BOTS = Param("bots", "--bots", kind="flag", help="Then let the bot seats play, up to the next person.")
@@ -70,7 +70,7 @@ def play(
     Who you are: --as, $SPLENDOR_PLAYER, your key (a sealed game), or the player whose e-mail in the
     header is your git e-mail. Someone else's turn is refused, unless you say --for NAME.
     """
-    from ..bots import seat_spec
+    from ...bots import seat_spec
 
     text = " ".join(move)
     door = gate()
@@ -112,7 +112,7 @@ def play(
         after = _written(loaded, after)
     _report(loaded, after, json)
     if notify:
-        from .notices import notify_after
+        from ..services.notices import notify_after
 
         for line in notify_after(after):
             sys.stderr.write(f"splendor: {safe(line)}\n")
@@ -126,7 +126,7 @@ def _written(loaded: Loaded, staged: Loaded) -> Loaded:
     Raises:
         IllegalMoveError: rule `bot`, naming the bot's move (a move refused, not a damaged file).
     """
-    from ..errors import CorruptLogError
+    from ...errors import CorruptLogError
 
     try:
         return append(loaded, staged=staged)
@@ -146,8 +146,8 @@ def _seat(loaded: Loaded, as_: str | None, for_: str | None) -> tuple[str | None
         IllegalMoveError: the person at the keyboard is known, and another player is to move
             (rule `turn`): naming both, and how to play for them on purpose.
     """
-    from ..bots import seat_spec
-    from .players import at_keyboard
+    from ...bots import seat_spec
+    from ..services.players import at_keyboard
 
     if as_ and as_ not in loaded.record.header.players:
         return as_, ""  # nobody who plays: `decide` says so
@@ -298,7 +298,7 @@ def _bot_turns(loaded: Loaded) -> Loaded:
     """`loaded` with every consecutive move of a bot seat staged, until a person is to move or the
     game ends. Each bot draws from a source seeded by the game and the event before its move, so
     the same file always gets the same moves."""
-    from ..bots import seat_spec
+    from ...bots import seat_spec
 
     door, after = gate(), loaded
     while not after.game.table.finished and (spec := seat_spec(after.game.table.player.name)):
@@ -309,7 +309,7 @@ def _bot_turns(loaded: Loaded) -> Loaded:
 def _suggest(loaded: Loaded, spec: str) -> Any:
     """The move the bot of `spec` makes for the player to move. What it leaves to chance (a Duel's
     replenish) is drawn again by the log when the move is played."""
-    from ..bots.check import seat_move
+    from ...bots.check import seat_move
 
     game = loaded.game
     # the bot sees what the seat to move sees, no more (a sealed game's cards their key opens)
@@ -335,10 +335,10 @@ def hint(*, game: str | None = None, bot: str = "expert", json: bool = False) ->
 
     splendor hint -g games/friday.toml --bot greedy
     """
-    from ..bots import parse_spec
+    from ...bots import parse_spec
 
     parse_spec(bot)
-    from .players import check_my_turn
+    from ..services.players import check_my_turn
 
     loaded = load(game)
     variant, state = loaded.game.variant, loaded.game.table
@@ -355,14 +355,14 @@ def hint(*, game: str | None = None, bot: str = "expert", json: bool = False) ->
 
 def _report(loaded: Loaded, after: Loaded, json: bool) -> None:
     """What `play` and `bot` print: the events added (JSON: the last one too), then whose turn."""
-    from ..events import actor
-    from ..projection.log import event_notation
+    from ...events import actor
+    from ...projection.log import event_notation
 
     views(after)  # bots ask for these next: answer them from the cache
     added = after.record.events[loaded.game.seq :]
     variant, now = after.game.variant, after.game.state
     if json:
-        from ..events.codec import event_to_dict
+        from ...events.codec import event_to_dict
 
         last = added[-1] if added else None
         out(

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import IllegalMoveError, SplendorError, UsageError
-from .boards import board, check_all, file_viewer, picture, seen, viewer
-from .gamefile import game_path, load, load_side, state_json, views
-from .output import json_text, out, use_color, write_out
-from .params import AT, COLOR, GAME, JSON, SEAT, Param, command
+from ...errors import IllegalMoveError, SplendorError, UsageError
+from ..output import json_text, out, use_color, write_out
+from ..params import AT, COLOR, GAME, JSON, SEAT, Param, command
+from ..services.boards import board, check_all, file_viewer, picture, seen, viewer
+from ..services.gamefile import game_path, load, load_side, state_json, views
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
-    from ..projection.game import Game
-    from ..store import Loaded
+    from ...projection.game import Game
+    from ...store import Loaded
 
 
 SIDE = Param(
@@ -108,7 +108,7 @@ def show(
     if played.seeding is not None and not played.states:  # a commit-then-reveal deal under way
         out(_dealing(played))
         return
-    from .tables import part
+    from ..services.table_part import part
 
     text = part(played).show(loaded, played, who, every, color)  # what the protocol says beside the board
     if text is not None:
@@ -178,7 +178,7 @@ def moves(*, game: str | None = None, json: bool = False, as_: str | None = None
 
     splendor moves --as bob   (refused when bob is not to move)
     """
-    from ..errors import excerpt
+    from ...errors import excerpt
 
     mine = _view_key(game, "moves --json" if json else "moves", as_, sealed_only=True)
     if mine is not None:
@@ -193,11 +193,11 @@ def moves(*, game: str | None = None, json: bool = False, as_: str | None = None
         raise IllegalMoveError(f"{excerpt(as_)} does not play in this game ({', '.join(now.players)})", rule="turn")
     if as_ is not None and not table.finished and as_ != table.player.name:
         raise IllegalMoveError(f"it is {table.player.name}'s turn, not {as_}'s", rule="turn")
-    from .players import check_my_turn
+    from ..services.players import check_my_turn
 
     check_my_turn(loaded, as_, "moves")  # your key, your git e-mail: not your turn, not your moves
     variant = now.variant
-    from .tables import part
+    from ..services.table_part import part
 
     visible = None if table.finished else part(now).mover_view(now, as_)  # the seat to move's own moves
     if visible is not None:
@@ -225,11 +225,11 @@ def _view_key(game: str | None, command: str, seat: str | None, *, sealed_only: 
     answer is the file's own (an open game asked with no seat, or any open game when
     `sealed_only`: entry.py's), or when anything fails (the command then says what, reading the
     game)."""
-    from . import cache
+    from ..services import cache
 
     if not cache.enabled():
         return None
-    from .. import store
+    from ... import store
 
     try:
         data = store.read_bytes(game_path(game))
@@ -246,9 +246,9 @@ def _view_key(game: str | None, command: str, seat: str | None, *, sealed_only: 
 
 def _local_key_bytes() -> bytes | None:
     """The bytes of this user's key file (b"" when there is none), read as safely as the key
-    itself (keyring.key_bytes) but not parsed: what names the key in the cache, without loading
+    itself (keyfile.key_bytes) but not parsed: what names the key in the cache, without loading
     the cryptography. None when it is not safe to read (the command then says why, reading it)."""
-    from .keyring import key_bytes, keys_folder
+    from ..services.keyfile import key_bytes, keys_folder
 
     try:
         return key_bytes(keys_folder())
@@ -262,7 +262,7 @@ def _kept(mine: tuple[bytes, str]) -> str | None:
     """One viewer's answer for the game file's bytes `mine[0]` (`_view_key`), as this user's cache
     kept it, if the file still extends what this user saw of the game (`cache.still_seen`: the
     chain kept beside it, held against the memory; else the command reads the game and says why)."""
-    from . import cache
+    from ..services import cache
 
     text = cache.get(*mine)
     return text if text is not None and cache.still_seen(mine[0]) else None
@@ -270,7 +270,7 @@ def _kept(mine: tuple[bytes, str]) -> str | None:
 
 def _keep(loaded: Loaded, view: str, text: str) -> None:
     """Keep one viewer's answer for `loaded`'s bytes, and the file's chain that `_kept` checks."""
-    from . import cache
+    from ..services import cache
 
     cache.put(loaded.data, view, text)
     cache.put_chain(loaded)
@@ -287,11 +287,11 @@ def log(*, game: str | None = None, json: bool = False, color: str = "auto", sid
 
     splendor log -g games/friday.toml
     """
-    from ..errors import ForkError
-    from ..presentation.log import log_text
-    from ..presentation.text import use_theme
-    from ..projection.log import log_entries
-    from .output import theme
+    from ...errors import ForkError
+    from ...presentation.log_text import log_text
+    from ...presentation.text import use_theme
+    from ...projection.log import log_entries
+    from ..output import theme
 
     on = use_color(color)
     use_theme(theme())
@@ -309,10 +309,10 @@ def log(*, game: str | None = None, json: bool = False, color: str = "auto", sid
 def _log_fork(game: str | None, json: bool, color: bool) -> None:
     """The log of a forked file: the common events, then each side's, marked with its side and
     digest (JSON: those entries have `side` and `ref` too). A note on stderr says how to settle it."""
-    from .. import store
-    from ..forks import SIDES, split_fork
-    from ..presentation.log import log_text
-    from ..projection.log import log_entries
+    from ... import store
+    from ...forks import SIDES, split_fork
+    from ...presentation.log_text import log_text
+    from ...projection.log import log_entries
 
     path = game_path(game)
     data = store.read_bytes(path)

@@ -3,12 +3,12 @@ at the keyboard of a game (`at_keyboard`: --as, $SPLENDOR_PLAYER, the local key 
 
 from __future__ import annotations
 
-from ..errors import UsageError
-from ..projection.variant import AnyVariant, check_players, name_problem
+from ...errors import UsageError
+from ...projection.variant import AnyVariant, check_players, name_problem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..store import Loaded
+    from ...store import Loaded
 
 
 def parse_players(text: str, variant: AnyVariant) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -43,7 +43,7 @@ def git_email(folder: str) -> str:
     """The user's e-mail as git in `folder` knows it ("" when git, a repository or the key is missing)."""
     from pathlib import Path
 
-    from ..sharing.git import Git
+    from ...sharing.git import Git
 
     try:
         done = Git(cwd=Path(folder or ".")).run("config", "user.email")
@@ -82,7 +82,7 @@ def at_keyboard(loaded: Loaded, as_: str | None) -> tuple[str | None, str]:
     game, header = loaded.game, loaded.record.header
     if as_:
         return who_am_i(header.players, header.emails, as_, ""), "--as or $SPLENDOR_PLAYER"
-    from .tables import part
+    from .table_part import part
 
     said = part(game).me(game)  # a sealed game: your key's seat
     if said is not None:
@@ -100,7 +100,7 @@ def check_my_turn(loaded: Loaded, as_: str | None, what: str) -> None:
     Raises:
         IllegalMoveError: rule `turn`.
     """
-    from ..errors import IllegalMoveError
+    from ...errors import IllegalMoveError
 
     game = loaded.game
     if not game.states or game.table.finished:

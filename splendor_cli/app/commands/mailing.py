@@ -16,22 +16,22 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import GameFileError, UsageError, excerpt, safe
-from .notices import notify_after, settings_for
-from .params import GAME, JSON, NOTIFY, Param, command
+from ...errors import GameFileError, UsageError, excerpt, safe
+from ..params import GAME, JSON, NOTIFY, Param, command
+from ..services.notices import notify_after, settings_for
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from ..events import Event
-    from ..sharing.inbox import Desk
-    from ..store import Loaded
+    from ...events import Event
+    from ...sharing.inbox import Desk
+    from ...store import Loaded
 
 
 def _say(*lines: str) -> None:
     """Print lines that quote files or mails: each made safe."""
-    from .output import out
+    from ..output import out
 
     if lines:
         out("\n".join(safe(line) for line in lines))
@@ -66,9 +66,9 @@ def notify(
 
     splendor notify --webhooks-only --webhook https://discord.com/api/webhooks/ID/TOKEN
     """
-    from ..sharing import notify as notifying
-    from .gamefile import load
-    from .output import json_text, out
+    from ...sharing import notify as notifying
+    from ..output import json_text, out
+    from ..services.gamefile import load
 
     loaded = load(game)
     hooks = None if webhook is None else [webhook]
@@ -114,9 +114,9 @@ def export(*, game: str | None = None, last: int = 1, to: str | None = None, who
 
     splendor export -g games/friday.toml --to bob@example.org,carol@example.org
     """
-    from ..sharing.mail import armour_game, export_text, printable_game
-    from .gamefile import load
-    from .output import out
+    from ...sharing.mail import armour_game, export_text, printable_game
+    from ..output import out
+    from ..services.gamefile import load
 
     loaded = load(game)
     text = export_text(loaded.record, last)
@@ -128,7 +128,7 @@ def export(*, game: str | None = None, last: int = 1, to: str | None = None, who
 
 def _send_block(loaded: Loaded, block: str, *, last: int, to: str, whole: bool) -> str:
     """Mail the block of the last `last` events to the addresses of `to`; the line that says so."""
-    from ..sharing import notify
+    from ...sharing import notify
 
     addresses = [part.strip() for part in to.split(",") if part.strip()]
     if not addresses:
@@ -222,9 +222,9 @@ def apply(
 
     splendor apply --maildir ~/Maildir --commit
     """
-    from .. import store
-    from ..sharing import mailbox
-    from ..sharing.inbox import take_in
+    from ... import store
+    from ...sharing import mailbox
+    from ...sharing.inbox import take_in
 
     if maildir is not None and mbox is not None:
         raise UsageError("--maildir and --mbox exclude each other: run apply once for each")
@@ -254,10 +254,10 @@ def _apply_one(data: bytes, *, game: str | None, folder: str, commit: bool, noti
     """One mail: its blocks onto the game (-g, or the one found) as `apply` always did; a mail
     that carries a whole game file as a mailbox of one message (it may create the game, or bring
     the copy the blocks follow up to date first)."""
-    from ..sharing.inbox import apply_mail, id_in, same_game, take_in
-    from ..sharing.mail import block_games, find_game_files
-    from ..sharing.mailbox import RawMessage
-    from .gamefile import game_path
+    from ...sharing.inbox import apply_mail, id_in, same_game, take_in
+    from ...sharing.mail import block_games, find_game_files
+    from ...sharing.mailbox import RawMessage
+    from ..services.gamefile import game_path
 
     wholes = find_game_files(data)
     carried = bool(wholes)
@@ -305,7 +305,7 @@ def _note(*lines: str) -> None:
 
 class _ReadMails:
     """The mails a mailbox `apply` has read to the end before (by their bytes), kept in the user's
-    own cache (app/cache.py: entries authenticated by its private key, never through a link), for
+    own cache (app/services/cache.py: entries authenticated by its private key, never through a link), for
     these games (`--dir` and `-g`): a mail read before is not read again, so an old mail's stale
     block is said once, not on every run. A mail one of whose blocks waits for turns this copy
     lacks, or for a game not here yet, is read again next time. With the cache off
@@ -316,12 +316,12 @@ class _ReadMails:
         self.view = f"apply-mail\0{where}"
 
     def has(self, data: bytes) -> bool:
-        from . import cache
+        from ..services import cache
 
         return cache.get(data, self.view) == "read"
 
     def add(self, mails: Iterable[bytes]) -> None:
-        from . import cache
+        from ..services import cache
 
         for data in mails:
             cache.put(data, self.view, "read")
@@ -331,12 +331,12 @@ def _desk(folder: str, game: str | None, *, commit: bool, notify: bool) -> Desk:
     """What taking mail in asks of this machine (sharing/inbox.py): the user's gate, their sealed
     games' part (as $SPLENDOR_PLAYER, else their key's seat), the mails read before (the cache),
     and, after each game changed, its views cached and (`notify`) its player to move told."""
-    from ..sharing.inbox import Desk
-    from .gamefile import append, gate, views
+    from ...sharing.inbox import Desk
+    from ..services.gamefile import append, gate, views
 
     def add(loaded: Loaded, events: Sequence[Event]) -> Loaded:
         loaded = append(loaded, *events)
-        from .tables import part
+        from ..services.table_part import part
 
         # the local player's part of the protocol (a sealed game's) rides on the answer
         loaded = part(loaded.game).write_part(loaded, os.environ.get("SPLENDOR_PLAYER") or None)
@@ -363,14 +363,14 @@ def _desk(folder: str, game: str | None, *, commit: bool, notify: bool) -> Desk:
 
 def _commit(loaded: Loaded) -> None:
     """Commit what the game file has that HEAD lacks, a turn per commit (sharing/gitsync.py)."""
-    from ..sharing import gitsync
+    from ...sharing import gitsync
 
     gitsync.commit_turns(gitsync.locate(loaded.path), loaded)
 
 
 def _check_repository(game: str | None, folder: str) -> None:
     """--commit: the games are in a git work tree (checked before anything is written)."""
-    from ..sharing import gitsync
+    from ...sharing import gitsync
 
     where = os.path.abspath(game) if game else os.path.join(os.path.abspath(folder), "_")
     while not os.path.isdir(os.path.dirname(where)):

@@ -1,7 +1,7 @@
-"""The command line's part of a table protocol (`projection/protocol.py`): what the commands do
+"""The command line's part of a table protocol (`projection/table_protocol.py`): what the commands do
 that depends on how a table keeps its cards and proves its moves. `part(game)` is the part of
 the game's protocol (`TableProtocol.command_line` names its module, imported only when asked
-for: a sealed game's is `app/sealed.py`); `TablePart` is the open protocol's, which the others
+for: a sealed game's is `app/services/sealed_part.py`); `TablePart` is the open protocol's, which the others
 override where they differ. Standard library only at import.
 """
 
@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import importlib
 
-from ..errors import UsageError
+from ...errors import UsageError
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
     from typing import Any
 
-    from ..crypto.keys import SecretKey
-    from ..forks import Fork
-    from ..projection.game import Game
-    from ..store import Loaded
+    from ...crypto.keys import SecretKey
+    from ...forks import Fork
+    from ...projection.game import Game
+    from ...store import Loaded
 
 
 class TablePart:

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import os
 
-from ..errors import UsageError
-from .gamefile import append, game_path, gate, locks, views, writing
-from .output import out
-from .params import GAME, JSON, Param, command
+from ...errors import UsageError
+from ..output import out
+from ..params import GAME, JSON, Param, command
+from ..services.gamefile import append, game_path, gate, locks, views, writing
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
-    from ..forks import Fork
-    from ..store import Loaded
+    from ...forks import Fork
+    from ...store import Loaded
 
 
 @command(
@@ -86,11 +86,11 @@ def undo(
     with writing(game) as loaded:
         if turn:
             to = loaded.game.turn_start()
-        from .tables import part
+        from ..services.table_part import part
 
         as_ = part(loaded.game).asker(loaded, as_, agree)  # a sealed game's: the seat of the key that signs
         if agree:
-            from ..sealing.events import RewindAgreed
+            from ...sealing.events import RewindAgreed
 
             assert as_ is not None and to is not None
             agreed = RewindAgreed(player=as_, to=to)
@@ -110,7 +110,7 @@ def undo(
 
 def _mapped_player(loaded: Loaded) -> str:
     """The player whose e-mail in the header is the user's git e-mail; "" when none is."""
-    from .players import who_am_i
+    from ..services.players import who_am_i
 
     header = loaded.record.header
     return who_am_i(header.players, header.emails, None, os.path.dirname(os.path.abspath(loaded.path))) or ""
@@ -133,9 +133,9 @@ def resolve(*, keep: str, game: str | None = None) -> None:
 
     splendor resolve -g games/friday.toml --keep bob
     """
-    from .. import store
-    from ..forks import split_fork
-    from ..sharing import gitmerge
+    from ... import store
+    from ...forks import split_fork
+    from ...sharing import gitmerge
 
     path = game_path(game)
     with store.locked(path, locks()):
@@ -150,7 +150,7 @@ def resolve(*, keep: str, game: str | None = None) -> None:
         loaded = gate().replace(path, kept, read=data, agreed=True)  # an agreed choice between two branches
     lines = []
     if fork is not None:  # what the protocol loses with the other side
-        from .tables import part
+        from ..services.table_part import part
 
         lines = part(loaded.game).dropped_lines(fork, "theirs" if side == "ours" else "ours")
     if loaded.game.states:
@@ -177,9 +177,9 @@ def _refuse_what_the_audit_refuses(path: str, data: bytes, fork: Fork, side: str
     Raises:
         IllegalMoveError: the audit would refuse it; the file is left as it is.
     """
-    from ..errors import IllegalMoveError, safe
-    from ..sharing import gitsync
-    from ..sharing.sync import keep_refusals
+    from ...errors import IllegalMoveError, safe
+    from ...sharing import gitsync
+    from ...sharing.sync import keep_refusals
 
     try:
         repo = gitsync.locate(path)

@@ -17,9 +17,9 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from ..gate import Gate
-    from ..projection.game import Game
-    from ..store import Loaded
+    from ...gate import Gate
+    from ...projection.game import Game
+    from ...store import Loaded
 
 
 def game_path(game: str | None) -> str:
@@ -46,7 +46,7 @@ def now() -> str:
 def gate() -> Gate:
     """This user's gate (splendor_cli/gate/): their memory of seen games, their cache of verified
     sealed games, their write locks. Every event a command takes in or writes passes it."""
-    from ..gate import Gate, Seen
+    from ...gate import Gate, Seen
     from . import cache
     from .folders import memory_folder
 
@@ -62,9 +62,9 @@ def load(game: str | None) -> Loaded:
 
 def load_side(game: str | None, side: str) -> Loaded:
     """One side of a forked game file (`forks.Fork.choose` names it), read as a game of its own."""
-    from .. import store
-    from ..errors import GameFileError, UsageError
-    from ..forks import split_fork
+    from ... import store
+    from ...errors import GameFileError, UsageError
+    from ...forks import split_fork
 
     where = game_path(game)
     try:
@@ -74,7 +74,7 @@ def load_side(game: str | None, side: str) -> Loaded:
     fork = split_fork(data)
     if fork is None:
         raise UsageError(f"{where} has not forked: --side is for a game with two sides (see `splendor resolve`)")
-    from ..gate import judge_events
+    from ...gate import judge_events
 
     side_of = store.from_bytes(where, fork.prefix + fork.branch(fork.choose(side)).data)
     judge_events(side_of.record, side_of.game)  # shown, not remembered: a fork is no game until settled
@@ -100,7 +100,7 @@ def append(loaded: Loaded, *events: Any, staged: Loaded | None = None) -> Loaded
     """The events appended to `loaded` through the gate (judged, written, remembered as seen); in
     a sealed game, the local key signs its player's events. `staged`: the events a command staged
     on `loaded` already (`Gate.stage`, signed there), written as they are (judged once)."""
-    from .tables import part
+    from .table_part import part
 
     table = part(loaded.game)
     secret = table.secret(loaded)  # a sealed game: the local key signs its player's events
@@ -113,8 +113,8 @@ def append(loaded: Loaded, *events: Any, staged: Loaded | None = None) -> Loaded
 def views(loaded: Loaded, at: int | None = None, *, moves: bool = False) -> tuple[str, str]:
     """The texts of `state --json` and (for the last event) `moves --json`, remembered in the
     cache; the moves are worked out only when asked for or when there is a cache to keep them."""
+    from ..output import json_text
     from . import cache
-    from .output import json_text
 
     caching = cache.enabled()
     played = loaded.game.at(at) if at is not None else loaded.game

@@ -88,6 +88,7 @@ from typing import Any
 
 from ..errors import UsageError, safe
 from ..store import Loaded, StrPath
+from .audit_rules import played_for_line, played_for_others, plural
 from .checker import Checker
 from .history import (
     Blob,
@@ -112,7 +113,6 @@ from .history import (
     trace_steps,
     tree_renames,
 )
-from .rules import played_for_line, played_for_others, plural
 from .versions import Trusted, Version
 
 
