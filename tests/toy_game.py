@@ -233,7 +233,7 @@ class TwoCards(GameVariant[Table, Action]):
         return f"Two cards: {left} in the piles; {scores}; {self.whose_turn(state)}"
 
     def board_svg(self, game: Moment, *, seat: str | None = None, event: Event | None = None) -> str:
-        from splendor_cli.presentation.svg import FELT, document, el, text  # the picture: only when asked for
+        from splendor_cli.presentation.svg_elements import FELT, document, el, text  # the picture: only when asked for
 
         state: Table = game.state
         scorer = event.player if isinstance(event, CardTaken) else None

@@ -16,7 +16,7 @@ from typing import Protocol
 from ..model import Card, Gem, Tokens
 from ..projection.variant import State
 from ..sealing.placeholders import is_placeholder, level_of
-from .svg import (
+from .svg_elements import (
     CARD_H,
     CARD_W,
     INK,

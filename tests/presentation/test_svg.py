@@ -1,4 +1,4 @@
-"""The SVG layer both games draw with (splendor_cli/presentation/svg.py): elements, escaping, the
+"""The SVG layer both games draw with (splendor_cli/presentation/svg_elements.py): elements, escaping, the
 document, the shared pieces; every game's `board_svg` escapes what comes from a file, is pure
 and is loaded only when asked for."""
 
@@ -19,7 +19,7 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from toy_game import VARIANT as TOY
 
 from splendor_cli.model import Gem, Tokens
-from splendor_cli.presentation import svg
+from splendor_cli.presentation import svg_elements as svg
 from splendor_cli.projection import Game
 from splendor_cli.projection.seeding import RandomChance
 from splendor_cli.projection.variant import name_problem
@@ -223,7 +223,7 @@ def test_a_picture_is_loaded_only_when_asked_for() -> None:
     before, after = json.loads(result.stdout.splitlines()[-1])
     assert before == []
     assert after == [
-        "splendor_cli.presentation.svg",
+        "splendor_cli.presentation.svg_elements",
         "splendor_cli.presentation.svgtable",
         "splendor_cli.variants.base.svg",
     ]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ...events import Event
 from ...model import COLOURS, GEMS, Gem
-from ...presentation.svg import (
+from ...presentation.svg_elements import (
     FELT,
     MAT,
     MUTED,

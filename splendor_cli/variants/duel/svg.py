@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ...events import Event
 from ...model import COLOURS, DUEL_GEMS, Gem
-from ...presentation.svg import (
+from ...presentation.svg_elements import (
     FELT,
     INK,
     MAT,
