@@ -311,10 +311,12 @@ def test_sync_with_a_turn_to_push_refuses_what_it_fetched(tmp_path: Path, cheat:
 
 
 @pytest.mark.slow
-def test_watch_refuses_what_it_fetched(tmp_path: Path) -> None:
-    """`watch --once` (sync's round) onto eve's forged bot move: exit 4; nothing taken."""
+@pytest.mark.parametrize("cheat", ["bot", "history"])
+def test_watch_refuses_what_it_fetched(tmp_path: Path, cheat: str) -> None:
+    """`watch --once` (sync's round) onto eve's cheat (a forged bot move, a history the audit
+    refuses): exit 4; nothing taken."""
     ann, eve = clones(tmp_path)
-    eve_pushes(eve, cheat="bot")
+    eve_pushes(eve, cheat=cheat)
     head, data, remembered = ann.git("rev-parse", "HEAD").strip(), ann.game.read_bytes(), ann.memory()
     done = ann.run("watch", "--once", "--mute")
     assert done.returncode == 4, (done.stdout, done.stderr)
