@@ -105,10 +105,10 @@ class Gate:
     def admit(self, loaded: Loaded, *, behind_ok: bool = False) -> Loaded:
         """`judge` the copy, then remember it as seen (and verified): `loaded`."""
         self.judge(loaded, behind_ok=behind_ok)
-        self.remember(loaded)
+        self._remember(loaded)
         return loaded
 
-    def remember(self, loaded: Loaded, *, replace: bool = False) -> None:
+    def _remember(self, loaded: Loaded, *, replace: bool = False) -> None:
         """Remember a judged copy (the gate's own step: every door reaches it through `admit`,
         `write`, `replace` or `forget`)."""
         self.seen.remember(loaded.record, replace=replace)
@@ -150,7 +150,7 @@ class Gate:
 
         judge_events(staged.record, staged.game, after=len(since.record.events))
         after = store.write(staged)
-        self.remember(after)
+        self._remember(after)
         return after
 
     def append(self, loaded: Loaded, *events: Event, secret: SecretKey | None = None) -> Loaded:
@@ -162,7 +162,7 @@ class Gate:
         from .. import store
 
         created = store.create(path, header, started)
-        self.remember(created)
+        self._remember(created)
         return created
 
     def replace(
@@ -189,7 +189,7 @@ class Gate:
             self.judge(loaded)
         self._overwrite(path, data, read)
         if remember:
-            self.remember(loaded, replace=agreed)
+            self._remember(loaded, replace=agreed)
         return loaded
 
     def write_fork(self, path: StrPath, data: bytes, *, read: bytes) -> Fork:
@@ -230,7 +230,7 @@ class Gate:
         loaded = store.read(path, self.trusted)
         judge_events(loaded.record, loaded.game, after=self.seen.common(loaded.record))
         self.seen.forget(loaded.record.header.game)
-        self.remember(loaded)
+        self._remember(loaded)
         return loaded
 
     def _overwrite(self, path: str, data: bytes, read: bytes) -> None:

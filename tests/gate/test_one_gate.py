@@ -2,8 +2,9 @@
 `splendor_cli.gate.Gate` (as no module but sharing/git.py runs git: tests/sharing/test_git_port.py).
 
 Writers are found in the source: a call of `store.write`, `store.append`, `store.create` or
-`store.write_atomic` (or of those names imported from the store), and a call of a memory's
-`remember` or `forget` (the gate's memory of seen games, gate/memory.py). The store itself and the
+`store.write_atomic` (or of those names imported from the store), a call of a memory's
+`remember` or `forget` (the gate's memory of seen games, gate/memory.py), and a call of the
+cache's `remember_verified` (what this user verified of a sealed game: the gate is handed it). The store itself and the
 gate may write; `write_atomic` may also write what is no game (a picture, a service file, a
 command's `-o` output), each listed here with its reason, so that a new writer of game files
 cannot slip in unnoticed.
@@ -56,6 +57,8 @@ def writers(tree: ast.AST) -> list[tuple[int, str]]:
             owner = ast.unparse(func.value)
             if "memory" in owner or "seen" in owner:
                 found.append((node.lineno, f"{owner}.{func.attr}"))
+        elif isinstance(func, ast.Attribute) and func.attr == "remember_verified":  # the cache of verified games
+            found.append((node.lineno, f"{ast.unparse(func.value)}.{func.attr}"))
     return found
 
 
@@ -89,6 +92,7 @@ def test_the_gate_test_fails_when_a_writer_bypasses_it(tmp_path: Path) -> None:
         "    store.append(loaded, event)\n"
         "    put('g.toml', b'', exclusive=False)\n"
         "    memory.remember(loaded.record)\n"
+        "    cache.remember_verified(loaded)\n"
         "    store.read('g.toml')\n",
         encoding="utf-8",
     )
@@ -96,6 +100,7 @@ def test_the_gate_test_fails_when_a_writer_bypasses_it(tmp_path: Path) -> None:
         "app/sneaky.py:4: store.append",
         "app/sneaky.py:5: put",
         "app/sneaky.py:6: memory.remember",
+        "app/sneaky.py:7: cache.remember_verified",
     ]
 
 
