@@ -282,6 +282,11 @@ def _remove_stale(folder: str, name: str) -> None:
                 os.unlink(os.path.join(folder, other))
 
 
+BOT_SEATS_FORMAT = 3
+"""The format of a game with bot seats, and the first whose bot seats' moves every reader computes
+again (the gate: `gate.judge_events`, bots/check.py)."""
+
+
 def writing_format(variant: str, started: Event) -> int:
     """The format a new game is written in: 3 for a game with bot seats (whose moves every reader
     computes again); 2 when it matters (a game that draws during play, whose draws format 2 fixes
@@ -292,7 +297,7 @@ def writing_format(variant: str, started: Event) -> int:
 
     players = getattr(started, "players", ())
     if any(isinstance(p, str) and p.startswith("bot:") for p in players):
-        return 3
+        return BOT_SEATS_FORMAT
     return 2 if find_variant(variant).drawing_types or isinstance(started, SealedAsked) else 1
 
 

@@ -16,9 +16,6 @@ from typing import Any
 from ..errors import CorruptLogError
 from . import make_bot, parse_spec, seat_spec
 
-CHECKED_FROM = 3
-"""The first format whose bot seats' moves are computed again by every reader."""
-
 
 def seat_random(game_id: str, before: int) -> random.Random:
     """The random source of a bot seat's move in game `game_id`, played after event `before`:

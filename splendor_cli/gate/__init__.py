@@ -50,10 +50,10 @@ def judge_events(record: Record, game: Game, *, after: int = 0) -> None:
     Raises:
         CorruptLogError: naming the first event refused (exit 4).
     """
-    from ..bots.check import CHECKED_FROM
+    from ..store import BOT_SEATS_FORMAT
 
-    if record.header.format < CHECKED_FROM or game.protocol.hidden or not game.states:
-        return
+    if record.header.format < BOT_SEATS_FORMAT or game.protocol.hidden or not game.states:
+        return  # (bots/check.py, and the random module it loads, are imported for a bots' game alone)
     if after >= len(record.events):
         return
     from ..bots.check import check_moves
