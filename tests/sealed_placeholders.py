@@ -180,8 +180,7 @@ class SealedBase(SealedGame):
         return attrs.evolve(state, players=tuple(players), nobles=())
 
     def setup_of(self, decks: Sequence[tuple[str, ...]]) -> GameStarted:
-        deck_1, deck_2, deck_3 = decks
-        return GameStarted.of(("ann", "bob"), (deck_1, deck_2, deck_3), ("N01", "N02", "N03"))
+        return GameStarted.of(("ann", "bob"), tuple(decks), ("N01", "N02", "N03"))
 
     def play(self, state: GameState, move: Move | str) -> tuple[GameState, object]:
         if isinstance(move, str):
@@ -225,11 +224,8 @@ class SealedDuel(SealedGame):
         return attrs.evolve(state, players=tuple(players))
 
     def setup_of(self, decks: Sequence[tuple[str, ...]]) -> DuelStarted:
-        deck_1, deck_2, deck_3 = decks
         board = self.start()[0].board
-        return DuelStarted(
-            seq=1, parent="", players=("ann", "bob"), deck_1=deck_1, deck_2=deck_2, deck_3=deck_3, board=board
-        )
+        return DuelStarted(seq=1, parent="", players=("ann", "bob"), decks=tuple(decks), board=board)
 
     def step(self, state: DuelState, move: Step | str, rng: random.Random | None = None) -> tuple[DuelState, object]:
         if isinstance(move, str):

@@ -25,11 +25,9 @@ NAMES = ("ann", "bob", "cat", "dan")
 def setups(draw: st.DrawFn, players: st.SearchStrategy[int] = st.integers(2, 4)) -> GameStarted:
     """A `game_started` event: 2-4 players, each deck shuffled, players + 1 nobles revealed."""
     n = draw(players)
-    deck_1, deck_2, deck_3 = (tuple(draw(st.permutations(DECKS[level]))) for level in (1, 2, 3))
+    decks = tuple(tuple(draw(st.permutations(DECKS[level]))) for level in (1, 2, 3))
     nobles = tuple(draw(st.permutations(sorted(NOBLES)))[: n + 1])
-    return GameStarted(
-        seq=1, parent="", variant="base", players=NAMES[:n], deck_1=deck_1, deck_2=deck_2, deck_3=deck_3, nobles=nobles
-    )
+    return GameStarted(seq=1, parent="", variant="base", players=NAMES[:n], decks=decks, nobles=nobles)
 
 
 @st.composite

@@ -14,9 +14,12 @@ is appended (`events.codec.chained`). In the file, `seq` and `parent` are always
 `sig` comes last, after the payload (`WRITTEN` says where each envelope field goes): the bytes of
 every file stay as they were.
 
-Payloads are flat: scalars and arrays of scalars, so that one
-event is one `[[events]]` block of the file. Never rename a TYPE or a field: old files
-must stay readable (change the schema by adding an upcaster keyed on the format number).
+Tables are flat: scalars and arrays of scalars, so that one event is one `[[events]]` block of
+the file. A class may hold a field of arrays of strings only with a written form (`WrittenForm`,
+`numbered_form`) that spreads it over flat keys, as a setup's `decks` is written `deck_1`,
+`deck_2`, `deck_3`. Never rename a TYPE or a key of a table as written: old files must stay
+readable (change the schema by adding an upcaster keyed on the format number, or a class's
+written form).
 
 Each game declares its own events (its setup and its turns or steps) in its package
 (`splendor_cli.variants.<game>.events`); the events here are the ones every game's log may
@@ -81,6 +84,64 @@ class WrittenForm:
     -> the table of the class's fields. ValueError: no form this class writes."""
     written: Callable[[dict[str, Any]], dict[str, Any]]
     """The table of the class's fields (as `upcast` gives it) -> the table as written."""
+
+
+def numbered_keys(stem: str, count: int) -> tuple[str, ...]:
+    """The keys `{stem}_1` to `{stem}_{count}`: how a file writes the items of a field that
+    `numbered_form` spreads over one key each (`numbered_keys("deck", 3)`: the three decks)."""
+    return tuple(f"{stem}_{number}" for number in range(1, count + 1))
+
+
+def numbered_form(field: str, keys: tuple[str, ...], *, item: Callable[[Any], bool]) -> WrittenForm:
+    """The written form of a field `field` that holds one item a key of `keys`, in order: the
+    upcaster for "N keys `deck_1` ... `deck_N` <-> one field `decks`". A table as written holds
+    the keys, in the place of `field` (`GameStarted.decks`, a tuple of three decks, is written
+    `deck_1 = [...]`, `deck_2 = [...]`, `deck_3 = [...]`, as before it was one field), and every
+    value of the table stays flat. `item`: whether a key's value, as read, is one item.
+
+    `upcast` refuses a table with a key missing ("missing 'deck_2'"), then one that names `field`
+    itself ("unknown 'decks'": the file never writes it so), then a key of the wrong type; a table
+    of another form (`sealing.events.DECKS_FORM` reads a list of another number of decks too)
+    is its caller's business. `written` writes a tuple of `len(keys)` items (of any other length:
+    the table as it is)."""
+    first, known = keys[0], frozenset(keys)
+
+    def upcast(table: dict[str, Any]) -> dict[str, Any]:
+        missing = [key for key in keys if key not in table]
+        if missing:
+            raise ValueError(f"missing {', '.join(repr(key) for key in missing)}")
+        if field in table:
+            raise ValueError(f"unknown {field!r}")
+        wrong = [key for key in keys if not item(table[key])]
+        if wrong:
+            raise ValueError(f"wrong type for {', '.join(repr(key) for key in wrong)}")
+        out: dict[str, Any] = {}
+        for key, value in table.items():
+            if key == first:
+                out[field] = [table[k] for k in keys]
+            elif key not in known:
+                out[key] = value
+        return out
+
+    def written(table: dict[str, Any]) -> dict[str, Any]:
+        items = table.get(field)
+        if items is None or len(items) != len(keys):
+            return table
+        out: dict[str, Any] = {}
+        for key, value in table.items():
+            if key == field:
+                out.update(zip(keys, items, strict=True))
+            else:
+                out[key] = value
+        return out
+
+    return WrittenForm(upcast=upcast, written=written)
+
+
+def strings(value: Any) -> bool:
+    """Whether a value read from a file is an array of strings (`numbered_form`'s `item` of a
+    key that holds one, as each `deck_N` of a game's setup does)."""
+    return type(value) is list and all(type(v) is str for v in value)
 
 
 @attrs.frozen(kw_only=True, init=False, repr=False, eq=False)
@@ -230,5 +291,8 @@ __all__ = [
     "WrittenForm",
     "actor",
     "enveloped",
+    "numbered_form",
+    "numbered_keys",
     "signature",
+    "strings",
 ]

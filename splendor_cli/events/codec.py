@@ -26,7 +26,11 @@ An event class may also declare how its tables are written when that is not as i
 of that type whatever the format (after the format's upcasters), and the form it writes, applied
 to every table this program writes, hashes and signs. That is how `deck_shuffled` holds a list of
 decks while a shuffle of three decks is still written `deck_1`, `deck_2`, `deck_3`, its bytes,
-digest and signature unchanged (splendor_cli/sealing/events.py).
+digest and signature unchanged (splendor_cli/sealing/events.py), and how a game's setup
+(`game_started`, `duel_started`) holds `decks`, a tuple of the decks of cards, written one key
+a deck as it always was (`events.numbered_form`). The table as written stays flat: only a class
+with a written form may hold a field of arrays of strings (`_SPREAD`), which its form spreads over
+one key each.
 """
 
 from __future__ import annotations
@@ -328,11 +332,12 @@ def structure(raw: dict[str, Any], cls: type[Any], where: str) -> Any:
     """Build `cls` from a raw TOML table, strictly: no missing, unknown or mistyped key (GameFileError).
 
     cattrs builds it (`_converter`: its extra keys forbidden, every error of a table gathered),
-    through hooks that coerce nothing: payloads are flat (docs/file-format.md), so each field is a string,
-    an integer, a boolean, a gem, or an array of strings or gems, and a value must have exactly
-    its field's TOML type ("3" is not 3, 1 is not true, 8.0 is not 8). cattrs' errors become one
-    line naming the table (`where`): the missing keys, else the unknown ones, else the first
-    field that names no gem, else every field of the wrong type.
+    through hooks that coerce nothing: tables are flat (docs/file-format.md), so each field is a
+    string, an integer, a boolean, a gem, or an array of strings or gems (or, in a class with a
+    written form, an array of arrays of strings, which its form read from flat keys), and a value
+    must have exactly its field's TOML type ("3" is not 3, 1 is not true, 8.0 is not 8). cattrs'
+    errors become one line naming the table (`where`): the missing keys, else the unknown ones,
+    else the first field that names no gem, else every field of the wrong type.
     """
     from cattrs.errors import ClassValidationError
 
@@ -371,6 +376,12 @@ def _read_strs(value: Any, _: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _read_strss(value: Any, _: Any) -> tuple[tuple[str, ...], ...]:
+    if type(value) is not list:
+        raise _WrongType
+    return tuple(_read_strs(v, None) for v in value)
+
+
 def _read_gem(value: Any, _: Any) -> Gem:
     if type(value) is not str:
         raise _WrongType
@@ -397,8 +408,10 @@ def _converter() -> Any:
     strs, gems = tuple[str, ...], tuple[Gem, ...]  # generic aliases: matched by a predicate
     converter.register_structure_hook_func(lambda kind: kind == strs, _read_strs)
     converter.register_structure_hook_func(lambda kind: kind == gems, _read_gems)
+    converter.register_structure_hook_func(lambda kind: kind == _SPREAD, _read_strss)
     converter.register_unstructure_hook(Gem, str)
     converter.register_unstructure_hook_func(lambda kind: kind == strs, list)
+    converter.register_unstructure_hook_func(lambda kind: kind == _SPREAD, lambda value: [list(v) for v in value])
     converter.register_unstructure_hook_func(lambda kind: kind == gems, lambda value: [str(g) for g in value])
     return converter
 
@@ -446,17 +459,23 @@ def _plain(value: Any) -> dict[str, Any]:
 _GEMS = {gem.value: gem for gem in Gem}
 _FLAT = (str, int, bool, Gem, tuple[str, ...], tuple[Gem, ...])
 """The types a header's or an event's field may have: the converter's hooks read exactly these."""
+_SPREAD = tuple[tuple[str, ...], ...]
+"""The type a field of an event class with a written form may have besides (`events.WrittenForm`):
+arrays of strings, which the form writes one key each (`events.numbered_form`: a setup's `decks`,
+written `deck_1`, `deck_2`, `deck_3`), so that the table as written stays flat."""
 
 
 _CHECKED: set[type] = set()
 
 
 def _flat(cls: type[Any]) -> type[Any]:
-    """`cls`, once checked to have only flat fields (any other type would meet cattrs' lenient
-    default hooks instead of the strict ones)."""
+    """`cls`, once checked to have only flat fields, or, for a class with a written form, fields
+    its form spreads flat (`_SPREAD`): any other type would meet cattrs' lenient default hooks
+    instead of the strict ones."""
     if cls not in _CHECKED:
+        allowed = _FLAT if _form(cls) is None else (*_FLAT, _SPREAD)
         for field in attrs.fields(attrs.resolve_types(cls)):
-            if field.type not in _FLAT:  # pragma: no cover - a payload that is not flat
+            if field.type not in allowed:  # pragma: no cover - a payload that is not flat
                 raise TypeError(f"{cls.__name__}.{field.name}: {field.type} is not a flat payload type")
         _CHECKED.add(cls)
     return cls

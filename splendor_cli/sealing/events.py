@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from ..events import Envelope, Event, Signable, WrittenForm
+from ..events import Envelope, Event, Signable, WrittenForm, numbered_form, numbered_keys
 
 
 @attrs.frozen(kw_only=True)
@@ -50,20 +50,23 @@ class PlayerJoined(Signable):
 
 THREE = 3
 """The number of decks whose shuffle is written with one key per deck (`deck_1` ...)."""
-_KEYS = tuple(f"deck_{level}" for level in range(1, THREE + 1))
+_KEYS = numbered_keys("deck", THREE)
 """The keys of a shuffle of three decks, as every file before the list of decks wrote them."""
+_KEYED = numbered_form("decks", _KEYS, item=lambda value: type(value) is str)
+"""A shuffle of three decks, written with one key per deck (each deck one string)."""
 
 
 def deck_key(level: int, count: int) -> str:
     """How a file names the deck of `level` (1-based) of a shuffle of `count` decks: `deck_2` in
     a shuffle of three, else `decks[1]` (for messages)."""
-    return f"deck_{level}" if count == THREE else f"decks[{level - 1}]"
+    return _KEYS[level - 1] if count == THREE else f"decks[{level - 1}]"
 
 
 def _upcast_decks(table: dict[str, Any]) -> dict[str, Any]:
     """A `deck_shuffled` table as written -> the table of `DeckShuffled`'s fields: `deck_1`,
-    `deck_2` and `deck_3` become `decks` (in the place of `deck_1`); `decks` stays as it is, unless
-    it holds three decks (those are written `deck_1` ...). ValueError for a table in neither form."""
+    `deck_2` and `deck_3` become `decks` (in the place of `deck_1`: `_KEYED`); `decks` stays as it
+    is, unless it holds three decks (those are written `deck_1` ...). ValueError for a table in
+    neither form."""
     written = [key for key in _KEYS if key in table]
     if "decks" in table:
         if written:
@@ -74,34 +77,13 @@ def _upcast_decks(table: dict[str, Any]) -> dict[str, Any]:
         return table
     if not written:
         return table  # no decks at all: the structuring names 'decks' missing
-    missing = [key for key in _KEYS if key not in table]
-    if missing:
-        raise ValueError(f"missing {', '.join(repr(key) for key in missing)}")
-    wrong = [key for key in _KEYS if type(table[key]) is not str]
-    if wrong:
-        raise ValueError(f"wrong type for {', '.join(repr(key) for key in wrong)}")
-    out: dict[str, Any] = {}
-    for key, value in table.items():
-        if key == _KEYS[0]:
-            out["decks"] = [table[k] for k in _KEYS]
-        elif key not in _KEYS:
-            out[key] = value
-    return out
+    return _KEYED.upcast(table)
 
 
 def _written_decks(table: dict[str, Any]) -> dict[str, Any]:
     """The table of `DeckShuffled`'s fields -> as written: three decks as `deck_1` to `deck_3`,
     in the place of `decks`; any other number as `decks`."""
-    decks = table.get("decks")
-    if decks is None or len(decks) != THREE:
-        return table
-    out: dict[str, Any] = {}
-    for key, value in table.items():
-        if key == "decks":
-            out.update(zip(_KEYS, value, strict=True))
-        else:
-            out[key] = value
-    return out
+    return _KEYED.written(table)
 
 
 DECKS_FORM = WrittenForm(upcast=_upcast_decks, written=_written_decks)

@@ -29,7 +29,7 @@ def base_position(seed: int, players: int, turns: int) -> GameState:
     """A position after `turns` random turns of a seeded deal."""
     rng = random.Random(seed)
     setup = deal(tuple(f"p{i}" for i in range(players)), rng)
-    state = start(setup.players, (setup.deck_1, setup.deck_2, setup.deck_3), setup.nobles)
+    state = start(setup.players, setup.decks, setup.nobles)
     play = base_bot("random")
     while not state.finished and state.turn < turns:
         state = evolve(state, decide(state, play(state, rng)))
@@ -137,7 +137,7 @@ def test_greedy_beats_random() -> None:
         rng = random.Random(game)
         seated = ("greedy", "random") if game % 2 else ("random", "greedy")
         setup = deal(seated, rng)
-        state = start(setup.players, (setup.deck_1, setup.deck_2, setup.deck_3), setup.nobles)
+        state = start(setup.players, setup.decks, setup.nobles)
         while not state.finished and state.turn < 1000:
             state = evolve(state, decide(state, bots[state.player.name](state, rng)))
         wins += state.winners() == ("greedy",)

@@ -158,7 +158,7 @@ def _one_of_each() -> list[Event]:
     red, pearl = Gem.RED, Gem.PEARL
     board = (Gem.GOLD,) * 3 + (Gem.PEARL,) * 2 + tuple(g for g in COLOURS for _ in range(4))
     events += [
-        DuelStarted(seq=13, parent="", players=("ann", "bob"), deck_1=("1-01",), deck_2=(), deck_3=(), board=board),
+        DuelStarted(seq=13, parent="", players=("ann", "bob"), decks=(("1-01",), (), ()), board=board),
         PrivilegeUsed(seq=14, parent="", player="ann", cell="c3", gem=red),
         BoardReplenished(seq=15, parent="", player="ann", cells=("c3", "c4"), tokens=(red, pearl)),
         LineTaken(seq=16, parent="", player="ann", cells=("a1", "b2"), gems=(red, pearl)),
@@ -185,7 +185,9 @@ def test_every_event_type_is_covered() -> None:
 
 
 def test_every_event_is_flat() -> None:
-    """Payloads stay flat: scalars and arrays of scalars, so that one event is one block."""
+    """The tables as written stay flat: scalars and arrays of scalars, so that one event is one
+    block. The rule is the written form's, not the class's fields': a class with a `FORM` may hold
+    arrays of arrays (a setup's `decks`), which its form writes one key each (`deck_1` ...)."""
     scalar = (str, int, bool)
     for event in _one_of_each():
         raw = event_to_dict(event)

@@ -142,7 +142,7 @@ def test_every_reveal_is_the_card_the_open_engine_deals_and_plays(variant: str, 
     setup = game.events[game.after[0] - 1]
     opened = substitute(table.sealing, setup, cards)
     for level in LEVELS:  # the open setup deals the decks as the shuffles left them
-        deck = getattr(opened, f"deck_{level}")
+        deck = opened.decks[level - 1]
         assert deck == tuple(cards[placeholder(level, k)] for k in range(1, len(deck) + 1))
     state = table.variant.start(opened)
     assert not any(is_placeholder(s) for s in strings(state))
@@ -436,11 +436,11 @@ def test_a_setup_that_is_not_the_deal_the_shares_give_is_refused() -> None:
         pass
     setup = table.game.deal()
     base: Any = setup
-    swapped = (base.deck_1[1], base.deck_1[0], *base.deck_1[2:])
+    one, two, three = base.decks
     for bad in (
-        attrs.evolve(base, deck_1=swapped),
+        attrs.evolve(base, decks=((one[1], one[0], *one[2:]), two, three)),
         attrs.evolve(base, nobles=(*base.nobles[1:], "N10" if "N10" not in base.nobles else "N09")),
-        attrs.evolve(base, deck_2=(*base.deck_2[:5], base.deck_2[6], base.deck_2[5], *base.deck_2[7:])),
+        attrs.evolve(base, decks=(one, (*two[:5], two[6], two[5], *two[7:]), three)),
     ):
         refused(table, table.signed(bad, None), "the deal is not the one the sealed decks and their shares give")
     table.add(setup)

@@ -28,7 +28,7 @@ def test_the_deal_follows_from_all_the_secrets_and_nothing_else() -> None:
     assert one == deal(("ann", "bob"), ("a" * 64, "b" * 64))
     assert one != deal(("ann", "bob"), ("a" * 64, "c" * 64))
     assert one != deal(("ann", "bob"), ("c" * 64, "b" * 64))
-    for level, deck in enumerate((one.deck_1, one.deck_2, one.deck_3), start=1):
+    for level, deck in enumerate(one.decks, start=1):
         assert sorted(deck) == sorted(DECKS[level]) and deck != DECKS[level]
     assert len(set(one.nobles)) == 3 and set(one.nobles) <= set(NOBLES)
 

@@ -18,7 +18,7 @@ from ...projection.variant import Chance, GameVariant, Variant
 from ...sealing.placeholders import deck_problem
 from . import notation, rules, views
 from .cards import DECKS, NOBLES
-from .events import TURN_TYPES, GameStarted
+from .events import DECK_KEYS, TURN_TYPES, GameStarted
 from .rules import Move
 from .state import GameState, start
 
@@ -77,14 +77,16 @@ class Splendor(GameVariant[GameState, Move]):
         """The table after the setup. Raise ValueError naming what is wrong with the setup."""
         if setup.variant != self.name:
             raise ValueError(f"game_started sets up base Splendor, not {setup.variant!r}")
-        for level, deck in enumerate((setup.deck_1, setup.deck_2, setup.deck_3), start=1):
-            problem = deck_problem(f"deck_{level}", level, deck, DECKS[level], f"level-{level} cards")
+        if len(setup.decks) != len(LEVELS):
+            raise ValueError(f"game_started holds {len(LEVELS)} decks, not {len(setup.decks)}")
+        for level, deck in enumerate(setup.decks, start=1):
+            problem = deck_problem(DECK_KEYS[level - 1], level, deck, DECKS[level], f"level-{level} cards")
             if problem:
                 raise ValueError(problem)
         nobles = setup.nobles
         if len(nobles) != len(setup.players) + 1 or len(set(nobles)) != len(nobles) or not set(nobles) <= set(NOBLES):
             raise ValueError(f"{len(setup.players) + 1} distinct nobles are needed, not {nobles!r}")
-        return start(setup.players, (setup.deck_1, setup.deck_2, setup.deck_3), nobles)
+        return start(setup.players, setup.decks, nobles)
 
     def random_move(self, state: GameState, rng: random.Random) -> Move:
         return rules.random_move(state, rng)  # quicker than listing every move

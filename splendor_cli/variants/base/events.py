@@ -1,6 +1,6 @@
 """The events of a game of Splendor: its setup and its four kinds of turn.
 
-Same envelope and rules as every event (`seq`, `parent`, flat payloads, type tags never renamed:
+Same envelope and rules as every event (`seq`, `parent`, flat tables, type tags never renamed:
 see `splendor_cli.events`). A turn derives from `PlayEvent`, which declares its `player` and `by`
 (who played it for `player`, written only when set) once for every game.
 """
@@ -11,39 +11,33 @@ from typing import ClassVar, TypeAlias
 
 import attrs
 
-from ...events import Envelope, PlayEvent
+from ...events import Envelope, PlayEvent, WrittenForm, numbered_form, numbered_keys, strings
 from ...model import Gem
+
+DECK_KEYS = numbered_keys("deck", 3)
+"""How a file names the decks of a setup, level 1 first (`deck_1` ...): `GameStarted.FORM`."""
 
 
 @attrs.frozen(kw_only=True)
 class GameStarted(Envelope):
     """The setup, recorded as the outcome of the shuffle so that a file always replays the same.
 
-    Each `deck_N` lists that level's cards from the top; its first four are dealt face up.
-    `nobles` are the nobles revealed (players + 1); the others left the game unseen.
+    `decks` lists each level's cards from the top (level 1 first); the first four of each are
+    dealt face up. `nobles` are the nobles revealed (players + 1); the others left the game unseen.
+    The file writes the decks as it always did, one key a level (`DECK_KEYS`: `FORM`).
     """
 
     TYPE: ClassVar[str] = "game_started"
+    FORM: ClassVar[WrittenForm | None] = numbered_form("decks", DECK_KEYS, item=strings)
     variant: str
     players: tuple[str, ...]
-    deck_1: tuple[str, ...]
-    deck_2: tuple[str, ...]
-    deck_3: tuple[str, ...]
+    decks: tuple[tuple[str, ...], ...]
     nobles: tuple[str, ...]
 
     @classmethod
     def of(cls, players: tuple[str, ...], decks: tuple[tuple[str, ...], ...], nobles: tuple[str, ...]) -> GameStarted:
         """The setup of a base game with these players, deck orders (levels 1 to 3) and nobles."""
-        deck_1, deck_2, deck_3 = decks
-        return cls(
-            seq=1,
-            variant="base",
-            players=players,
-            deck_1=deck_1,
-            deck_2=deck_2,
-            deck_3=deck_3,
-            nobles=nobles,
-        )
+        return cls(seq=1, variant="base", players=players, decks=decks, nobles=nobles)
 
 
 @attrs.frozen(kw_only=True)

@@ -39,9 +39,7 @@ def _deal(players: tuple[str, ...], decks: Mapping[int, tuple[str, ...]], chance
     return DuelStarted(
         seq=1,
         players=players,
-        deck_1=decks[1],
-        deck_2=decks[2],
-        deck_3=decks[3],
+        decks=tuple(decks[level] for level in LEVELS),
         board=board_of(tuple(Gem(gem) for gem in bag)),
     )
 

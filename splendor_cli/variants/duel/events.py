@@ -1,6 +1,6 @@
 """The events of a Splendor Duel log: one per step of a turn (see docs/contract.md, Splendor Duel).
 
-Same envelope and rules as the base game's events (`seq`, `parent`, flat payloads, type tags
+Same envelope and rules as the base game's events (`seq`, `parent`, flat tables, type tags
 never renamed); a step derives from `PlayEvent`, which declares its `player` and `by` once. Board
 cells are written by name (`c3`), tokens by colour. Each event records what a reader would want to
 see without replaying (the colour under a cell, the card drawn), and the fold checks it against
@@ -13,21 +13,25 @@ from typing import ClassVar, TypeAlias
 
 import attrs
 
-from ...events import Envelope, PlayEvent
+from ...events import Envelope, PlayEvent, WrittenForm, numbered_form, numbered_keys, strings
 from ...model import Gem
+
+DECK_KEYS = numbered_keys("deck", 3)
+"""How a file names the decks of a setup, level 1 first (`deck_1` ...): `DuelStarted.FORM`."""
 
 
 @attrs.frozen(kw_only=True)
 class DuelStarted(Envelope):
-    """The setup of a Duel: the shuffled decks (from the top; the first 5, 4 and 3 cards of levels
-    1, 2 and 3 make the pyramid) and the 25 tokens as they landed on the board, cell by cell
-    from a1 to e5 (row 1 first). The first player named plays first; the second gets a privilege."""
+    """The setup of a Duel: the shuffled decks (`decks`, level 1 first, each from the top; the first
+    5, 4 and 3 cards of levels 1, 2 and 3 make the pyramid) and the 25 tokens as they landed on the
+    board, cell by cell from a1 to e5 (row 1 first). The first player named plays first; the second
+    gets a privilege. The file writes the decks as it always did, one key a level (`DECK_KEYS`:
+    `FORM`)."""
 
     TYPE: ClassVar[str] = "duel_started"
+    FORM: ClassVar[WrittenForm | None] = numbered_form("decks", DECK_KEYS, item=strings)
     players: tuple[str, ...]
-    deck_1: tuple[str, ...]
-    deck_2: tuple[str, ...]
-    deck_3: tuple[str, ...]
+    decks: tuple[tuple[str, ...], ...]
     board: tuple[Gem, ...]
 
 

@@ -10,7 +10,7 @@ import attrs
 from ...model import COLOURS, EMPTY, Gem, Tokens
 from ...sealing.placeholders import deck_problem
 from .cards import CARDS, DECKS, ROYALS, SPIRAL
-from .events import DuelStarted
+from .events import DECK_KEYS, DuelStarted
 
 SIZE = 5
 CELLS: tuple[str, ...] = tuple(f"{'abcde'[i % SIZE]}{i // SIZE + 1}" for i in range(SIZE * SIZE))
@@ -141,7 +141,7 @@ class DuelState:
 def start(event: DuelStarted) -> DuelState:
     """rules 3-6: the pyramid dealt from the decks, the board as the setup drew it, the second
     player holding one privilege."""
-    decks = (event.deck_1, event.deck_2, event.deck_3)
+    decks = event.decks
     first, second = event.players
     return DuelState(
         players=(DuelPlayer(name=first), DuelPlayer(name=second, privileges=1)),
@@ -163,8 +163,10 @@ def setup_problem(event: DuelStarted) -> str:
     """What is wrong with a setup event ("" when nothing is): the players are checked by the fold."""
     if len(event.players) != 2 or len(set(event.players)) != 2:
         return f"a Duel is for 2 players with distinct names, not {event.players!r}"
-    for level, deck in enumerate((event.deck_1, event.deck_2, event.deck_3), start=1):
-        problem = deck_problem(f"deck_{level}", level, deck, DECKS[level], f"level-{level} Duel cards")
+    if len(event.decks) != len(PYRAMID):
+        return f"duel_started holds {len(PYRAMID)} decks, not {len(event.decks)}"
+    for level, deck in enumerate(event.decks, start=1):
+        problem = deck_problem(DECK_KEYS[level - 1], level, deck, DECKS[level], f"level-{level} Duel cards")
         if problem:
             return problem
     if len(event.board) != SIZE * SIZE or Tokens.from_gems(event.board) != TOKENS:

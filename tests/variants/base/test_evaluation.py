@@ -21,7 +21,7 @@ def _positions(seed: int, players: int) -> list[GameState]:
     """Every position of a seeded game of random play, to its end."""
     rng = random.Random(seed)
     setup = deal(tuple(f"p{i}" for i in range(players)), rng)
-    state = start(setup.players, (setup.deck_1, setup.deck_2, setup.deck_3), setup.nobles)
+    state = start(setup.players, setup.decks, setup.nobles)
     play, seen = base_bot("random"), [state]
     while not state.finished and state.turn < 300:
         state = evolve(state, decide(state, play(state, rng)))

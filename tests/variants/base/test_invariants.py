@@ -65,7 +65,7 @@ def test_tokens_are_conserved_and_never_negative(history: tuple[Game, ...]) -> N
 def test_cards_are_conserved(history: tuple[Game, ...]) -> None:
     """Decks + board + reserved + owned are always the 90 cards dealt, each in one place."""
     setup = _setup(history[-1])
-    dealt = sorted((*setup.deck_1, *setup.deck_2, *setup.deck_3))
+    dealt = sorted(card for deck in setup.decks for card in deck)
     assert dealt == sorted(CARDS)
     for state in _states(history):
         places = [card for deck in state.decks for card in deck]

@@ -96,7 +96,7 @@ def test_setup_deals_four_cards_per_level(players: int) -> None:
     setup = game.events[0]
     assert isinstance(setup, GameStarted)
     state = game.state
-    for level, deck in enumerate((setup.deck_1, setup.deck_2, setup.deck_3)):
+    for level, deck in enumerate(setup.decks):
         assert state.board[level] == deck[:4]
         assert state.decks[level] == deck[4:]
     assert [len(d) for d in state.decks] == [36, 26, 16]

@@ -182,9 +182,7 @@ def test_setup_deals_a_pyramid_of_5_4_3_cards() -> None:
     event = deal_duel(("ann", "bob"), random.Random(SEED))
     state = duel_state.start(event)
     assert [len(row) for row in state.pyramid] == [5, 4, 3]
-    for level, (row, deck, dealt) in enumerate(
-        zip(state.pyramid, state.decks, (event.deck_1, event.deck_2, event.deck_3)), 1
-    ):
+    for level, (row, deck, dealt) in enumerate(zip(state.pyramid, state.decks, event.decks, strict=True), 1):
         assert all(DUEL_CARDS[c].level == level for c in row)
         assert (*row, *deck) == dealt
         assert sorted(dealt) == sorted(DUEL_DECKS[level])
@@ -234,7 +232,9 @@ def test_setup_problem_accepts_a_deal_and_names_a_bad_one() -> None:
     event = deal_duel(("ann", "bob"), random.Random(SEED))
     assert duel_state.setup_problem(event) == ""
     assert "2 players" in duel_state.setup_problem(attrs.evolve(event, players=("ann", "ann")))
-    assert "deck_1" in duel_state.setup_problem(attrs.evolve(event, deck_1=event.deck_1[1:]))
+    one, two, three = event.decks
+    assert "deck_1" in duel_state.setup_problem(attrs.evolve(event, decks=(one[1:], two, three)))
+    assert "3 decks" in duel_state.setup_problem(attrs.evolve(event, decks=(one, two)))
     too_much_gold = (GOLD, *event.board[1:]) if event.board[0] is not GOLD else (R, *event.board[1:])
     assert "board" in duel_state.setup_problem(attrs.evolve(event, board=too_much_gold))
     assert "board" in duel_state.setup_problem(attrs.evolve(event, board=event.board[:24]))
