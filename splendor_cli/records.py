@@ -8,7 +8,7 @@ from __future__ import annotations
 from .errors import GameFileError
 from .events.codec import Record, parse
 from .projection.game import Game, replay
-from .sealing.events import SealedAsked
+from .projection.table_protocol import find_protocol, protocol_of
 from .variants import event_types, find_variant
 
 
@@ -25,7 +25,8 @@ def replay_record(record: Record, trusted: int = 0) -> Game:
         raise GameFileError("the file has no events: it does not start with its setup")
     variant = find_variant(record.header.variant)  # known: the record was parsed with its events
     header = record.header
-    if header.format < 2 and isinstance(record.events[0], SealedAsked):
+    protocol = protocol_of(record.events[0].TYPE)  # a protocol's first event declares it
+    if protocol is not None and header.format < find_protocol(protocol).first_format:
         raise GameFileError(
             "a sealed game of format 1, written before shuffles carried their proofs: this release"
             " cannot vouch for its decks (finish it with the release that started it)"

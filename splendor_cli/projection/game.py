@@ -243,6 +243,8 @@ class _Fold:
         if self.protocol.watches:
             self.protocol.check_event(self, event, verify)
         handler = self.handlers.get(type(event)) or _inherited(self.handlers, type(event))
+        if handler is None:  # a table protocol's own event: its protocol is imported now
+            handler = protocol_handlers().get(type(event))
         if handler is None:
             raise CorruptLogError(f"a {event.TYPE} event has no place in {self.variant.title}", seq=seq)
         handler(self, event, check, verify)
@@ -349,13 +351,13 @@ _HANDLERS: dict[tuple[type, tuple[type, ...]], dict[type, Handler]] = {}
 def _handlers(variant: AnyVariant) -> dict[type, Handler]:
     """The fold's handler of each event type a game of `variant` may log: its play events (all
     one handler), its setup, the events every game shares (the undo, the commit-then-reveal
-    deal) and those of every table protocol (`protocol_handlers`: a sealed game's)."""
+    deal); a table protocol's own events are the protocol's (`protocol_handlers`, looked up when
+    one is met: an open game's read imports no protocol)."""
     key = (variant.setup_type, variant.play_types)
     known = _HANDLERS.get(key)
     if known is not None:
         return known
     table: dict[type, Handler] = {variant.setup_type: _Fold._setup}
-    table.update(protocol_handlers())
     table.update({TurnUndone: _Fold._undo, SeedsAsked: _Fold._seeds_asked})
     table.update(dict.fromkeys((SeedCommitted, SeedRevealed, SeedsRestarted), _Fold._seed_step))
     table.update(dict.fromkeys(variant.play_types, _Fold._play))  # a play event is first of all a play

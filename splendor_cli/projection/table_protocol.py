@@ -56,6 +56,8 @@ class TableProtocol:
     cached), and a bot seat's move cannot be computed again by another reader."""
     duties: ClassVar[bool] = False
     """The players owe the protocol events of its own (join, shuffle, shares, keys: `splendor seal`)."""
+    first_format: ClassVar[int] = 1
+    """The oldest file format a game of this protocol is read in (an older file is refused)."""
     watches: ClassVar[bool] = False
     """The fold asks the protocol about every event (`check_event`) and every play (`check_play`)."""
     command_line: ClassVar[str] = "splendor_cli.app.services.table_part"
@@ -148,6 +150,12 @@ _BUILT_IN: dict[str, str] = {
     "sealed": "splendor_cli.sealing.protocol",
 }
 """The protocols, by name: the module that holds each (its `PROTOCOL`)."""
+_TAGS: dict[str, str] = dict.fromkeys(
+    ("sealed_asked", "player_joined", "deck_shuffled", "cards_shown", "keys_published", "rewind_agreed"), "sealed"
+)
+"""The type tag of each protocol's own events, by protocol (its `handlers`' classes: a test holds
+them together): what a log's events declare is known before any protocol is imported, so an open
+game's commands never load a protocol they do not play."""
 _LATER = ("signed",)
 """Protocols declared, not yet available."""
 _FOUND: dict[str, type[TableProtocol]] = {}
@@ -179,6 +187,20 @@ def find_protocol(name: str) -> type[TableProtocol]:
     return found
 
 
+def protocol_of(tag: str) -> str | None:
+    """The protocol whose own event has type tag `tag` (None: no protocol's; nothing imported)."""
+    return _TAGS.get(tag)
+
+
+def protocol_event_type(tag: str) -> type | None:
+    """The class of a protocol's own event of type tag `tag` (its protocol imported then); None
+    when it is no protocol's."""
+    name = _TAGS.get(tag)
+    if name is None:
+        return None
+    return next((cls for cls in find_protocol(name).handlers() if getattr(cls, "TYPE", None) == tag), None)
+
+
 def protocol_handlers() -> Mapping[type, Handler]:
     """The fold's handlers of every registered protocol's events: a protocol's first event makes
     a game's protocol state, its others refuse a game of another protocol."""
@@ -190,6 +212,8 @@ def protocol_handlers() -> Mapping[type, Handler]:
 
 def protocol_notation(event: Event) -> str:
     """How the log writes `event` when it is a table protocol's own ("" when it is not)."""
+    if _TAGS.get(getattr(event, "TYPE", "")) is None:
+        return ""
     if not _OWNERS:
         for name in _BUILT_IN:
             found = find_protocol(name)
@@ -204,7 +228,9 @@ __all__ = [
     "Handler",
     "TableProtocol",
     "find_protocol",
+    "protocol_event_type",
     "protocol_handlers",
     "protocol_names",
     "protocol_notation",
+    "protocol_of",
 ]

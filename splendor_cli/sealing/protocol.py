@@ -35,6 +35,7 @@ class SealedTable(TableProtocol):
     """A sealed game's protocol state: its `Sealing`, folded event by event."""
 
     name: ClassVar[str] = "sealed"
+    first_format: ClassVar[int] = 2  # format 1 wrote shuffles without their proofs
     signed: ClassVar[bool] = True
     hidden: ClassVar[bool] = True
     duties: ClassVar[bool] = True

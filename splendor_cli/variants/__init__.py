@@ -9,20 +9,19 @@ A game's package is imported only when a file or a command asks for it.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..errors import GameFileError, UsageError, excerpt
 from ..events import SHARED_TYPES
 from ..projection.variant import AnyVariant
-from ..sealing.events import SEALED_TYPES
 
 _BUILT_IN: dict[str, str] = {
     "base": "splendor_cli.variants.base",  # Splendor, 2-4 players
     "duel": "splendor_cli.variants.duel",  # Splendor Duel, 2 players
 }
 _REGISTRY: dict[str, str | AnyVariant] = dict(_BUILT_IN)
-_TYPES: dict[str, dict[str, type[Any]]] = {}
+_TYPES: dict[str, Mapping[str, type[Any]]] = {}
 
 
 def names() -> tuple[str, ...]:
@@ -55,10 +54,38 @@ def find_variant(name: str) -> AnyVariant:
     return found
 
 
+class _EventTypes(Mapping[str, type[Any]]):
+    """A game's event classes by tag, and the table protocols' own (`table_protocol`), each
+    protocol's imported only when one of its tags is asked for (an open game's read imports none);
+    iterating it imports them all."""
+
+    def __init__(self, own: dict[str, type[Any]]) -> None:
+        self.own = own
+
+    def __getitem__(self, tag: str) -> type[Any]:
+        from ..projection.table_protocol import protocol_event_type
+
+        found = self.own.get(tag) or protocol_event_type(tag)
+        if found is None:
+            raise KeyError(tag)
+        return found
+
+    def _every(self) -> dict[str, type[Any]]:
+        from ..projection.table_protocol import protocol_handlers
+
+        return {**{cls.TYPE: cls for cls in protocol_handlers() if hasattr(cls, "TYPE")}, **self.own}
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._every())
+
+    def __len__(self) -> int:
+        return len(self._every())
+
+
 def event_types(name: str) -> Mapping[str, type[Any]]:
     """Every event class a log of game `name` may hold, by type tag: the game's, the shared ones and
-    the sealed protocol's (`sealing.events.SEALED_TYPES`: a game that declares no sealed cards
-    refuses them when it folds them).
+    the table protocols' (a sealed game's: a game that declares no sealed cards refuses them when
+    it folds them), a protocol's imported only when one of its tags is asked for.
 
     Raises:
         GameFileError: no game of that name (a file from a newer version, or edited by hand).
@@ -68,6 +95,6 @@ def event_types(name: str) -> Mapping[str, type[Any]]:
             variant = find_variant(name)
         except UsageError as exc:
             raise GameFileError(f"header: {exc}") from None
-        classes = (*SHARED_TYPES, *SEALED_TYPES, variant.setup_type, *variant.play_types)
-        _TYPES[name] = {cls.TYPE: cls for cls in classes}
+        classes = (*SHARED_TYPES, variant.setup_type, *variant.play_types)
+        _TYPES[name] = _EventTypes({cls.TYPE: cls for cls in classes})
     return _TYPES[name]

@@ -76,3 +76,26 @@ def test_no_code_outside_the_sealed_package_asks_whether_a_game_is_sealed() -> N
         if pattern.search(line)
     ]
     assert found == []
+
+
+def test_the_registry_knows_each_protocols_event_tags_without_importing_it() -> None:
+    """The type tags the registry gives each protocol are exactly its own events' (its handlers'
+    classes), so a log names its protocol before any is imported; and reading an open game
+    imports neither the sealed protocol nor its events (a fresh interpreter; the games' rules use
+    sealing/placeholders.py, the names of hidden cards, and nothing else of it)."""
+    import subprocess
+    import sys
+
+    from splendor_cli.projection import table_protocol
+
+    for name in table_protocol.protocol_names():
+        owned = {cls.TYPE for cls in table_protocol.find_protocol(name).handlers()}
+        assert owned == {tag for tag, owner in table_protocol._TAGS.items() if owner == name}, name
+    program = (
+        "import sys; from splendor_cli import store; store.read(sys.argv[1]);"
+        "print(sorted(m for m in sys.modules if m in ('splendor_cli.sealing.events', 'splendor_cli.sealing.protocol')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program, "games/sample-3p.toml"], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.strip() == "[]"
