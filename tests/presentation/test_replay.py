@@ -143,6 +143,8 @@ def test_a_person_steps_through_the_whole_game_in_chromium(tmp_path: Path, brows
         return moment.variant.whose_turn(moment.state)
 
     def check(seq: int) -> None:
+        # the page answers a key or a click in its own time: wait for it (one generous bound), never race it
+        page.wait_for_selector(f"body[data-seq='{seq}']", timeout=600_000)  # a selector: the page's CSP allows no eval
         assert at() == seq
         assert page.inner_text("#status") == status_of(seq)
         assert page.inner_text("#where") == f"event {seq} of {last}"
@@ -175,6 +177,7 @@ def test_a_person_steps_through_the_whole_game_in_chromium(tmp_path: Path, brows
     check(last)
     permalink = browser.new_page()
     permalink.goto(page_file.as_uri() + "#7")
+    permalink.wait_for_selector("body[data-seq='7']", timeout=600_000)
     assert int(permalink.get_attribute("body", "data-seq") or 0) == 7
     assert permalink.inner_text("#status") == status_of(7)
     permalink.close()
