@@ -104,6 +104,17 @@ def _judged(record: Record, after: int) -> tuple[str | None, str | None]:
     return None, None
 
 
+def _faults(sides: dict[str, _Side], shared: int) -> dict[str, str | None] | str:
+    """Why each side does not replay by the rules (None: it does); or, when the gate refuses a
+    side's new events though they replay (`_judged`), that refusal, naming the side."""
+    faults: dict[str, str | None] = {}
+    for name, side in sides.items():
+        faults[name], refusal = _judged(side.record, shared)
+        if refusal is not None:
+            return f"{name}: {refusal}"
+    return faults
+
+
 def _common(a: tuple[Event, ...], b: tuple[Event, ...]) -> int:
     """The number of events the two logs share from the start."""
     n = 0
@@ -191,11 +202,9 @@ def merge(base: bytes, ours: bytes, theirs: bytes) -> MergeResult:
     mine, yours = our.record.events[shared:], their.record.events[shared:]
     if not mine and not yours:
         return MergeResult(data=ours, conflict=False, message=f"both sides hold the same {shared} events")
-    faults: dict[str, str | None] = {}
-    for name, side in (("theirs", their), ("ours", our)):
-        faults[name], refusal = _judged(side.record, shared)
-        if refusal is not None:  # a cheat is refused, never merged nor dropped in silence
-            return MergeResult(data=ours, conflict=True, message=f"{name}: {refusal}; ours left as it is", refused=True)
+    faults = _faults({"theirs": their, "ours": our}, shared)
+    if isinstance(faults, str):  # a cheat is refused, never merged nor dropped in silence
+        return MergeResult(data=ours, conflict=True, message=f"{faults}; ours left as it is", refused=True)
     if faults["ours"] is not None and faults["theirs"] is not None:
         return _stop(ours, f"cannot merge: neither side replays (ours: {faults['ours']}; theirs: {faults['theirs']})")
     for keep, drop, kept, dropped in (("ours", "theirs", our, yours), ("theirs", "ours", their, mine)):
