@@ -290,15 +290,17 @@ again (the gate: `gate.judge_events`, bots/check.py)."""
 def writing_format(variant: str, started: Event) -> int:
     """The format a new game is written in: 3 for a game with bot seats (whose moves every reader
     computes again); 2 when it matters (a game that draws during play, whose draws format 2 fixes
-    by the setup and their number; a sealed game, whose shuffles carry proofs), else 1, which the
-    releases before format 2 read too."""
-    from .sealing.events import SealedAsked
+    by the setup and their number; a sealed game, whose shuffles carry proofs: its protocol's
+    first format), else 1, which the releases before format 2 read too."""
+    from .projection.table_protocol import find_protocol, protocol_of
     from .variants import find_variant
 
     players = getattr(started, "players", ())
     if any(isinstance(p, str) and p.startswith("bot:") for p in players):
         return BOT_SEATS_FORMAT
-    return 2 if find_variant(variant).drawing_types or isinstance(started, SealedAsked) else 1
+    protocol = protocol_of(started.TYPE)  # a protocol's first event declares it
+    least = find_protocol(protocol).first_format if protocol is not None else 1
+    return max(least, 2 if find_variant(variant).drawing_types else 1)
 
 
 def create(path: StrPath, header: Header, started: Event) -> Loaded:

@@ -365,11 +365,12 @@ def verified_prefix(record: Record) -> int:
     bits (some 2^33 hashes) could swap one for the other, and the second would pass unverified.
     Nor a search by halves: only the full digests, compared from the first event on, make the
     matches a prefix. Entries of an earlier release (16-digit digests) match nothing."""
-    from ...sealing.events import SealedAsked
+    from ...projection.table_protocol import find_protocol, protocol_of
 
     events = record.events
-    if not events or not isinstance(events[0], SealedAsked):
-        return 0
+    protocol = protocol_of(events[0].TYPE) if events else None  # a protocol's first event declares it
+    if protocol is None or not find_protocol(protocol).signed:
+        return 0  # nothing signed, nothing verified (and an open game loads no protocol)
     key = _game_key(record)
     text = get(key, _VERIFIED)
     if text is None:
