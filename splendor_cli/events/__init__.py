@@ -30,7 +30,7 @@ package (a sealed game's: `splendor_cli.sealing.events`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
 
 import attrs
 
@@ -68,8 +68,7 @@ payload, `by`, `sig`: the layout of every file written before the envelopes were
 # about 0.3 ms for nothing.
 
 
-@attrs.frozen(kw_only=True)
-class WrittenForm:
+class WrittenForm(NamedTuple):
     """How an event class's table in the file differs from its fields, when it does (an event
     class's `FORM`; None for most): the codec passes every table of the class read from a file
     through `upcast` before it is structured, and every table it writes (and hashes, and signs)

@@ -39,7 +39,6 @@ write any answer; so can anyone with a copy of the key (a backup, a synced home 
 from __future__ import annotations
 
 import contextlib
-import hmac
 import os
 import stat
 from hashlib import sha256
@@ -222,6 +221,8 @@ def _secret(folder: int, *, create: bool) -> bytes | None:
 
 
 def _mac(secret: bytes, key: str, text: bytes) -> bytes:
+    import hmac  # only where an entry is written or served: not on a cache that is off
+
     return hmac.digest(secret, key.encode("ascii") + b"\0" + text, "sha256").hex().encode("ascii")
 
 
@@ -232,6 +233,8 @@ def _authenticate(secret: bytes, key: str, text: bytes) -> bytes:
 
 def _authentic(secret: bytes, key: str, entry: bytes) -> bytes | None:
     """The text of an entry (`_authenticate`), if its MAC is right for this key."""
+    import hmac
+
     mac, newline, text = entry[:_MAC_HEX], entry[_MAC_HEX : _MAC_HEX + 1], entry[_MAC_HEX + 1 :]
     return text if newline == b"\n" and hmac.compare_digest(mac, _mac(secret, key, text)) else None
 
