@@ -63,11 +63,15 @@ class _EventTypes(Mapping[str, type[Any]]):
         self.own = own
 
     def __getitem__(self, tag: str) -> type[Any]:
+        found = self.own.get(tag)
+        if found is not None:
+            return found
         from ..projection.table_protocol import protocol_event_type
 
-        found = self.own.get(tag) or protocol_event_type(tag)
+        found = protocol_event_type(tag)
         if found is None:
             raise KeyError(tag)
+        self.own[tag] = found
         return found
 
     def _every(self) -> dict[str, type[Any]]:
