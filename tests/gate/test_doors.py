@@ -25,6 +25,8 @@ import pytest
 from splendor_cli import store
 from splendor_cli.sharing.mail import export_text
 
+pytestmark = pytest.mark.slow  # every door through real processes (the slow tier's kind of test)
+
 PLAYERS = "ann=ann@example.org,eve=eve@example.org,bot:greedy"
 GAME = "games/g.toml"
 
@@ -276,7 +278,6 @@ def assert_nothing_taken(ann: Person, head: str, data: bytes, remembered: dict[s
     assert ann.game.read_bytes() == data and ann.memory() == remembered
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("cheat", ["bot", "history"])
 def test_sync_with_nothing_to_push_refuses_what_it_fetched(tmp_path: Path, cheat: str) -> None:
     """ann's plain `sync` (a fast-forward, nothing to push) onto eve's pushed cheat: exit 4, naming
@@ -290,7 +291,6 @@ def test_sync_with_nothing_to_push_refuses_what_it_fetched(tmp_path: Path, cheat
     assert_nothing_taken(ann, head, data, remembered)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("cheat", ["bot", "history"])
 def test_sync_with_a_turn_to_push_refuses_what_it_fetched(tmp_path: Path, cheat: str) -> None:
     """ann relays a turn for eve and syncs it (a push) while eve's cheat is on the remote: exit 4,
@@ -310,7 +310,6 @@ def test_sync_with_a_turn_to_push_refuses_what_it_fetched(tmp_path: Path, cheat:
     assert ann.memory() == remembered
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("cheat", ["bot", "history"])
 def test_watch_refuses_what_it_fetched(tmp_path: Path, cheat: str) -> None:
     """`watch --once` (sync's round) onto eve's cheat (a forged bot move, a history the audit
@@ -323,7 +322,6 @@ def test_watch_refuses_what_it_fetched(tmp_path: Path, cheat: str) -> None:
     assert_nothing_taken(ann, head, data, remembered)
 
 
-@pytest.mark.slow
 def test_verify_git_refuses_a_forged_bot_move_in_the_history(tmp_path: Path) -> None:
     """`verify --git` judges each commit's new events as the gate does: a commit that appends a
     forged bot move is refused (it used to pass where `sync` and `verify` said exit 4)."""
@@ -333,7 +331,6 @@ def test_verify_git_refuses_a_forged_bot_move_in_the_history(tmp_path: Path) -> 
     assert done.returncode == 4 and "bot:greedy played" in done.stdout + done.stderr, (done.stdout, done.stderr)
 
 
-@pytest.mark.slow
 def test_sync_refuses_a_new_game_whose_fetched_history_the_audit_refuses(tmp_path: Path) -> None:
     """eve starts a second game and pushes it with her turn and a turn she relays for ann in one
     commit: ann's `sync` audits the game that would arrive before merging it (exit 4); the file
