@@ -46,8 +46,8 @@ def floor(module: str) -> int:
     parts = module.split(".")[1:]
     if not parts:
         return 0
-    if parts[0] == "app" or parts == ["__main__"]:
-        return 4
+    if parts[0] == "app" or parts == ["__main__"] or parts == ["sealing", "command_line"]:
+        return 4  # (a table protocol's command-line part is the command line's, as a game's board is presentation)
     if parts[0] == "presentation" or (parts[0] == "variants" and parts[-1] in ("render", "svg")):
         return 3
     if parts[0] in ("sharing", "bots", "gate"):

@@ -12,5 +12,5 @@ The services the commands share (services/): the game file found, read through t
 written and its JSON views cached (gamefile.py), what a board shows (boards.py), finding the game
 file (locate.py), the JSON cache (cache.py), the user's folders (folders.py), the players of
 `new` (players.py), notices after a move (notices.py), the key file (keyfile.py), each table
-protocol's part (table_part.py, sealed_part.py), shell completion (shell.py).
+protocol's part (table_part.py; a sealed game's: sealing/command_line.py), shell completion (shell.py).
 """

@@ -4,7 +4,7 @@ fold handlers, and the operations the fold and its callers ask of it.
 `SealedTable` holds the game's `Sealing` (table.py: keys, shuffles, shares, revealed cards); the
 handlers here fold the protocol's events (`SEALED_TYPES`: the first, `SealedAsked`, makes the
 table; the others refuse a game that is not sealed). Whatever the command line does for a
-sealed game is its part (`command_line`: `splendor_cli.app.services.sealed_part`).
+sealed game is its part (`command_line`: `splendor_cli.sealing.command_line`).
 
 `sealing_of(game)` is how code that is only about sealed games reaches the table (the game's
 protocol must be this one).
@@ -40,7 +40,7 @@ class SealedTable(TableProtocol):
     hidden: ClassVar[bool] = True
     duties: ClassVar[bool] = True
     watches: ClassVar[bool] = True
-    command_line: ClassVar[str] = "splendor_cli.app.services.sealed_part"
+    command_line: ClassVar[str] = "splendor_cli.sealing.command_line"
     dealt_by: ClassVar[str] = "sealed decks and their shares"
 
     sealing: Sealing

@@ -2,7 +2,7 @@
 `replenish`; `bot` (the bot seats' turns) and `hint` (a bot's suggestion, not played).
 
 In a sealed game each step is decided on what the seat to move may know and signed by the local
-key (services/sealed_part.py).
+key (the sealed protocol's part: sealing/command_line.py).
 """
 
 from __future__ import annotations

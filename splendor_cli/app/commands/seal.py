@@ -1,15 +1,15 @@
 """`splendor seal`, and the local player's part of a sealed game written by `sync` and `apply`
-(the helpers are services/sealed_part.py's)."""
+(the helpers are sealing/command_line.py's)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ...errors import UsageError
+from ...sealing.command_line import local_key, my_seat, part, replayed, seat_of, waiting_lines
 from ..output import json_text, out
 from ..params import AS, GAME, JSON, command
 from ..services.gamefile import append, game_path, writing
-from ..services.sealed_part import local_key, my_seat, part, replayed, seat_of, waiting_lines
 
 if TYPE_CHECKING:
     from ...store import Loaded

@@ -197,8 +197,8 @@ def _me(loaded: Loaded, as_: str | None, path: str) -> str | None:
 
 def local(picture: bool = False) -> Local:
     """What sync asks of this machine: the user's cache, key, sealed games' part, and pictures."""
+    from ...sealing.command_line import local_key
     from ...sharing.sync import Local
-    from ..services.sealed_part import local_key
     from ..services.table_part import part
 
     def draw(loaded: Loaded) -> bytes:

@@ -1,7 +1,7 @@
 """The command line's part of a table protocol (`projection/table_protocol.py`): what the commands do
 that depends on how a table keeps its cards and proves its moves. `part(game)` is the part of
 the game's protocol (`TableProtocol.command_line` names its module, imported only when asked
-for: a sealed game's is `app/services/sealed_part.py`); `TablePart` is the open protocol's, which the others
+for: a sealed game's is `sealing/command_line.py`); `TablePart` is the open protocol's, which the others
 override where they differ. Standard library only at import.
 """
 

@@ -17,21 +17,21 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from ...errors import IllegalMoveError, UsageError, excerpt
-from .table_part import TablePart
+from ..app.services.table_part import TablePart
+from ..errors import IllegalMoveError, UsageError, excerpt
 
 if TYPE_CHECKING:
-    from ...crypto.keys import SecretKey
-    from ...forks import Fork
-    from ...projection import Game
-    from ...sealing.table import Sealing
-    from ...store import Loaded
+    from ..crypto.keys import SecretKey
+    from ..forks import Fork
+    from ..projection import Game
+    from ..store import Loaded
+    from .table import Sealing
 
 
 def sealing_of(game: Game) -> Sealing:
     """The sealed table of `game`, through its protocol (`sealing.protocol.sealing_of`: imported
     when asked, so that `splendor --help` loads no fold)."""
-    from ...sealing.protocol import sealing_of as table
+    from .protocol import sealing_of as table
 
     return table(game)
 
@@ -43,7 +43,7 @@ def local_key(*, required: bool = True) -> SecretKey | None:
         UsageError: there is no key and it is `required`.
         GameFileError: the key file is unsafe or malformed.
     """
-    from .keyfile import keys_folder, read_key
+    from ..app.services.keyfile import keys_folder, read_key
 
     try:
         return read_key(keys_folder())
@@ -96,8 +96,8 @@ def replayed(game: Game, seat: str) -> bool:
     """Whether this user published their keys of this game (by its first event) while this copy
     has no such event of `seat`'s: an older copy, or a finished game replayed to make the same
     keys play again, whose secrets are out. Nothing is signed or shown in it."""
-    from ...sealing.events import KeysPublished
-    from .keyfile import published_before
+    from ..app.services.keyfile import published_before
+    from .events import KeysPublished
 
     if not published_before(sealing_of(game).root.hex()):
         return False
@@ -111,9 +111,9 @@ def part(loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
     Raises:
         IllegalMoveError: this user published their keys of this game already (`replayed`).
     """
-    from ... import store
-    from ...sealing.duties import duties
-    from ...sealing.events import DeckShuffled
+    from .. import store
+    from .duties import duties
+    from .events import DeckShuffled
 
     if replayed(loaded.game, seat):
         raise IllegalMoveError(
@@ -147,7 +147,7 @@ def _check_shuffle_once(loaded: Loaded, seat: str) -> None:
     holds another event there is one where a `resolve` dropped that shuffle: shuffling again is
     safe, a shuffle being bound to its input (crypto/shuffle.py), and it is what the protocol
     needs (exit 3)."""
-    from .keyfile import shuffles_made
+    from ..app.services.keyfile import shuffles_made
 
     for seq in shuffles_made(sealing_of(loaded.game).root.hex()):
         if loaded.game.seq < seq:
@@ -162,7 +162,7 @@ def note_written(loaded: Loaded, after: Loaded, secret: SecretKey | None) -> Non
     """What this user must remember of the events `after` adds to `loaded` (signed by `secret`'s
     seat): a shuffle of theirs, by the decks it started from (`_check_shuffle_once`); keys of
     theirs published, the game noted as one whose keys are out (`replayed`)."""
-    from ...sealing.events import DeckShuffled, KeysPublished
+    from .events import DeckShuffled, KeysPublished
 
     if secret is None:
         return
@@ -173,11 +173,11 @@ def note_written(loaded: Loaded, after: Loaded, secret: SecretKey | None) -> Non
     for seq in range(loaded.game.seq + 1, after.game.seq + 1):
         event = after.record.events[seq - 1]
         if isinstance(event, DeckShuffled) and event.player == seat:
-            from .keyfile import note_shuffled
+            from ..app.services.keyfile import note_shuffled
 
             note_shuffled(root, seq)
         if isinstance(event, KeysPublished) and event.player == seat:
-            from .keyfile import remember_published
+            from ..app.services.keyfile import remember_published
 
             remember_published(root)
 
@@ -185,7 +185,7 @@ def note_written(loaded: Loaded, after: Loaded, secret: SecretKey | None) -> Non
 def dropped_lines(fork: Fork, dropped: str) -> list[str]:
     """What a `resolve` that drops the side `dropped` of a sealed game's `fork` does to the
     protocol: one line a shuffle dropped, saying that its player shuffles again."""
-    from ...sealing.events import DeckShuffled
+    from .events import DeckShuffled
 
     return [
         f"{event.player}'s shuffle (#{event.seq}) is dropped: {event.player} shuffles again from the decks kept"
@@ -197,8 +197,8 @@ def dropped_lines(fork: Fork, dropped: str) -> list[str]:
 
 def private(game: Game, seat: str, secret: SecretKey) -> dict[str, str]:
     """The sealed cards `seat` sees alone now (their blind reserves...), by placeholder."""
-    from ...sealing.reveal import private_cards
-    from ...sealing.signing import game_key
+    from .reveal import private_cards
+    from .signing import game_key
 
     sealing = sealing_of(game)
     if not game.states or sealing.keys.get(seat) is None:
@@ -209,7 +209,7 @@ def private(game: Game, seat: str, secret: SecretKey) -> dict[str, str]:
 def view(game: Game, seat: str | None, secret: SecretKey | None = None) -> Any:
     """The table as `seat` may know it: with the cards only they can open when their key
     (`secret`, default: this machine's) is here (else as any spectator sees it)."""
-    from ...sealing.reveal import substitute
+    from .reveal import substitute
 
     state = game.state
     if seat is None:
@@ -223,9 +223,9 @@ def view(game: Game, seat: str | None, secret: SecretKey | None = None) -> Any:
 def reveal_for(loaded: Loaded, seat: str, secret: SecretKey, event: Any) -> Loaded:
     """`loaded` with `seat`'s shares of their own blind reserves that `event` (decided on their
     view) names staged first: buying a card reserved blind shows it to all."""
-    from ... import store
-    from ...events.codec import event_to_dict
-    from ...sealing.duties import reveal_own
+    from .. import store
+    from ..events.codec import event_to_dict
+    from .duties import reveal_own
 
     cards = private(loaded.game, seat, secret)
     named = {str(v) for v in event_to_dict(event).values() if isinstance(v, str)}
@@ -238,7 +238,7 @@ def reveal_for(loaded: Loaded, seat: str, secret: SecretKey, event: Any) -> Load
 
 def waiting_lines(game: Game) -> list[str]:
     """What `show` says of a sealed game: the stage of the setup, or each card that waits for shares."""
-    from ...sealing.reveal import waiting
+    from .reveal import waiting
 
     sealing = sealing_of(game)
     if not game.states:
@@ -248,7 +248,7 @@ def waiting_lines(game: Game) -> list[str]:
 
 def check_turn(game: Game, seat: str) -> None:
     """Refuse (exit 3) a turn that must wait for other players' shares, saying for whom."""
-    from ...sealing.reveal import blocked
+    from .reveal import blocked
 
     if not game.states or not game.variant.at_turn_start(game.state):
         return
@@ -288,7 +288,7 @@ class SealedPart(TablePart):
         return view(game, seat, secret) if seat == game.table.player.name else game.state
 
     def show(self, loaded: Loaded, played: Game, who: str | None, every: bool, color: str) -> str | None:
-        from .boards import board, keys_owed, keys_owed_line, seen
+        from ..app.services.boards import board, keys_owed, keys_owed_line, seen
 
         lines = waiting_lines(played)
         if not played.states:
@@ -328,7 +328,7 @@ class SealedPart(TablePart):
         return reveal_for(loaded, seat, secret, event)
 
     def write_part(self, loaded: Loaded, me: str | None) -> Loaded:
-        from ..commands.seal import write_part
+        from ..app.commands.seal import write_part
 
         return write_part(loaded, me)
 
