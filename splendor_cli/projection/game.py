@@ -287,14 +287,7 @@ class _Fold:
 
     def _seeds_asked(self, event: SeedsAsked, check: bool, verify: bool) -> None:
         """The start of a commit-then-reveal deal."""
-        seq, variant = event.seq, self.variant
-        if self.events:
-            raise CorruptLogError("seeds_asked must be the first event", seq=seq)
-        if event.variant != variant.name:
-            raise CorruptLogError(f"seeds_asked for {event.variant!r}, in a {variant.name!r} game", seq=seq)
-        problem = check_players(variant, event.players)
-        if problem:
-            raise CorruptLogError(problem, seq=seq)
+        check_opening(self, event)
         from .seeding import Seeding  # only for a commit-then-reveal deal
 
         self.seeding = Seeding(players=event.players)
@@ -363,6 +356,24 @@ def _handlers(variant: AnyVariant) -> dict[type, Handler]:
     table.update(dict.fromkeys(variant.play_types, _Fold._play))  # a play event is first of all a play
     _HANDLERS[key] = table
     return table
+
+
+def check_opening(fold: Any, event: Any) -> None:
+    """Refuse an event that opens a game (a commit-then-reveal deal's, a table protocol's: it
+    names the `variant` and the `players`) when it is not the first, names another game, or
+    seats players this game cannot (the fold's handlers of such events call it).
+
+    Raises:
+        CorruptLogError: naming the event.
+    """
+    seq, variant = event.seq, fold.variant
+    if fold.events:
+        raise CorruptLogError(f"{event.TYPE} must be the first event", seq=seq)
+    if event.variant != variant.name:
+        raise CorruptLogError(f"{event.TYPE} for {event.variant!r}, in a {variant.name!r} game", seq=seq)
+    problem = check_players(variant, event.players)
+    if problem:
+        raise CorruptLogError(problem, seq=seq)
 
 
 def _inherited(table: Mapping[type, Handler], kind: type) -> Handler | None:

@@ -228,17 +228,11 @@ def sealing_of(game: Any) -> Sealing:
 
 def _asked(fold: Any, event: SealedAsked, check: bool, verify: bool) -> None:
     """The first event of a sealed game: it makes the game's sealed table."""
-    from ..projection.variant import check_players
+    from ..projection.game import check_opening
     from .table import Sealing
 
     seq, variant = event.seq, fold.variant
-    if fold.events:
-        raise CorruptLogError("sealed_asked must be the first event", seq=seq)
-    if event.variant != variant.name:
-        raise CorruptLogError(f"sealed_asked for {event.variant!r}, in a {variant.name!r} game", seq=seq)
-    problem = check_players(variant, event.players)
-    if problem:
-        raise CorruptLogError(problem, seq=seq)
+    check_opening(fold, event)
     with _refused(seq):
         fold.protocol = SealedTable(sealing=Sealing.start(variant, event))
 
