@@ -69,13 +69,14 @@ def runtime_nodes(tree: ast.Module) -> list[ast.AST]:
 
 
 @functools.cache
-def imports(path: Path) -> list[tuple[str, bool, int]]:
-    """(module imported, at module level, line) for each import of splendor_cli in a file."""
+def imports(path: Path, *, typing_too: bool = False) -> list[tuple[str, bool, int]]:
+    """(module imported, at module level, line) for each import of splendor_cli in a file (with
+    `typing_too`, those under `if TYPE_CHECKING:` as well)."""
     tree = TREES[module_name(path)]
     package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
     top = {id(node) for node in tree.body}
     found = []
-    for node in runtime_nodes(tree):
+    for node in ast.walk(tree) if typing_too else runtime_nodes(tree):
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
@@ -116,10 +117,14 @@ def test_nothing_imports_a_floor_above_its_own() -> None:
     assert upward == []
 
 
-def test_no_import_circles() -> None:
-    """The modules' import-time graph (imports at module level) has no circle."""
+@pytest.mark.parametrize("which", ["import-time", "every import"])
+def test_no_import_circles(which: str) -> None:
+    """The modules' import-time graph (imports at module level) has no circle; nor has the graph
+    of every import (inside functions, and for types alone): no two modules lean on each other."""
+    every = which == "every import"
     graph = {
-        module: {n for n, at_top, _ in imports(path) if at_top and n != module} for module, path in MODULES.items()
+        module: {n for n, at_top, _ in imports(path, typing_too=every) if (at_top or every) and n != module}
+        for module, path in MODULES.items()
     }
     # a package imports its parent packages implicitly: those edges are no circle of ours
     for module, edges in graph.items():

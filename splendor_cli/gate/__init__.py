@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import os
 
+from .judge import judge_events
 from .memory import Seen
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
@@ -36,29 +37,9 @@ if TYPE_CHECKING:
 
     from ..crypto.keys import SecretKey
     from ..events import Event
-    from ..events.codec import Header, Record
+    from ..events.codec import Header
     from ..forks import Fork
-    from ..projection import Game
     from ..store import Loaded, StrPath, Trusted
-
-
-def judge_events(record: Record, game: Game, *, after: int = 0) -> None:
-    """Judge what the fold does not of the events of `record` (folded into `game`) after event
-    `after`: in a game of format 3 on, each bot seat's move is computed again (bots/check.py).
-    The history audit (`verify --git`) and the gate judge with this one function.
-
-    Raises:
-        CorruptLogError: naming the first event refused (exit 4).
-    """
-    from ..store import BOT_SEATS_FORMAT
-
-    if record.header.format < BOT_SEATS_FORMAT or game.protocol.hidden or not game.states:
-        return  # (bots/check.py, and the random module it loads, are imported for a bots' game alone)
-    if after >= len(record.events):
-        return
-    from ..bots.check import check_moves
-
-    check_moves(game, record.header.game, after=after)
 
 
 class Gate:

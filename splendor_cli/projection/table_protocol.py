@@ -33,7 +33,6 @@ from ..errors import UsageError, excerpt
 if TYPE_CHECKING:
     from ..crypto.keys import SecretKey
     from ..events import Event
-    from .game import Game
 
 Handler = Callable[[Any, Any, bool, bool], None]
 """How the fold takes in an event of one type: `handler(fold, event, check, verify)` (the fold
@@ -128,12 +127,13 @@ class TableProtocol:
         """The players who owe their keys of a game (`finished`: over); None: the protocol has no keys."""
         return None
 
-    def waiting(self, game: Game) -> tuple[tuple[str, ...], str, str | None] | None:
+    def waiting(self, game: Any) -> tuple[tuple[str, ...], str, str | None] | None:
         """Who the game waits for, where it stands and who is to move, when the protocol says
-        more than the table (None: the table says it all)."""
+        more than the table (None: the table says it all). `game` is the fold's `Game`
+        (projection/game.py, which this module is below: not named here)."""
         return None
 
-    def audit(self, game: Game) -> dict[str, Any] | None:
+    def audit(self, game: Any) -> dict[str, Any] | None:
         """What `verify` says of the protocol (None: nothing beyond the rules)."""
         return None
 

@@ -257,6 +257,26 @@ def check_turn(game: Game, seat: str) -> None:
         raise IllegalMoveError(f"your move waits: {why} (they run `splendor seal` or `splendor sync`)", rule="sealed")
 
 
+def write_part(loaded: Loaded, me: str | None) -> Loaded:
+    """In a sealed game, `loaded` with the local player's part of the protocol written (their
+    join, shuffle, shares owed, keys at the end: `splendor seal`); `loaded` as it is when there is
+    no local key, or it plays no seat. The player is the seat the local key joined, else `me` to
+    join it. Call it under the file's lock (through `part(game).write_part`)."""
+    from ..app.services.gamefile import append
+
+    sealing = sealing_of(loaded.game)
+    secret = local_key(required=False)
+    if secret is None:
+        return loaded
+    seat = seat_of(loaded.game, secret) or (me if me in sealing.players and me not in sealing.keys else None)
+    if seat is None or replayed(loaded.game, seat):
+        return loaded  # an older copy (a sync brings the newer), or a replay: `seal` says why
+    staged = part(loaded, seat, secret)
+    if staged is loaded:
+        return loaded
+    return append(loaded, *staged.record.events[loaded.game.seq :])
+
+
 class SealedPart(TablePart):
     """The sealed protocol's part of the command line: the local key signs its seat's events and
     says who the user is; a seat sees what its key opens; the seat's part of the protocol (`part`)
@@ -328,8 +348,6 @@ class SealedPart(TablePart):
         return reveal_for(loaded, seat, secret, event)
 
     def write_part(self, loaded: Loaded, me: str | None) -> Loaded:
-        from ..app.commands.seal import write_part
-
         return write_part(loaded, me)
 
     def settle(self, loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:

@@ -10,7 +10,7 @@ import attrs
 from ..errors import ConflictError, GameFileError
 from ..events.codec import Record
 from ..forks import cut, decode
-from ..gate import judge_events
+from ..gate.judge import judge_events
 from .audit_rules import events_listed, moves_reason, resolved_fork, rewrite_reason, withdrawal_fault
 from .history import Blob
 from .versions import Trusted, Version, extend_version, read_version

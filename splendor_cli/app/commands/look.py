@@ -11,8 +11,9 @@ import sys
 from ...errors import IllegalMoveError, SplendorError, UsageError
 from ..output import json_text, out, use_color, write_out
 from ..params import AT, COLOR, GAME, JSON, SEAT, Param, command
-from ..services.boards import board, check_all, file_viewer, picture, seen, viewer
+from ..services.boards import board, check_all, picture, seen, viewer
 from ..services.gamefile import game_path, load, load_side, state_json, views
+from ..services.table_part import file_viewer
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:

@@ -1,38 +1,18 @@
-"""`splendor seal`, and the local player's part of a sealed game written by `sync` and `apply`
-(the helpers are sealing/command_line.py's)."""
+"""`splendor seal`: the local player's part of a sealed game, now (what `sync`, `apply` and
+`play` write on their own: sealing/command_line.py's `write_part`, whose helpers this uses)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ...errors import UsageError
-from ...sealing.command_line import local_key, my_seat, part, replayed, seat_of, waiting_lines
+from ...sealing.command_line import local_key, my_seat, part, waiting_lines
 from ..output import json_text, out
 from ..params import AS, GAME, JSON, command
 from ..services.gamefile import append, game_path, writing
 
 if TYPE_CHECKING:
-    from ...store import Loaded
-
-
-def write_part(loaded: Loaded, me: str | None) -> Loaded:
-    """In a sealed game, `loaded` with the local player's part of the protocol written (their
-    join, shuffle, shares owed, keys at the end: `splendor seal`); `loaded` as it is when there is
-    no local key, or it plays no seat. The player is the seat the local key joined, else `me` to
-    join it. Call it under the file's lock (through `tables.part(game).write_part`)."""
-    from ...sealing.protocol import sealing_of
-
-    sealing = sealing_of(loaded.game)
-    secret = local_key(required=False)
-    if secret is None:
-        return loaded
-    seat = seat_of(loaded.game, secret) or (me if me in sealing.players and me not in sealing.keys else None)
-    if seat is None or replayed(loaded.game, seat):
-        return loaded  # an older copy (a sync brings the newer), or a replay: `seal` says why
-    staged = part(loaded, seat, secret)
-    if staged is loaded:
-        return loaded
-    return append(loaded, *staged.record.events[loaded.game.seq :])
+    pass
 
 
 @command("seal", GAME, AS, JSON)

@@ -57,22 +57,6 @@ def viewer(game: Game, seat: str | None) -> str | None:
     return part(game).viewer(game)
 
 
-def file_viewer(game: Game) -> str | None:
-    """Whose view a board shows when the file alone says (what `state --json` caches): the one
-    person of an open game against bots; else None, a spectator's."""
-    if game.protocol.hidden:
-        return None
-    people = people_of(game)
-    return people[0] if len(people) == 1 else None
-
-
-def people_of(game: Game) -> list[str]:
-    """The seats of `game` that are no bot's."""
-    from ...projection.undo_policy import is_bot_seat
-
-    return [name for name in game.players if not is_bot_seat(name)]
-
-
 def check_all(game: Game) -> None:
     """Refuse `--all` (every hidden card face up) unless `game` is over, or nobody but one
     person plays it (against bots): a board must not spoil a game under way by accident.
@@ -82,6 +66,8 @@ def check_all(game: Game) -> None:
     """
     if game.states and game.state.finished:
         return
+    from .table_part import people_of
+
     if len(people_of(game)) <= 1:
         return
     raise UsageError(

@@ -134,8 +134,9 @@ def views(loaded: Loaded, at: int | None = None, *, moves: bool = False) -> tupl
 
 def default_view(game: Game) -> Any:
     """The state `state --json` shows without --as: other players' blind reserves face down
-    (boards.file_viewer, boards.seen); None before the deal."""
-    from .boards import file_viewer, seen
+    (table_part.file_viewer, boards.seen); None before the deal."""
+    from .boards import seen
+    from .table_part import file_viewer
 
     return seen(game, file_viewer(game)).state if game.states else None
 

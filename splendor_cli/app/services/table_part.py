@@ -42,8 +42,6 @@ class TablePart:
 
     def viewer(self, game: Game) -> str | None:
         """Whose view a board shows when no seat is said (`boards.viewer`)."""
-        from .boards import file_viewer
-
         return file_viewer(game)
 
     def view(self, game: Game, seat: str | None, secret: SecretKey | None = None) -> Any:
@@ -102,3 +100,19 @@ def part(game: Game) -> TablePart:
         return PART
     found: TablePart = importlib.import_module(module).PART
     return found
+
+
+def file_viewer(game: Game) -> str | None:
+    """Whose view a board shows when the file alone says (what `state --json` caches): the one
+    person of an open game against bots; else None, a spectator's."""
+    if game.protocol.hidden:
+        return None
+    people = people_of(game)
+    return people[0] if len(people) == 1 else None
+
+
+def people_of(game: Game) -> list[str]:
+    """The seats of `game` that are no bot's."""
+    from ...projection.undo_policy import is_bot_seat
+
+    return [name for name in game.players if not is_bot_seat(name)]
