@@ -350,14 +350,26 @@ def write(staged: Loaded) -> Loaded:
     Raises:
         ConflictError: the file changed since it was read (nothing written).
     """
-    try:
-        current = read_bytes(staged.path)
-    except OSError as exc:
-        raise ConflictError(f"{staged.path}: cannot re-read before writing: {exc.strerror}") from None
-    if current != staged.read:
-        raise ConflictError(f"{staged.path} changed while this move was being made: run the command again")
-    write_atomic(staged.path, staged.data, exclusive=False)
+    write_over(staged.path, staged.data, read=staged.read, doing="this move was being made")
     return Loaded(path=staged.path, data=staged.data, record=staged.record, game=staged.game)
+
+
+def write_over(path: str, data: bytes, *, read: bytes, doing: str) -> None:
+    """Write `data` over the file at `path` (atomically: `write_atomic`) if it still holds the
+    bytes `read` it was read with; nothing when it holds `data` already. `doing` says, in the
+    error, what the file changed during. The caller holds the game's write lock (or git does).
+
+    Raises:
+        ConflictError: the file changed since it was read (nothing written).
+    """
+    try:
+        current = read_bytes(path)
+    except OSError as exc:
+        raise ConflictError(f"{path}: cannot re-read before writing: {exc.strerror}") from None
+    if current != read:
+        raise ConflictError(f"{path} changed while {doing}: run the command again")
+    if current != data:
+        write_atomic(path, data, exclusive=False)
 
 
 def stage(loaded: Loaded, event: Event, *, secret: SecretKey | None = None, decided: bool = False) -> Loaded:

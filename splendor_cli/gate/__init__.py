@@ -168,7 +168,7 @@ class Gate:
             judge_events(loaded.record, loaded.game, after=self.seen.common(loaded.record))
         else:
             self.judge(loaded)
-        self._overwrite(path, data, read)
+        store.write_over(path, data, read=read, doing="it was being written")
         if remember:
             self._remember(loaded, replace=agreed)
         return loaded
@@ -195,7 +195,7 @@ class Gate:
             loaded = store.from_bytes(path, fork.prefix + fork.branch(side).data, self.trusted)
             # not held against what was seen: one side of a fork contradicts it (`resolve` chooses)
             judge_events(loaded.record, loaded.game, after=len(fork.record.events))
-        self._overwrite(path, data, read)
+        store.write_over(path, data, read=read, doing="it was being written")
         return fork
 
     def forget(self, path: StrPath) -> Loaded:
@@ -213,21 +213,6 @@ class Gate:
         self.seen.forget(loaded.record.header.game)
         self._remember(loaded)
         return loaded
-
-    def _overwrite(self, path: str, data: bytes, read: bytes) -> None:
-        """Write `data` over the file at `path`, which must still hold `read` (the caller holds
-        its write lock, or git does)."""
-        from .. import store
-        from ..errors import ConflictError
-
-        try:
-            current = store.read_bytes(path)
-        except OSError as exc:
-            raise ConflictError(f"{path}: cannot re-read before writing: {exc.strerror}") from None
-        if current != read:
-            raise ConflictError(f"{path} changed while it was being written: run the command again")
-        if current != data:
-            store.write_atomic(path, data, exclusive=False)
 
     # -- history -----------------------------------------------------------------------------------
 

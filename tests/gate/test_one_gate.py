@@ -1,13 +1,13 @@
 """One gate: no module of the package writes a game file or the memory of seen games but through
 `splendor_cli.gate.Gate` (as no module but sharing/git.py runs git: tests/sharing/test_git_port.py).
 
-Writers are found in the source: a call of `store.write`, `store.append`, `store.create` or
-`store.write_atomic` (or of those names imported from the store), a call of a memory's
-`remember` or `forget` (the gate's memory of seen games, gate/memory.py), and a call of the
-cache's `remember_verified` (what this user verified of a sealed game: the gate is handed it). The store itself and the
-gate may write; `write_atomic` may also write what is no game (a picture, a service file, a
-command's `-o` output), each listed here with its reason, so that a new writer of game files
-cannot slip in unnoticed.
+Writers are found in the source: a call of `store.write`, `store.append`, `store.create`,
+`store.write_over` or `store.write_atomic` (or of those names imported from the store), a call of
+a memory's `remember` or `forget` (the gate's memory of seen games, gate/memory.py), and a call of
+the cache's `remember_verified` (what this user verified of a sealed game: the gate is handed it).
+The store itself and the gate may write; `write_atomic` may also write what is no game (a
+picture, a service file, a command's `-o` output), each listed here with its reason, so that a
+new writer of game files cannot slip in unnoticed.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import splendor_cli
 
 PACKAGE = Path(splendor_cli.__file__).parent
 
-STORE_WRITERS = ("write", "append", "create", "write_atomic")
+STORE_WRITERS = ("write", "append", "create", "write_atomic", "write_over")
 """The store's functions that write a file."""
 MEMORY_WRITERS = ("remember", "forget")
 """What writes the memory of seen games (`gate.memory.Seen`)."""
