@@ -403,7 +403,7 @@ def find_game_files(data: str | bytes, limit: int = 32 << 20) -> list[bytes]:
             name = part.get_filename() or ""
             if name.lower().endswith(".toml"):
                 payload = part.get_payload(decode=True)
-                if isinstance(payload, bytes) and len(payload) <= limit and _looks_like_game(payload):
+                if isinstance(payload, bytes) and len(payload) <= limit and looks_like_game(payload):
                     found.append(payload)
             elif part.get_content_type() == "text/plain":
                 texts.append(_part_text(part))
@@ -414,7 +414,7 @@ def find_game_files(data: str | bytes, limit: int = 32 << 20) -> list[bytes]:
     return list(dict.fromkeys(found))[:_MAX_GAME_FILES]
 
 
-def _looks_like_game(data: bytes) -> bool:
+def looks_like_game(data: bytes) -> bool:
     """Whether bytes begin as a game file does: a `format = ` and a `game = ` line before any event."""
     head = b"\n" + data[:8192].split(b"\n[[events]]", 1)[0]
     return b"\nformat = " in head and b"\ngame = " in head
@@ -431,7 +431,7 @@ def _armoured(text: str) -> list[bytes]:
             lines, prefix = [], line[: len(line) - len(line.lstrip(" >"))]
         elif bare == GAME_END and lines is not None:
             data = ("\n".join(lines) + "\n").encode("utf-8")
-            if _looks_like_game(data):
+            if looks_like_game(data):
                 found.append(data)
             lines = None
         elif lines is not None:

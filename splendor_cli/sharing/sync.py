@@ -16,9 +16,8 @@ by its new events alone, and the audit before the push starts from the versions 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import attrs
 
@@ -418,40 +417,53 @@ def audit_fetched(repo: Repo, up: Upstream, paths: list[str], local: Local, read
     Raises:
         AuditRefused: naming the file and the first bad commit; nothing merged, nothing pushed.
     """
+    from .mail import looks_like_game
+
     here = {os.path.realpath(path): path for path in paths}
     folders = sorted({os.path.dirname(gitsync.locate(path).rel) or "." for path in paths} | {"games"})
     for rel in gitsync.arriving(repo, up.ref, folders):  # a game new to this clone is audited too
         path = str(repo.top / rel)
-        if os.path.realpath(path) not in here and os.path.isdir(os.path.dirname(path)):
-            data = gitsync.committed(repo, up.ref, rel=rel) or b""
-            if b"\n[[events]]" in data and re.search(rb'(?m)^game = "', data.split(b"\n[[events]]", 1)[0]):
-                here[os.path.realpath(path)] = path
+        new = os.path.realpath(path) not in here and os.path.isdir(os.path.dirname(path))
+        if new and looks_like_game(gitsync.committed(repo, up.ref, rel=rel) or b""):
+            here[os.path.realpath(path)] = path
     for path in here.values():
         rel = gitsync.locate(path).rel
         theirs = gitsync.committed(repo, up.ref, rel=rel)
         if theirs is None or theirs == gitsync.committed(repo, "HEAD", rel=rel):
             continue  # the upstream has no new version of it
-        known = read.known.get(path, [])
-        report = local.gate.audit(
-            path, tip=up.ref, mark=local.marks.get(path, up), known=known, trusted=trusting(known, local.gate.trusted)
-        )
-        if not report["ok"]:
-            raise AuditRefused(
-                f"{path}: verify --git of {up.remote}/{up.branch}: {safe(report['bad']['reason'])}:"
-                " nothing merged, nothing pushed",
-                details=checks_text(report),
-                commit=report["bad"]["commit"],
-                path=path,
-            )
-        if report["mark"] is not None:
-            local.marks.put(path, up, report["mark"])
+        audit_one(path, up, local, read, fetched=True)
 
 
-def checks_text(report: dict[str, Any]) -> str:
-    """The audit's report for a person (`audit.git_report_text`)."""
+def audit_one(path: str, up: Upstream, local: Local, read: Reads | None, *, fetched: bool = False) -> None:
+    """`verify --git` of the game file at `path`: of HEAD's history (what a push would send), or
+    (`fetched`) of the upstream's (what a merge would take in); from the file's mark on, which
+    moves only after a good audit.
+
+    Raises:
+        AuditRefused: naming the file and the first bad commit.
+    """
     from .git_audit import git_report_text
 
-    return git_report_text(report)
+    known = read.known.get(path, []) if read is not None else []
+    report = local.gate.audit(
+        path,
+        tip=up.ref if fetched else None,
+        mark=local.marks.get(path, up),
+        known=known,
+        trusted=trusting(known, local.gate.trusted),
+    )
+    if not report["ok"]:
+        where, left = (
+            (f" of {up.remote}/{up.branch}", "nothing merged, nothing pushed") if fetched else ("", "nothing pushed")
+        )
+        raise AuditRefused(
+            f"{path}: verify --git{where}: {safe(report['bad']['reason'])}: {left}",
+            details=git_report_text(report),
+            commit=report["bad"]["commit"],
+            path=path,
+        )
+    if report["mark"] is not None:
+        local.marks.put(path, up, report["mark"])
 
 
 def audit(paths: list[str], up: Upstream, local: Local, read: Reads | None = None) -> None:
@@ -469,19 +481,7 @@ def audit(paths: list[str], up: Upstream, local: Local, read: Reads | None = Non
         AuditRefused: a history breaks the audit (its report in `details`).
     """
     for path in paths:
-        known = read.known.get(path, []) if read is not None else []
-        report = local.gate.audit(
-            path, mark=local.marks.get(path, up), known=known, trusted=trusting(known, local.gate.trusted)
-        )
-        if not report["ok"]:
-            raise AuditRefused(
-                f"{path}: verify --git: {safe(report['bad']['reason'])}: nothing pushed",
-                details=checks_text(report),
-                commit=report["bad"]["commit"],
-                path=path,
-            )
-        if report["mark"] is not None:
-            local.marks.put(path, up, report["mark"])
+        audit_one(path, up, local, read)
 
 
 # -- a merge left under way ----------------------------------------------------------------------
