@@ -5,10 +5,10 @@ header names, and folded by that game's rules. Forked files are forks.py's.
 
 from __future__ import annotations
 
-from .errors import GameFileError
+from .errors import GameFileError, UsageError
 from .events.codec import Record, parse
 from .projection.game import Game, replay
-from .projection.table_protocol import find_protocol, protocol_of
+from .projection.table_protocol import find_protocol
 from .variants import event_types, find_variant
 
 
@@ -25,13 +25,17 @@ def replay_record(record: Record, trusted: int = 0) -> Game:
         raise GameFileError("the file has no events: it does not start with its setup")
     variant = find_variant(record.header.variant)  # known: the record was parsed with its events
     header = record.header
-    protocol = protocol_of(record.events[0].TYPE)  # a protocol's first event declares it
-    if protocol is not None and header.format < find_protocol(protocol).first_format:
+    try:
+        protocol = find_protocol(header.table)  # the header declares it (an older file: its first event)
+    except UsageError as exc:
+        raise GameFileError(f"header: {exc}") from None
+    if header.format < protocol.first_format:
         raise GameFileError(
-            "a sealed game of format 1, written before shuffles carried their proofs: this release"
-            " cannot vouch for its decks (finish it with the release that started it)"
+            f"a {protocol.name} game of format {header.format}, older than the proofs its protocol"
+            f" needs (format {protocol.first_format}): this release cannot vouch for its decks"
+            " (finish it with the release that started it)"
         )
-    game = replay(variant, record.events, trusted=trusted, chained_draws=header.format < 2)
+    game = replay(variant, record.events, trusted=trusted, chained_draws=header.format < 2, table=protocol.name)
     if game.players != header.players:
         raise GameFileError("header: players do not match the setup event")
     if header.emails and len(header.emails) != len(header.players):

@@ -287,20 +287,20 @@ BOT_SEATS_FORMAT = 3
 again (the gate: `gate.judge_events`, bots/check.py)."""
 
 
-def writing_format(variant: str, started: Event) -> int:
-    """The format a new game is written in: 3 for a game with bot seats (whose moves every reader
+def writing_format(header: Header, started: Event) -> int:
+    """The format a new game is written in: 4 for a game whose header declares a table protocol
+    other than open (`codec.TABLE_FORMAT`); 3 for a game with bot seats (whose moves every reader
     computes again); 2 when it matters (a game that draws during play, whose draws format 2 fixes
-    by the setup and their number; a sealed game, whose shuffles carry proofs: its protocol's
-    first format), else 1, which the releases before format 2 read too."""
-    from .projection.table_protocol import find_protocol, protocol_of
+    by the setup and their number); else 1, which the releases before format 2 read too."""
+    from .events.codec import TABLE_FORMAT
     from .variants import find_variant
 
+    if header.table != "open":
+        return TABLE_FORMAT
     players = getattr(started, "players", ())
     if any(isinstance(p, str) and p.startswith("bot:") for p in players):
         return BOT_SEATS_FORMAT
-    protocol = protocol_of(started.TYPE)  # a protocol's first event declares it
-    least = find_protocol(protocol).first_format if protocol is not None else 1
-    return max(least, 2 if find_variant(variant).drawing_types else 1)
+    return 2 if find_variant(header.variant).drawing_types else 1
 
 
 def create(path: StrPath, header: Header, started: Event) -> Loaded:
@@ -311,7 +311,7 @@ def create(path: StrPath, header: Header, started: Event) -> Loaded:
     from .events.codec import Record, chained, format_event, format_header
     from .records import replay_record
 
-    header = attrs.evolve(header, format=writing_format(header.variant, started))
+    header = attrs.evolve(header, format=writing_format(header, started))
     path = os.fspath(path)
     if os.path.lexists(path):
         raise UsageError(f"{path} exists already: choose another name, or remove it first")

@@ -21,7 +21,7 @@ from splendor_cli.crypto.elgamal import Deck, combine, share_point
 from splendor_cli.crypto.group import Scalar
 from splendor_cli.crypto.keys import SecretKey
 from splendor_cli.events import Event
-from splendor_cli.events.codec import Header, Record, chained
+from splendor_cli.events.codec import FORMAT, Header, Record, chained
 from splendor_cli.projection.game import Game, replay
 from splendor_cli.projection.variant import AnyVariant
 from splendor_cli.sealing.duties import duties, reveal_own
@@ -77,13 +77,20 @@ class Table:
         The keys and every draw follow from `seed`; the game's id (`game`) makes its root."""
         names = NAMES[:players] if isinstance(players, int) else players
         found = find_variant(variant)
-        header = Header(game=game or f"sealed-{seed}", variant=variant, players=names, created=CREATED)
+        header = Header(
+            game=game or f"sealed-{seed}",
+            variant=variant,
+            players=names,
+            created=CREATED,
+            format=FORMAT,
+            table="sealed",
+        )
         table = cls(
             variant=found,
             players=names,
             keys=make_keys(names, seed),
             record=Record(header=header, events=()),
-            game=replay(found, []),
+            game=replay(found, [], table="sealed"),
             rng=random.Random(f"moves:{seed}"),
             source=random.Random(f"proofs:{seed}"),
         )

@@ -53,15 +53,22 @@ EventTypes = Callable[[str], Mapping[str, type[Any]]]
 """The event classes of a game, by type tag, for the header's `variant` (GameFileError if unknown):
 `splendor_cli.variants.event_types`. The codec takes it as an argument: it knows no game."""
 
-FORMAT = 3
+FORMAT = 4
 """The version of the file format this program writes, and the newest it reads. Format 2 draws a
 game's chance from its setup and the number of draws before (an undo cannot re-roll it) and seals
 games with proofs of shuffle; a format 1 file reads as it was written (its draws follow the
-digest of the event before them), but a sealed game of format 1 is refused. Format 3 (this
-release) writes the same tables as format 2 and adds a rule: a bot seat's move is the one its
-bot makes, which every reader computes again (bots/check.py, through the gate); files of formats 1 and 2 are
-read without it. `splendor new` writes the oldest format that reads the game the same
+digest of the event before them), but a sealed game of format 1 is refused. Format 3 writes the
+same tables as format 2 and adds a rule: a bot seat's move is the one its bot makes, which every
+reader computes again (bots/check.py, through the gate); files of formats 1 and 2 are read
+without it. Format 4 (this release) declares a game's table protocol in its header (`table`,
+`TABLE_FORMAT`). `splendor new` writes the oldest format that reads the game the same
 (`store.writing_format`)."""
+
+TABLE_FORMAT = 4
+"""The first format whose header declares the game's table protocol (`Header.table`, written
+when it is not "open"). In an older file the protocol is the one whose event opens the log (its
+class's `TABLE`: `sealed_asked` opens a sealed game), and the header is read so (`parse`), its
+bytes and digest as written."""
 
 GAME_ID_RULE = (
     "a game id is 1 to 100 ASCII letters, digits and _ . @ : # + -, starting with a letter or a digit, without '..'"
@@ -93,6 +100,11 @@ class Header:
     game: str
     """The game's id (`GAME_ID_RULE`, checked on read)."""
     variant: str
+    table: str = "open"
+    """The table protocol that keeps the game's cards and proves its moves (`projection/
+    table_protocol.py`): chosen by it when the file is read, and the log must follow it. Written
+    only when it is not "open", from format 4 on (`TABLE_FORMAT`); an older file's is its first
+    event's (`parse`)."""
     players: tuple[str, ...]
     """The setup's players, checked against it on replay (and so by the rule of player names)."""
     created: str
@@ -163,6 +175,8 @@ def header_to_dict(header: Header) -> dict[str, Any]:
     raw = _plain(header)
     if not header.emails:
         del raw["emails"]  # absent, not empty: the header of a game without e-mails stays as it was
+    if header.table == "open" or header.format < TABLE_FORMAT:
+        del raw["table"]  # an open game's header, and an older file's, stay as they were
     return raw
 
 
@@ -538,8 +552,15 @@ def parse(text: str, types: EventTypes) -> Record:
     problem = game_id_problem(header.game)
     if problem:
         raise GameFileError(problem)
+    if "table" in doc and (fmt < TABLE_FORMAT or header.table == "open"):
+        raise GameFileError(
+            f"header: 'table' is written only from format {TABLE_FORMAT} on, and only when it is not"
+            ' "open" (the file was edited by hand)'
+        )
     full: list[str] = []
     events = read_events(raw_events, [header_digest(header)], types(header.variant), full, fmt=fmt)
+    if fmt < TABLE_FORMAT and events:  # an older file: its first event declares the protocol
+        header = attrs.evolve(header, table=getattr(type(events[0]), "TABLE", "open"))
     return Record(header=header, events=events, digested=(events, tuple(full)))
 
 

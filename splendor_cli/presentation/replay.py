@@ -118,7 +118,7 @@ def frames(game: Game, *, seat: str | None = None, seen: Callable[[Game], Any] |
     turns each moment into what `seat` knew then (a sealed game's seat view); default: as it is."""
     variant = game.variant
     out: list[dict[str, Any]] = []
-    fold = Game(variant=variant)
+    fold = Game(variant=variant, declared=game.declared)  # the table its header declares
     for event in game.events:
         fold = fold.apply(event, check=False)
         if not fold.states:

@@ -15,7 +15,7 @@ import attrs
 
 from ..errors import CorruptLogError, IllegalMoveError, SplendorError, UsageError, excerpt
 from ..events import Event, PlayEvent, SeedCommitted, SeedRevealed, SeedsAsked, SeedsRestarted, TurnUndone, enveloped
-from .table_protocol import OPEN, Handler, TableProtocol, protocol_handlers
+from .table_protocol import OPEN, Handler, TableProtocol, find_protocol, protocol_of
 from .variant import AnyVariant, State, check_players
 
 if TYPE_CHECKING:
@@ -37,9 +37,12 @@ class Game:
     undone: frozenset[int] = frozenset()
     seeding: Seeding | None = None
     """While a commit-then-reveal deal is under way; None once dealt or without one."""
+    declared: str = "open"
+    """The table protocol the game's header declares (`Header.table`): chosen when the file is
+    read, its events the only protocol events the log may hold, its opening event the log's first."""
     protocol: TableProtocol = OPEN
     """How the table keeps its cards and proves its moves (projection/table_protocol.py): the state of
-    the protocol the log declares (its first event), open when it declares none."""
+    the declared protocol (`declared`) as far as the log goes (open until its opening event)."""
     chained_draws: bool = False
     """A file of format 1: each draw follows the digest of the effective event before it (see
     `chance`)."""
@@ -174,7 +177,9 @@ class Game:
         """The game as it was just after event `seq` (1 = the setup)."""
         if not 1 <= seq <= self.seq:
             raise UsageError(f"there is no event #{seq}: the log has events #1 to #{self.seq}")
-        return replay(self.variant, self.events[:seq], check=False, chained_draws=self.chained_draws)
+        return replay(
+            self.variant, self.events[:seq], check=False, chained_draws=self.chained_draws, table=self.declared
+        )
 
 
 class _Fold:
@@ -184,6 +189,7 @@ class _Fold:
     __slots__ = (
         "after",
         "chained_draws",
+        "declared",
         "events",
         "handlers",
         "protocol",
@@ -206,6 +212,7 @@ class _Fold:
         self.undone: set[int] = set(game.undone)
         self.seeding = game.seeding
         self.protocol = game.protocol
+        self.declared = game.declared
         self.chained_draws = game.chained_draws
 
     @property
@@ -229,6 +236,7 @@ class _Fold:
             after=tuple(self.after),
             undone=frozenset(self.undone),
             seeding=self.seeding,
+            declared=self.declared,
             protocol=self.protocol,
             chained_draws=self.chained_draws,
         )
@@ -243,12 +251,25 @@ class _Fold:
         if self.protocol.watches:
             self.protocol.check_event(self, event, verify)
         handler = self.handlers.get(type(event)) or _inherited(self.handlers, type(event))
-        if handler is None:  # a table protocol's own event: its protocol is imported now
-            handler = protocol_handlers().get(type(event))
+        if handler is None:  # the declared table protocol's own event: its protocol is imported now
+            handler = find_protocol(self.declared).handlers().get(type(event))
         if handler is None:
-            raise CorruptLogError(f"a {event.TYPE} event has no place in {self.variant.title}", seq=seq)
+            raise CorruptLogError(self._misplaced(event), seq=seq)
         handler(self, event, check, verify)
+        if not self.events and self.protocol.name != self.declared:
+            raise CorruptLogError(
+                f"the header declares a {self.declared} table, but the log opens with {event.TYPE}"
+                f" (a {self.declared} game opens with its protocol's own event)",
+                seq=seq,
+            )
         self.events.append(event)
+
+    def _misplaced(self, event: Event) -> str:
+        """Why `event` has no place in this game: another table protocol's, or no game's."""
+        owner = protocol_of(event.TYPE)
+        if owner is not None and owner != self.declared:
+            return f"{event.TYPE} in a game that is not {owner} (its header declares the {self.declared} table)"
+        return f"a {event.TYPE} event has no place in {self.variant.title}"
 
     def _play(self, event: PlayEvent, check: bool, verify: bool) -> None:
         """A turn of the game, or a step of one: judged by the rules again (`check`), then folded."""
@@ -344,8 +365,8 @@ _HANDLERS: dict[tuple[type, tuple[type, ...]], dict[type, Handler]] = {}
 def _handlers(variant: AnyVariant) -> dict[type, Handler]:
     """The fold's handler of each event type a game of `variant` may log: its play events (all
     one handler), its setup, the events every game shares (the undo, the commit-then-reveal
-    deal); a table protocol's own events are the protocol's (`protocol_handlers`, looked up when
-    one is met: an open game's read imports no protocol)."""
+    deal); a table protocol's own events are the declared protocol's (`TableProtocol.handlers`,
+    looked up when one is met: an open game's read imports no protocol)."""
     key = (variant.setup_type, variant.play_types)
     known = _HANDLERS.get(key)
     if known is not None:
@@ -488,13 +509,16 @@ def replay(
     check: bool = True,
     trusted: int = 0,
     chained_draws: bool = False,
+    table: str = "open",
 ) -> Game:
-    """Fold the events of a game of `variant`. With `check`, every move is judged by the rules
-    again, and in a sealed game every signature and proof is checked but those of the first
-    `trusted` events (ones this reader verified before: the same bytes, by their chain's digest).
-    `chained_draws`: a file of format 1 (`Game.chained_draws`). Linear in the number of events,
-    undos included."""
-    fold = _Fold(Game(variant=variant, chained_draws=chained_draws), trusted)
+    """Fold the events of a game of `variant` at a table of protocol `table` (the header's:
+    `Game.declared`; UsageError when this program has none). With `check`, every move is judged by
+    the rules again, and in a sealed game every signature and proof is checked but those of the
+    first `trusted` events (ones this reader verified before: the same bytes, by their chain's
+    digest). `chained_draws`: a file of format 1 (`Game.chained_draws`). Linear in the number of
+    events, undos included."""
+    find_protocol(table)  # a protocol this program plays, before any event
+    fold = _Fold(Game(variant=variant, chained_draws=chained_draws, declared=table), trusted)
     for event in events:
         fold.add(event, check=check)
     return fold.game()

@@ -6,10 +6,12 @@ protocol is a package registered here by name, like a game (`variants/__init__.p
 decks nobody alone knows: `splendor_cli.sealing.protocol`). `signed` (every move signed, no
 hidden cards) is declared, not yet available.
 
-A game's protocol is chosen as its log is read, by what the log declares: a protocol's fold
-handlers (`TableProtocol.handlers`) take in its own events, and the first event of a game
-(`SealedAsked` for a sealed one) makes the game's protocol state, held as `Game.protocol`. A
-log that declares none is open. No byte of a file says more than it did before.
+A game's protocol is declared once, in its file's header (`Header.table`, format 4 on; an older
+file's is the one whose event opens its log), and chosen as the file is read (`Game.declared`):
+that protocol's fold handlers (`TableProtocol.handlers`) take in its own events, its opening
+event (`SealedAsked` for a sealed game) makes the game's protocol state, held as
+`Game.protocol`, and any other protocol's event is refused. An open game's header says nothing:
+its bytes are as they were.
 
 `TableProtocol` is the protocol's state in one game (frozen, folded event by event by its
 handlers), with the operations the fold and its callers need instead of asking which protocol

@@ -31,6 +31,9 @@ class SealedAsked(Envelope):
     blind is seen by its owner alone. Every event after this one is signed by its author."""
 
     TYPE: ClassVar[str] = "sealed_asked"
+    TABLE: ClassVar[str] = "sealed"
+    """The table protocol whose game this event opens: what the header of a file older than
+    format 4 (`codec.TABLE_FORMAT`) is read to declare."""
     variant: str
     players: tuple[str, ...]
 

@@ -262,7 +262,7 @@ def test_the_header_comes_first_with_the_format() -> None:
     """The file has a top-level `format = 2` before any event (a header made in code is of the
     newest format; `splendor new` writes the oldest that reads the game the same: store.py)."""
     text = short_text()
-    assert FORMAT == 3  # format 3: games with bot seats (bots/check.py); a header made in code is of format 2
+    assert FORMAT == 4  # format 4: the table declared in the header; a header made in code is of format 2
     assert text.index("format = 2\n") < text.index("[[events]]")
     assert parse_text(text).header == HEADER
 
@@ -378,7 +378,7 @@ def test_reordered_events_are_refused() -> None:
 
 def test_a_newer_format_is_refused() -> None:
     """A file of a newer format is refused with a hint to upgrade, not misread."""
-    error = refused(short_text().replace("format = 2\n", "format = 4\n"))
+    error = refused(short_text().replace("format = 2\n", f"format = {FORMAT + 1}\n"))
     assert "newer" in str(error) and "upgrade" in str(error)
 
 

@@ -27,7 +27,10 @@ from splendor_cli.sealing.events import CardsShown, DeckShuffled, PlayerJoined, 
 from splendor_cli.sharing.versions import appended
 
 RNG = random.Random(7)
-HEADER = Header(game="literal-demo", variant="base", players=("ann", "bob"), created="2026-01-01T12:00:00Z")
+HEADER = Header(
+    game="literal-demo", variant="base", players=("ann", "bob"), created="2026-01-01T12:00:00Z", table="sealed"
+)
+"""A sealed game's header of format 2: the file declares its table by its first event (read so)."""
 
 
 def b64(size: int) -> str:

@@ -70,7 +70,7 @@ def test_each_fixture_folds_as_it_did(path: Path) -> None:
     record = parse_text(path.read_text(encoding="utf-8"))
     variant = find_variant(record.header.variant)
     recorded = json.loads((EXPECTED / f"{path.stem}.events.json").read_text(encoding="utf-8"))
-    game = replay(variant, [])
+    game = replay(variant, [], table="sealed")
     views = []
     for event in record.events:
         game = game.apply(event)

@@ -25,7 +25,7 @@ def reference(game: Game) -> list[LogEntry]:
     entries = []
     turn_of: dict[int, int] = {}
     effective: list[PlayEvent] = []
-    fold = Game(variant=variant)
+    fold = Game(variant=variant, declared=game.declared)
     for event in game.events:
         revealed: tuple[str, ...] = ()
         if isinstance(event, TurnUndone):

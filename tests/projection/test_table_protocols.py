@@ -51,16 +51,19 @@ def test_a_sealed_asked_first_event_makes_a_sealed_table() -> None:
     assert isinstance(game.protocol, SealedTable) and game.protocol.name == "sealed"
     assert sealing_of(game) is game.sealing
     assert game.protocol.stage().startswith("waiting for")
-    assert replay(game.variant, game.events).protocol == game.protocol
+    assert replay(game.variant, game.events, table=game.declared).protocol == game.protocol
 
 
-def test_a_protocol_event_in_an_open_game_is_refused_as_before() -> None:
-    """A sealed protocol's event in an open game is refused, naming it, as the fold always said."""
+def test_a_protocol_event_in_an_open_game_is_refused() -> None:
+    """A sealed protocol's event in an open game is refused, naming it and what the header declares."""
     table = Table.new(seed=4)
     table.join()
     joined = table.game.events[1]
     game = new_game()
-    with pytest.raises(CorruptLogError, match=r"^event #2: player_joined in a game that is not sealed$"):
+    with pytest.raises(
+        CorruptLogError,
+        match=r"^event #2: player_joined in a game that is not sealed \(its header declares the open table\)$",
+    ):
         game.apply(attrs.evolve(joined, seq=game.seq + 1))
 
 

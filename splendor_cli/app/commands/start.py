@@ -95,7 +95,8 @@ def new(
         game_id = f"{created[:10]}-game-{suffix}"
     path = game if game is not None else os.path.join(GAMES_DIR, f"{game_id}.toml")
     door = gate()
-    header = Header(game=game_id, variant=variant, players=names, created=created, emails=emails)
+    table = "sealed" if sealed else "open"  # the table protocol, declared once: in the header
+    header = Header(game=game_id, variant=variant, players=names, created=created, emails=emails, table=table)
     if sealed:
         from ...sealing.capability import ask
 

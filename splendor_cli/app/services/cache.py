@@ -368,11 +368,10 @@ def verified_prefix(record: Record) -> int:
     bits (some 2^33 hashes) could swap one for the other, and the second would pass unverified.
     Nor a search by halves: only the full digests, compared from the first event on, make the
     matches a prefix. Entries of an earlier release (16-digit digests) match nothing."""
-    from ...projection.table_protocol import find_protocol, protocol_of
+    from ...projection.table_protocol import find_protocol
 
-    events = record.events
-    protocol = protocol_of(events[0].TYPE) if events else None  # a protocol's first event declares it
-    if protocol is None or not find_protocol(protocol).signed:
+    table = record.header.table
+    if table == "open" or not record.events or not find_protocol(table).signed:
         return 0  # nothing signed, nothing verified (and an open game loads no protocol)
     key = _game_key(record)
     text = get(key, _VERIFIED)
