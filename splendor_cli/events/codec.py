@@ -35,7 +35,6 @@ one key each.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import tomllib
@@ -46,8 +45,9 @@ from typing import Any
 import attrs
 
 from ..errors import ConflictError, ForkError, GameFileError, excerpt
-from ..model import Gem
-from . import WRITTEN, Event, WrittenForm, enveloped
+from ..patterns import LazyPattern
+from . import WRITTEN, Event, enveloped
+from .conversion import layout, plain, structure, written_form
 
 EventTypes = Callable[[str], Mapping[str, type[Any]]]
 """The event classes of a game, by type tag, for the header's `variant` (GameFileError if unknown):
@@ -74,7 +74,7 @@ GAME_ID_RULE = (
     "a game id is 1 to 100 ASCII letters, digits and _ . @ : # + -, starting with a letter or a digit, without '..'"
 )
 """The rule for the header's `game`, as the message that refuses one quotes it."""
-GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@:#+-]{0,99}")
+GAME_ID = LazyPattern(r"[A-Za-z0-9][A-Za-z0-9_.@:#+-]{0,99}")
 """What a game id may be (with no `..` in it): see `game_id_problem`."""
 
 
@@ -172,7 +172,7 @@ def digest(raw: dict[str, Any]) -> str:
 
 
 def header_to_dict(header: Header) -> dict[str, Any]:
-    raw = _plain(header)
+    raw = plain(header)
     if not header.emails:
         del raw["emails"]  # absent, not empty: the header of a game without e-mails stays as it was
     if header.table == "open" or header.format < TABLE_FORMAT:
@@ -193,21 +193,15 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     holds it: old events keep their bytes, and so their digests.
     """
     cls = type(event)
-    plain = _plain(event)
+    values = plain(event)
     raw: dict[str, Any] = {"type": event.TYPE}
-    for name in _layout(cls)[3]:
-        raw[name] = plain[name]
+    for name in layout(cls)[3]:
+        raw[name] = values[name]
     for field in _defaulted(cls):
         if getattr(event, field.name) == field.default:
             del raw[field.name]
-    form = _form(cls)
+    form = written_form(cls)
     return raw if form is None else form.written(raw)
-
-
-def _form(cls: type) -> WrittenForm | None:
-    """How the tables of an event class are written, when not as its fields are (`events.WrittenForm`)."""
-    form = getattr(cls, "FORM", None)
-    return form if isinstance(form, WrittenForm) else None
 
 
 def event_digest(event: Event) -> str:
@@ -257,7 +251,7 @@ hex values (decks, proofs of shuffle, decryption shares, signatures). Longer tha
 hex (a commit-then-reveal deal's commitment and secret, 64 digits): no string of an open game's
 events is so long, and their bytes stay as they were. The value read is the same either way, and
 so is its digest (the chain hashes the values, not the text)."""
-_LITERAL = re.compile(r"[A-Za-z0-9+/=]+")
+_LITERAL = LazyPattern(r"[A-Za-z0-9+/=]+")
 """What a literal string is written for: the base64 and hex alphabets, which need no escape."""
 
 
@@ -308,30 +302,7 @@ def _defaulted(cls: type) -> list[Any]:
     return _DEFAULTED[cls]
 
 
-Layout = tuple[tuple[str, ...], tuple[str, ...], dict[str, int], tuple[str, ...]]
-"""How the file lays out the fields of a class: see `_layout`."""
-_LAYOUT: dict[type, Layout] = {}
-
-
-def _layout(cls: type) -> Layout:
-    """How the file lays out the fields of a class (`events.WRITTEN`): the names that must be
-    written although they have a default (the chain's), the names written after the payload, each
-    name's place in the table, and the names in that order: the fields written first in the
-    order they are declared (the outermost envelope's first), the payload in the order it is
-    declared, the fields written last in the reverse order (the innermost envelope's first)."""
-    layout = _LAYOUT.get(cls)
-    if layout is None:
-        fields = attrs.fields(cls)
-        first = [f for f in fields if f.metadata.get(WRITTEN) == "first"]
-        required = tuple(f.name for f in first if f.default is not attrs.NOTHING)
-        last = tuple(f.name for f in reversed(fields) if f.metadata.get(WRITTEN) == "last")
-        payload = [f.name for f in fields if f.metadata.get(WRITTEN) not in ("first", "last")]
-        order = (*(f.name for f in first), *payload, *last)
-        layout = _LAYOUT[cls] = (required, last, {name: place for place, name in enumerate(order)}, order)
-    return layout
-
-
-_TOML_ERROR_LINE = re.compile(r"\(at line (\d+), column \d+\)")
+_TOML_ERROR_LINE = LazyPattern(r"\(at line (\d+), column \d+\)")
 
 
 def _event_at_line(text: str, line: int, where: str = "file") -> str:
@@ -340,159 +311,6 @@ def _event_at_line(text: str, line: int, where: str = "file") -> str:
         return where
     blocks = sum(1 for row in text.splitlines()[: line - 1] if row.strip() == "[[events]]")
     return f"event #{blocks}" if blocks else "header"
-
-
-def structure(raw: dict[str, Any], cls: type[Any], where: str) -> Any:
-    """Build `cls` from a raw TOML table, strictly: no missing, unknown or mistyped key (GameFileError).
-
-    cattrs builds it (`_converter`: its extra keys forbidden, every error of a table gathered),
-    through hooks that coerce nothing: tables are flat (docs/file-format.md), so each field is a
-    string, an integer, a boolean, a gem, or an array of strings or gems (or, in a class with a
-    written form, an array of arrays of strings, which its form read from flat keys), and a value
-    must have exactly its field's TOML type ("3" is not 3, 1 is not true, 8.0 is not 8). cattrs'
-    errors become one line naming the table (`where`): the missing keys, else the unknown ones,
-    else the first field that names no gem, else every field of the wrong type.
-    """
-    from cattrs.errors import ClassValidationError
-
-    body = {key: value for key, value in raw.items() if key != "type"}
-    required, _, order, _ = _layout(cls)
-    absent = [name for name in required if name not in body]  # cattrs would fill in their defaults
-    try:
-        built = _converter().structure(body, _flat(cls))
-    except ClassValidationError as group:
-        raise GameFileError(f"{where}: {_problem(group, raw, absent, order)}") from None
-    if absent:
-        raise GameFileError(f"{where}: missing {', '.join(repr(m) for m in absent)}")
-    return built
-
-
-class _WrongType(Exception):
-    """A value that is not of its field's TOML type."""
-
-
-class _NotGems(Exception):
-    """A string (or array of strings) that is not only gem names."""
-
-
-def _exactly(kind: type) -> Any:
-    def read(value: Any, _: Any) -> Any:
-        if type(value) is not kind:
-            raise _WrongType
-        return value
-
-    return read
-
-
-def _read_strs(value: Any, _: Any) -> tuple[str, ...]:
-    if type(value) is not list or any(type(v) is not str for v in value):
-        raise _WrongType
-    return tuple(value)
-
-
-def _read_strss(value: Any, _: Any) -> tuple[tuple[str, ...], ...]:
-    if type(value) is not list:
-        raise _WrongType
-    return tuple(_read_strs(v, None) for v in value)
-
-
-def _read_gem(value: Any, _: Any) -> Gem:
-    if type(value) is not str:
-        raise _WrongType
-    gem = _GEMS.get(value)
-    if gem is None:
-        raise _NotGems
-    return gem
-
-
-def _read_gems(value: Any, _: Any) -> tuple[Gem, ...]:
-    return tuple(_read_gem(v, None) for v in _read_strs(value, None))
-
-
-@functools.cache
-def _converter() -> Any:
-    """The strict cattrs converter of headers and events (built, and cattrs imported, on the first
-    read or write: the command line's start-up never pays for it)."""
-    import cattrs
-
-    converter = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
-    for kind in (str, int, bool):
-        converter.register_structure_hook(kind, _exactly(kind))
-    converter.register_structure_hook(Gem, _read_gem)
-    strs, gems = tuple[str, ...], tuple[Gem, ...]  # generic aliases: matched by a predicate
-    converter.register_structure_hook_func(lambda kind: kind == strs, _read_strs)
-    converter.register_structure_hook_func(lambda kind: kind == gems, _read_gems)
-    converter.register_structure_hook_func(lambda kind: kind == _SPREAD, _read_strss)
-    converter.register_unstructure_hook(Gem, str)
-    converter.register_unstructure_hook_func(lambda kind: kind == strs, list)
-    converter.register_unstructure_hook_func(lambda kind: kind == _SPREAD, lambda value: [list(v) for v in value])
-    converter.register_unstructure_hook_func(lambda kind: kind == gems, lambda value: [str(g) for g in value])
-    return converter
-
-
-def _problem(group: BaseException, raw: dict[str, Any], absent: list[str], order: Mapping[str, int]) -> str:
-    """What cattrs found wrong with a table, in one line (see `structure`): `absent` are the missing
-    keys cattrs let through (the chain's, which have defaults); `order`, each field's place in the
-    table, by which the names are said."""
-    from cattrs.errors import AttributeValidationNote, ForbiddenExtraKeysError
-
-    missing: list[str] = list(absent)
-    extra: list[str] = []
-    not_gems: list[str] = []
-    wrong: list[str] = []
-    for error in getattr(group, "exceptions", ()):
-        if isinstance(error, ForbiddenExtraKeysError):
-            extra += sorted(error.extra_fields)
-            continue
-        names = [n.name for n in getattr(error, "__notes__", ()) if isinstance(n, AttributeValidationNote)]
-        name = names[0] if names else "?"
-        if isinstance(error, KeyError):
-            missing.append(name)
-        elif isinstance(error, _NotGems):
-            not_gems.append(name)
-        else:
-            wrong.append(name)
-    missing.sort(key=lambda name: order.get(name, len(order)))
-    not_gems.sort(key=lambda name: order.get(name, len(order)))
-    wrong.sort(key=lambda name: order.get(name, len(order)))
-    if missing:
-        return f"missing {', '.join(repr(m) for m in missing)}"
-    if extra:
-        return f"unknown {', '.join(excerpt(x) for x in extra[:5])}{', ...' * (len(extra) > 5)}"
-    if not_gems:
-        return f"{not_gems[0]!r} holds {excerpt(raw.get(not_gems[0]))}, not only gem names"
-    return f"wrong type for {', '.join(repr(k) for k in wrong)}"
-
-
-def _plain(value: Any) -> dict[str, Any]:
-    """An attrs value (header or event) as a plain dict, by cattrs: arrays as lists, gems as strings."""
-    plain: dict[str, Any] = _converter().unstructure(value, _flat(type(value)))
-    return plain
-
-
-_GEMS = {gem.value: gem for gem in Gem}
-_FLAT = (str, int, bool, Gem, tuple[str, ...], tuple[Gem, ...])
-"""The types a header's or an event's field may have: the converter's hooks read exactly these."""
-_SPREAD = tuple[tuple[str, ...], ...]
-"""The type a field of an event class with a written form may have besides (`events.WrittenForm`):
-arrays of strings, which the form writes one key each (`events.numbered_form`: a setup's `decks`,
-written `deck_1`, `deck_2`, `deck_3`), so that the table as written stays flat."""
-
-
-_CHECKED: set[type] = set()
-
-
-def _flat(cls: type[Any]) -> type[Any]:
-    """`cls`, once checked to have only flat fields, or, for a class with a written form, fields
-    its form spreads flat (`_SPREAD`): any other type would meet cattrs' lenient default hooks
-    instead of the strict ones."""
-    if cls not in _CHECKED:
-        allowed = _FLAT if _form(cls) is None else (*_FLAT, _SPREAD)
-        for field in attrs.fields(attrs.resolve_types(cls)):
-            if field.type not in allowed:  # pragma: no cover - a payload that is not flat
-                raise TypeError(f"{cls.__name__}.{field.name}: {field.type} is not a flat payload type")
-        _CHECKED.add(cls)
-    return cls
 
 
 def load_toml(text: str, where: str = "file") -> dict[str, Any]:
@@ -519,7 +337,7 @@ def load_toml(text: str, where: str = "file") -> dict[str, Any]:
         raise GameFileError(f"{where}: not valid TOML: arrays or tables nested too deep") from None
 
 
-_CONFLICT_MARKER = re.compile(r"^<<<<<<<(?: |\r?$)", re.MULTILINE)
+_CONFLICT_MARKER = LazyPattern(r"^<<<<<<<(?: |\r?$)", re.MULTILINE)
 """The first line of a conflict that git's own text merge left (`<<<<<<< HEAD`): TOML has no
 line that starts so (a key cannot start with `<`), so it is never part of a valid file."""
 
@@ -599,7 +417,7 @@ def read_events(
         cls = types.get(kind) if isinstance(kind, str) else None  # `type = []` is not hashable
         if cls is None:
             raise GameFileError(f"{where}: unknown event type {excerpt(raw.get('type'))}")
-        form = _form(cls)
+        form = written_form(cls)
         if form is not None:  # the class's own upcaster: a table of an older form read forward
             try:
                 raw = form.upcast(raw)

@@ -157,8 +157,8 @@ class Seen:
             tmp = f"{path}.{os.urandom(6).hex()}.tmp"
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
             try:
-                with os.fdopen(fd, "w", encoding="ascii") as handle:
-                    handle.write("\n".join(now) + "\n")
+                with os.fdopen(fd, "wb") as handle:  # bytes: no text codec to load
+                    handle.write(("\n".join(now) + "\n").encode("ascii"))
                 os.replace(tmp, path)
             except BaseException:
                 if os.path.exists(tmp):

@@ -27,11 +27,11 @@ from __future__ import annotations
 import abc
 import functools
 import importlib
-import re
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from ..events import Event, PlayEvent
+from ..patterns import LazyPattern
 
 if TYPE_CHECKING:
     import random
@@ -462,7 +462,7 @@ NAME_RULE = (
     "a player name is 1 to 32 ASCII letters, digits and _ . @ : # + -, starting with a letter or a digit, without '..'"
 )
 """The rule for a player name, as every message that refuses a name quotes it."""
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@:#+-]{0,31}")
+NAME = LazyPattern(r"[A-Za-z0-9][A-Za-z0-9_.@:#+-]{0,31}")
 """What a player name may be (with no `..` in it): see `name_problem`."""
 
 

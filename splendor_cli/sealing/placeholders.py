@@ -26,8 +26,9 @@ level or a placeholder of the level (its position within the deck's size), none 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
+
+from ..patterns import LazyPattern
 
 LEVELS = (1, 2, 3)
 """The levels of Splendor's and a Duel's sealed decks (what their tests and tools may name). The
@@ -37,7 +38,7 @@ MOST_DECKS = 9
 """The most sealed decks a game may declare: a placeholder names its deck's level with one digit."""
 MOST_CARDS = 99
 """The most cards of a sealed deck: a placeholder names a card's place with two digits."""
-PLACEHOLDER = re.compile(r"([1-9])\?([0-9]{2})")
+PLACEHOLDER = LazyPattern(r"([1-9])\?([0-9]{2})")
 """A placeholder: the level, `?`, the 1-based position in the sealed deck on two digits."""
 
 

@@ -3,16 +3,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...errors import UsageError
-from ...sealing.command_line import local_key, my_seat, part, waiting_lines
 from ..output import json_text, out
 from ..params import AS, GAME, JSON, command
 from ..services.gamefile import append, game_path, writing
-
-if TYPE_CHECKING:
-    pass
 
 
 @command("seal", GAME, AS, JSON)
@@ -29,6 +23,7 @@ def seal(*, game: str | None = None, as_: str | None = None, json: bool = False)
     """
     from ...events import actor
     from ...projection.log import event_notation
+    from ...sealing.command_line import local_key, my_seat, part, waiting_lines  # the sealed protocol's part
 
     secret = local_key()
     assert secret is not None

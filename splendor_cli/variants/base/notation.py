@@ -16,16 +16,16 @@ tables (`2-4` means `2-04`). `format_move(parse_move(text))` is the canonical sp
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ...errors import InvalidMoveError
 from ...model import EMPTY, Tokens
+from ...patterns import LazyPattern
 from ..common.notation import DECK, gems, parse_card
 from .cards import CARDS, NOBLES
 from .rules import Move
 
-_NOBLE = re.compile(r"^n(\d{1,2})$")
+_NOBLE = LazyPattern(r"^n(\d{1,2})$")
 _CLAUSES = ("return", "noble", "pay")
 
 

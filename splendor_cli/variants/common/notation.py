@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from ...errors import InvalidMoveError
 from ...model import KINDS, Gem, Tokens
+from ...patterns import LazyPattern
 
 COLOUR_WORDS: dict[str, Gem] = {gem.value: gem for gem in KINDS} | {gem.letter: gem for gem in KINDS}
 COLOUR_WORDS |= {
@@ -18,8 +18,8 @@ COLOUR_WORDS |= {
     "o": Gem.GOLD,
     "joker": Gem.GOLD,
 }
-CARD = re.compile(r"^([123])-(\d{1,2})$")
-DECK = re.compile(r"^d(?:eck)?([123])$")
+CARD = LazyPattern(r"^([123])-(\d{1,2})$")
+DECK = LazyPattern(r"^d(?:eck)?([123])$")
 
 
 def gems(words: list[str], what: str) -> Tokens:

@@ -15,17 +15,17 @@ Colours are written as in the base game's notation (common/notation.py), `p` for
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ...errors import InvalidMoveError
 from ...model import EMPTY, Gem, Tokens
+from ...patterns import LazyPattern
 from ..common.notation import COLOUR_WORDS, DECK, gems, parse_card
 from .cards import CARDS, ROYALS
 from .state import CELL_INDEX, CELLS
 from .step import STEP_KINDS, Step
 
-_ROYAL = re.compile(r"^r(\d)$")
+_ROYAL = LazyPattern(r"^r(\d)$")
 
 
 def _cell(word: str) -> int:
