@@ -14,7 +14,6 @@ import sys
 from ...errors import UsageError
 from ..output import json_text, out
 from ..params import JSON, Param, command
-from ..services.keyfile import CREATE, KEY_FILE, key_exists, keys_folder, read_key, write_key
 
 
 def _default_name() -> str:
@@ -53,6 +52,7 @@ def key_new(*, name: str | None = None, force: bool = False) -> None:
     """
     from ...crypto.keys import SecretKey
     from ...projection.variant import name_problem
+    from ..services.keyfile import KEY_FILE, key_exists, keys_folder, write_key
 
     name = name or _default_name()
     if not name:
@@ -77,6 +77,8 @@ def key_show(*, json: bool = False) -> None:
 
     splendor key show --json
     """
+    from ..services.keyfile import keys_folder, read_key
+
     public = read_key(keys_folder()).public
     if json:
         sys.stdout.write(json_text(public.to_json()))
@@ -107,6 +109,7 @@ def key_export(*, secret: bool = False, output: str | None = None) -> None:
     splendor key export --secret -o /media/usb/splendor-keys.toml
     """
     from ...crypto.keys import context
+    from ..services.keyfile import CREATE, keys_folder, read_key
 
     key = read_key(keys_folder())
     if secret:

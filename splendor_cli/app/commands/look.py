@@ -13,7 +13,6 @@ from ..output import json_text, out, use_color, write_out
 from ..params import AT, COLOR, GAME, JSON, SEAT, Param, command
 from ..services.boards import board, check_all, picture, seen, viewer
 from ..services.gamefile import game_path, load, load_side, state_json, views
-from ..services.table_part import file_viewer
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
@@ -95,6 +94,8 @@ def show(
         write_out(output, picture(loaded, at, who, every=every))
         return
     if json:
+        from ..services.table_part import file_viewer
+
         if played.protocol.hidden or every or who != file_viewer(played):  # one viewer's, never cached
             if not played.states:
                 out(views(loaded, at)[0])  # says there is no state yet

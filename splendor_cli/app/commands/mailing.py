@@ -18,7 +18,6 @@ import sys
 
 from ...errors import GameFileError, UsageError, excerpt, safe
 from ..params import GAME, JSON, NOTIFY, Param, command
-from ..services.notices import notify_after, settings_for
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
@@ -69,6 +68,7 @@ def notify(
     from ...sharing import notify as notifying
     from ..output import json_text, out
     from ..services.gamefile import load
+    from ..services.notices import settings_for
 
     loaded = load(game)
     hooks = None if webhook is None else [webhook]
@@ -136,6 +136,8 @@ def _send_block(loaded: Loaded, block: str, *, last: int, to: str, whole: bool) 
     for address in addresses:
         if not notify.is_address(address):
             raise UsageError(f"--to: {excerpt(address)} is not an e-mail address like bob@example.org")
+    from ..services.notices import settings_for
+
     settings = settings_for(loaded.path)
     if settings.smtp is None:
         raise UsageError(
@@ -348,6 +350,8 @@ def _desk(folder: str, game: str | None, *, commit: bool, notify: bool) -> Desk:
         if loaded.game.states:  # nothing to show before the deal
             views(loaded)
         if notify:
+            from ..services.notices import notify_after
+
             _say(*notify_after(loaded))
 
     return Desk(

@@ -10,7 +10,6 @@ import sys
 from ...errors import IllegalMoveError, UsageError
 from ..output import json_text, out, use_color
 from ..params import AS, COLOR, GAME, JSON, SEED, Param, command, variant_name
-from ..services.boards import board
 from ..services.gamefile import append, gate, now, writing
 
 _VARIANT = Param("variant", "--variant", help="base (Splendor, 2-4 players) or duel (Splendor Duel, 2 players).")
@@ -263,6 +262,8 @@ def demo(
     while loaded.game.table.turn < turns and not loaded.game.table.finished:
         moves = game_of.legal_moves(loaded.game.state)  # a random outcome is drawn by the log (Game.decide)
         loaded = append(loaded, loaded.game.decide(moves[rng.randrange(len(moves))]))
+    from ..services.boards import board
+
     out(board(loaded.game, color))
     path, program = shlex.quote(str(loaded.path)), _program()
     out(f"\nThe demo game is {path}: try `{program} log -g {path}` or `{program} moves -g {path}`.")

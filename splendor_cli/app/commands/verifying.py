@@ -6,7 +6,6 @@ from __future__ import annotations
 from ...errors import UsageError
 from ..output import json_text, out
 from ..params import GAME, JSON, Param, command
-from ..services.boards import keys_owed_line
 from ..services.gamefile import game_path, gate
 
 
@@ -64,6 +63,7 @@ def verify(
         raise GameFileError(f"verify found a problem: {report['bad']['reason'] if report.get('bad') else 'see above'}")
     if report.get("keys_owed"):
         from ...errors import KeysOwedError
+        from ..services.boards import keys_owed_line
 
         owed = tuple(report["keys_owed"])
         raise KeysOwedError(keys_owed_line(owed), players=owed)
