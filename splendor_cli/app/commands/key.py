@@ -112,6 +112,14 @@ def key_export(*, secret: bool = False, output: str | None = None) -> None:
     from ..services.keyfile import CREATE, keys_folder, read_key
 
     key = read_key(keys_folder())
+    fd = None
+    if output is not None and output != "-":
+        # a new file only (never a FIFO, a device, a link, another user's file: O_EXCL, O_NOFOLLOW),
+        # opened before anything is said, so that a refusal is its one line
+        try:
+            fd = os.open(output, CREATE, 0o600 if secret else 0o644)
+        except FileExistsError:
+            raise UsageError(f"{output} exists: an export is written to a new file only") from None
     if secret:
         text = key.to_toml()
         sys.stderr.write(
@@ -120,13 +128,9 @@ def key_export(*, secret: bool = False, output: str | None = None) -> None:
         )
     else:
         text = key.public.to_toml(key.possession(context("key", key.name), os.urandom))
-    if output is None or output == "-":
+    if fd is None:
         sys.stdout.write(text)
         return
-    try:
-        fd = os.open(output, CREATE, 0o600 if secret else 0o644)
-    except FileExistsError:
-        raise UsageError(f"{output} exists: an export is written to a new file only") from None
     try:
         if secret:
             os.fchmod(fd, 0o600)  # whatever the umask

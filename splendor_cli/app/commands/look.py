@@ -91,7 +91,8 @@ def show(
     played = loaded.game.at(at) if at is not None else loaded.game
     who = None if every else viewer(played, seat)
     if svg:
-        write_out(output, picture(loaded, at, who, every=every))
+        # a sealed seat's view holds what only that seat may see: private (docs/security.md)
+        write_out(output, picture(loaded, at, who, every=every), private=played.protocol.hidden and who is not None)
         return
     if json:
         from ..services.table_part import file_viewer

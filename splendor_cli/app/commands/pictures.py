@@ -75,4 +75,5 @@ def replay(
         return seen_by(moment, who, every=every)
 
     shown = EVERY_SEAT if every else who
-    write_out(target, replay_html(loaded.game, title=title, subtitle=subtitle, seat=shown, seen=seen))
+    private = loaded.game.protocol.hidden and who is not None  # a sealed seat's view (docs/security.md)
+    write_out(target, replay_html(loaded.game, title=title, subtitle=subtitle, seat=shown, seen=seen), private=private)
