@@ -203,14 +203,15 @@ def from_bytes(path: StrPath, data: bytes, trusted: Trusted | None = None) -> Lo
     return Loaded(path=path, data=data, record=record, game=game)
 
 
-def write_atomic(path: StrPath, data: bytes, *, exclusive: bool) -> None:
+def write_atomic(path: StrPath, data: bytes, *, exclusive: bool, mode: int | None = None) -> None:
     """Write `data` to `path` through a temporary file beside it, fsync, rename (`exclusive`:
     never over an existing file), so that a crash leaves the old file or the new one.
 
     A symbolic link is followed: its target is written, the link stays. The file keeps its mode
-    (a new one gets the usual mode, 0666 less the umask). A file that is read-only, or has other
-    hard links (which a rename would silently cut off), is refused: nothing is written. The
-    temporary file is removed on any exit, an interrupt included.
+    (a new one gets the usual mode, 0666 less the umask), unless `mode` says another (0600: a
+    private view, app/output.py). A file that is read-only, or has other hard links (which a
+    rename would silently cut off), is refused: nothing is written. The temporary file is removed
+    on any exit, an interrupt included.
 
     Raises:
         UsageError: the file is read-only, or hard-linked elsewhere.
@@ -222,7 +223,7 @@ def write_atomic(path: StrPath, data: bytes, *, exclusive: bool) -> None:
     if exclusive:
         umask = os.umask(0)
         os.umask(umask)
-        mode = 0o666 & ~umask
+        mode = 0o666 & ~umask if mode is None else mode
     else:
         info = os.stat(path)
         if not os.access(path, os.W_OK):
@@ -232,7 +233,7 @@ def write_atomic(path: StrPath, data: bytes, *, exclusive: bool) -> None:
                 f"{path}: the file has {info.st_nlink} hard links, which an atomic write would cut off:"
                 " nothing written (copy it to a file of its own)"
             )
-        mode = stat.S_IMODE(info.st_mode)
+        mode = stat.S_IMODE(info.st_mode) if mode is None else mode
     folder = os.path.dirname(path) or "."
     if not exclusive:
         _remove_stale(folder, os.path.basename(path))
