@@ -46,7 +46,7 @@ def floor(module: str) -> int:
     parts = module.split(".")[1:]
     if not parts:
         return 0
-    if parts[0] == "app" or parts == ["__main__"] or parts == ["sealing", "command_line"]:
+    if parts[0] == "app" or parts == ["__main__"] or parts in (["sealing", "command_line"], ["signed", "command_line"]):
         return 4  # (a table protocol's command-line part is the command line's, as a game's board is presentation)
     if parts[0] == "presentation" or (parts[0] == "variants" and parts[-1] in ("render", "svg")):
         return 3
@@ -505,14 +505,18 @@ def test_only_the_store_opens_game_files() -> None:
     assert found == []
 
 
-PLUG_IN_ROLES = {"events.py"}
-"""A module's name that a table protocol's package shares with the games' (its events)."""
+PLUG_IN_ROLES = {"events.py", "protocol.py", "command_line.py"}
+"""A module's name that plug-ins share: a game's or a table protocol's events, a table protocol's
+fold (`protocol.py`) and its part of the command line (`command_line.py`)."""
+PROTOCOL_PACKAGES = ("sealing", "signed")
+"""The packages of the table protocols."""
 
 
 def test_no_two_modules_share_a_name_but_a_games_roles() -> None:
     """A module's file name says one thing: two modules share one only when they are the same role
-    in two games (`variants/base/rules.py`, `variants/duel/rules.py`), or a plug-in's events (a
-    game's, a table protocol's: `sealing/events.py`). Packages' `__init__.py` aside."""
+    in two games (`variants/base/rules.py`, `variants/duel/rules.py`), or the same role in two
+    plug-ins (`PLUG_IN_ROLES`: a game's or a table protocol's events, `sealing/events.py` and
+    `signed/events.py`; a protocol's `protocol.py` and `command_line.py`). Packages' `__init__.py` aside."""
     by_name: dict[str, list[Path]] = {}
     for path in PACKAGE.rglob("*.py"):
         if path.name != "__init__.py":
@@ -523,7 +527,7 @@ def test_no_two_modules_share_a_name_but_a_games_roles() -> None:
             continue
         games = all(p.parts[0] == "variants" and len(p.parts) == 3 for p in paths)
         plug_ins = name in PLUG_IN_ROLES and all(
-            (p.parts[0] == "variants" and len(p.parts) == 3) or p.parts[0] == "sealing" for p in paths
+            (p.parts[0] == "variants" and len(p.parts) == 3) or p.parts[0] in PROTOCOL_PACKAGES for p in paths
         )
         if not (games or plug_ins):
             shared[name] = sorted(str(p) for p in paths)

@@ -38,6 +38,14 @@ def context(*parts: str) -> bytes:
     return framed(*(part.encode("utf-8") for part in parts))
 
 
+def fingerprint(signing: bytes) -> str:
+    """A short name of an Ed25519 public key (a player's identity: the key that signs their moves
+    in every game, and proves they hold a game's card key when they join), to compare by eye or
+    read aloud: 20 hex digits (80 bits of SHA-256) in groups of four."""
+    text = digest("signing-fingerprint", signing)[:10].hex()
+    return " ".join(text[i : i + 4] for i in range(0, len(text), 4))
+
+
 def _check_name(instance: object, attribute: object, name: str) -> None:
     if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME or not name.isprintable():
         raise MalformedError(f"a key's name is 1 to {MAX_NAME} printable characters, not {_shown(name)}")
@@ -79,9 +87,9 @@ class PublicKey:
 
     @property
     def fingerprint(self) -> str:
-        """A short name of both keys, to compare by eye or read aloud: 20 hex digits in groups of four."""
-        text = digest("fingerprint", self.signing, self.card.data)[:10].hex()
-        return " ".join(text[i : i + 4] for i in range(0, len(text), 4))
+        """A short name of the signing key, to compare by eye or read aloud (`fingerprint`): the
+        same in every game, whose seats `show`, `log` and `verify` print in this form."""
+        return fingerprint(self.signing)
 
     def verify(self, purpose: str, message: bytes, signature: bytes) -> bool:
         """Whether `signature` is this key's over `message`, signed for `purpose`."""

@@ -2,9 +2,9 @@
 
 The fold (`projection/game.py`: events, envelope, chain, undo, views) knows no protocol. A
 protocol is a package registered here by name, like a game (`variants/__init__.py`): `open`
-(the cards on the table, nothing signed: this module's `OPEN`) and `sealed` (every event signed,
-decks nobody alone knows: `splendor_cli.sealing.protocol`). `signed` (every move signed, no
-hidden cards) is declared, not yet available.
+(the cards on the table, nothing signed: this module's `OPEN`), `sealed` (every event signed,
+decks nobody alone knows: `splendor_cli.sealing.protocol`) and `signed` (every event signed, no
+hidden card: `splendor_cli.signed.protocol`).
 
 A game's protocol is declared once, in its file's header (`Header.table`, format 4 on; an older
 file's is the one whose event opens its log), and chosen as the file is read (`Game.declared`):
@@ -150,16 +150,17 @@ OPEN = TableProtocol()
 _BUILT_IN: dict[str, str] = {
     "open": "splendor_cli.projection.table_protocol",
     "sealed": "splendor_cli.sealing.protocol",
+    "signed": "splendor_cli.signed.protocol",
 }
 """The protocols, by name: the module that holds each (its `PROTOCOL`)."""
 _TAGS: dict[str, str] = dict.fromkeys(
     ("sealed_asked", "player_joined", "deck_shuffled", "cards_shown", "keys_published", "rewind_agreed"), "sealed"
-)
+) | dict.fromkeys(("signed_asked", "signer_joined", "deal_shared"), "signed")
 """The type tag of each protocol's own events, by protocol (its `handlers`' classes: a test holds
 them together): what a log's events declare is known before any protocol is imported, so an open
 game's commands never load a protocol they do not play."""
-_LATER = ("signed",)
-"""Protocols declared, not yet available."""
+_LATER: tuple[str, ...] = ()
+"""Protocols declared, not yet available (none now)."""
 _FOUND: dict[str, type[TableProtocol]] = {}
 _EVERY: dict[type, Handler] = {}
 _OWNERS: dict[type, type[TableProtocol]] = {}

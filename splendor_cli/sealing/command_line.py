@@ -309,11 +309,20 @@ class SealedPart(TablePart):
 
     def show(self, loaded: Loaded, played: Game, who: str | None, every: bool, color: str) -> str | None:
         from ..app.services.boards import board, keys_owed, keys_owed_line, seen
+        from .protocol import fingerprints
 
+        prints = fingerprints(sealing_of(played))
+        seats = [
+            f"{seat} signs with {prints[seat]}" if seat in prints else f"{seat} has not joined"
+            for seat in played.players
+        ]
         lines = waiting_lines(played)
         if not played.states:
             title = played.variant.title
-            return f"{title}  the cards are not dealt yet: a sealed game  (event #{played.seq})\n{lines[0]}"
+            return f"{title}  the cards are not dealt yet: a sealed game  (event #{played.seq})\n{lines[0]}" + "".join(
+                f"\n{line}" for line in seats
+            )
+        lines += seats
         owed = keys_owed(loaded.game) if played.state.finished else ()
         if owed:
             lines.append(keys_owed_line(owed))
@@ -352,6 +361,15 @@ class SealedPart(TablePart):
 
     def settle(self, loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
         return part(loaded, seat, secret)
+
+    def seat_part(self, loaded: Loaded, as_: str | None) -> tuple[str, Loaded]:
+        secret = local_key()
+        assert secret is not None
+        seat = my_seat(loaded.game, secret, as_)
+        return seat, part(loaded, seat, secret)
+
+    def waiting_lines(self, game: Game) -> list[str]:
+        return waiting_lines(game)
 
     def dropped_lines(self, fork: Fork, dropped: str) -> list[str]:
         return dropped_lines(fork, dropped)

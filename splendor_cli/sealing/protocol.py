@@ -64,7 +64,12 @@ class SealedTable(TableProtocol):
                     f"new sealed game: {', '.join(event.players)}; each joins, shuffles and reveals (`splendor seal`)"
                 )
             case PlayerJoined():
-                return f"joins with their keys (signing {event.signing[:16]}...)"
+                from ..crypto.keys import fingerprint
+
+                try:
+                    return f"joins with their keys (fingerprint {fingerprint(bytes.fromhex(event.signing))})"
+                except ValueError:
+                    return "joins with their keys"
             case DeckShuffled():
                 return "shuffles and seals the decks"
             case CardsShown():
@@ -208,11 +213,20 @@ class SealedTable(TableProtocol):
             "cards_opened": found.cards_opened,
             "problems": list(found.problems),
             "blind_reserves": {owner: list(cards) for owner, cards in found.reserves.items()},
+            "fingerprints": fingerprints(sealing),
         }
 
 
 PROTOCOL = SealedTable
 """The sealed protocol (`projection.protocol.find_protocol("sealed")`)."""
+
+
+def fingerprints(sealing: Sealing) -> dict[str, str]:
+    """The fingerprint of the signing key each seat joined with (`crypto.keys.fingerprint`), by
+    seat, in turn order: what players compare out of band with `splendor key show`."""
+    from ..crypto.keys import fingerprint
+
+    return {seat: fingerprint(sealing.keys[seat].signing) for seat in sealing.players if seat in sealing.keys}
 
 
 def sealing_of(game: Any) -> Sealing:
@@ -318,4 +332,4 @@ class _refused:
             raise CorruptLogError(one_line(exc), seq=self.seq) from None
 
 
-__all__ = ["PROTOCOL", "SealedTable", "sealing_of"]
+__all__ = ["PROTOCOL", "SealedTable", "fingerprints", "sealing_of"]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..events import Event
+from ..events import Event, PlayEvent, actor
 
 if TYPE_CHECKING:
     from ..crypto.keys import SecretKey
@@ -68,6 +68,15 @@ def signed_message(event: Event, previous: Event) -> bytes:
     return framed(b"splendor-cli/event/v1", _json(raw), full_digest(previous))
 
 
+def author(event: Event) -> str:
+    """Whose key signs `event`: who played a turn for its player on purpose (a play event's `by`),
+    else who made it (`events.actor`). A move claiming `by = "eve"` is eve's to sign: a claim of
+    who played is checked like any other signature."""
+    if isinstance(event, PlayEvent) and event.by:
+        return event.by
+    return actor(event)
+
+
 def sign(event: Event, previous: Event, secret: SecretKey) -> Event:
     """`event` (chained onto the log: its envelope set) signed by `secret`, after `previous`."""
     sig = secret.sign("event", signed_message(event, previous)).hex()
@@ -109,6 +118,7 @@ def shuffle_context(root: bytes, player: str, level: int) -> bytes:
 
 
 __all__ = [
+    "author",
     "canonical",
     "context",
     "full_digest",

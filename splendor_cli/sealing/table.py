@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..errors import IllegalMoveError, excerpt
-from ..events import Event, actor, signature
+from ..events import Event, signature
 from .capability import cannot
 from .events import CardsShown, DeckShuffled, KeysPublished, PlayerJoined, SealedAsked, deck_key
 from .placeholders import MOST_CARDS, MOST_DECKS, PLACEHOLDER, level_of, position_of
-from .signing import context, full_digest, shuffle_context, signed_message
+from .signing import author, context, full_digest, shuffle_context, signed_message
 
 if TYPE_CHECKING:
     from ..crypto.elgamal import Ciphertext, Deck
@@ -333,10 +333,11 @@ class Sealing:
         return attrs.evolve(self, published={**self.published, event.player: event})
 
     def check_signature(self, event: Event, previous: Event) -> None:
-        """Refuse `event` unless it is signed by its author (`actor`)."""
+        """Refuse `event` unless it is signed by its author (`signing.author`: a move played for
+        its player by another, `by`, is that player's to sign)."""
         import binascii
 
-        who = actor(event)
+        who = author(event)
         if who not in self.keys:
             raise refuse(f"{event.TYPE} by {excerpt(who) or 'nobody'}, who holds no key in this game")
         sig = signature(event)
@@ -391,7 +392,7 @@ def signer_of(sealing: Sealing, event: Event) -> bytes | None:
             return bytes.fromhex(event.signing)
         except ValueError:
             return None
-    key = sealing.keys.get(actor(event))
+    key = sealing.keys.get(author(event))
     return key.signing if key is not None else None
 
 

@@ -29,7 +29,7 @@ def file_report(loaded: Loaded) -> dict[str, Any]:
     emails = header.emails or ("",) * len(header.players)
     dealing = game.dealing() or None
     state = game.table if dealing is None else None
-    sealed = game.protocol.audit(game)  # a sealed game's: signatures, shuffles, cards (None: an open game)
+    audit = game.protocol.audit(game)  # a sealed or signed game's: signatures, fingerprints... (None: an open game)
     finished = bool(state and state.finished)
     return {
         "path": str(loaded.path),
@@ -48,9 +48,9 @@ def file_report(loaded: Loaded) -> dict[str, Any]:
         "winners": list(state.winners()) if state else [],
         **({"dealing": dealing} if dealing else {}),
         **({"played_for": played_for} if (played_for := played_for_others(game)) else {}),
-        **({"sealed": sealed} if sealed is not None else {}),
-        "ok": sealed is None or not sealed["problems"],
-        "keys_owed": list(sealed["unpublished"]) if sealed is not None and finished else [],
+        **({game.protocol.name: audit} if audit is not None else {}),
+        "ok": audit is None or not audit["problems"],
+        "keys_owed": list(audit.get("unpublished", ())) if audit is not None and finished else [],
         "head": record.head,
     }
 
@@ -106,6 +106,12 @@ def report_text(report: dict[str, Any]) -> str:
         lines += [f"PROBLEM: {problem}" for problem in sealed["problems"]]
         reserves = sealed["blind_reserves"].items()
         lines += [f"{owner}'s blind reserves were: {', '.join(cards)}" for owner, cards in reserves]
+    signed = report.get("signed")
+    if signed is not None:
+        lines.append(f"signed: {signed['signed']} events signed, each by its author's key, each checked")
+        lines += [f"PROBLEM: {problem}" for problem in signed["problems"]]
+    prints = (sealed or signed or {}).get("fingerprints", {})
+    lines += [f"{seat} signs with {print_}" for seat, print_ in prints.items()]
     lines.append(f"chain head: {report['head']}")
     return "\n".join(safe(line) for line in lines)
 

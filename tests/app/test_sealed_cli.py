@@ -376,6 +376,7 @@ def test_apply_before_the_deal_takes_the_events_in(tmp_path: Path) -> None:
 
 _RANDOM = [
     (re.compile(r"[0-9a-f]{16}\.\.\."), "<hex>..."),
+    (re.compile(r"\b(?:[0-9a-f]{4} ){4}[0-9a-f]{4}\b"), "<fingerprint>"),
     (re.compile(r"\b[1-3]-\d\d\b"), "<card>"),
     (re.compile(r"\bN\d\d\b"), "<noble>"),
 ]

@@ -22,14 +22,15 @@ PACKAGE = Path(__file__).resolve().parents[2] / "splendor_cli"
 
 
 def test_the_registry_finds_each_protocol_by_name() -> None:
-    """`open` and `sealed` are found by name; `signed` is declared, not yet available; any other
-    name is a usage error naming the ones there are."""
-    assert protocol_names() == ("open", "sealed")
+    """`open`, `sealed` and `signed` are found by name; any other name is a usage error naming
+    the ones there are."""
+    from splendor_cli.signed.protocol import SignedTable
+
+    assert protocol_names() == ("open", "sealed", "signed")
     assert find_protocol("open") is TableProtocol
     assert find_protocol("sealed") is SealedTable
-    with pytest.raises(UsageError, match="not available yet"):
-        find_protocol("signed")
-    with pytest.raises(UsageError, match="open, sealed"):
+    assert find_protocol("signed") is SignedTable
+    with pytest.raises(UsageError, match="open, sealed, signed"):
         find_protocol("secret")
 
 
@@ -51,7 +52,7 @@ def test_a_sealed_asked_first_event_makes_a_sealed_table() -> None:
     assert isinstance(game.protocol, SealedTable) and game.protocol.name == "sealed"
     assert sealing_of(game) is game.sealing
     assert game.protocol.stage().startswith("waiting for")
-    assert replay(game.variant, game.events, table=game.declared).protocol == game.protocol
+    assert replay(game.variant, game.events, table=game.declared, payload_draws=game.payload_draws).protocol == game.protocol
 
 
 def test_a_protocol_event_in_an_open_game_is_refused() -> None:

@@ -380,6 +380,6 @@ def _report(loaded: Loaded, after: Loaded, json: bool) -> None:
             )
         )
         return
-    lines = [f"#{e.seq} {actor(e)}: {event_notation(variant, e)}" for e in added]
+    lines = [f"#{e.seq} {actor(e) or 'deal'}: {event_notation(variant, e)}" for e in added]
     lines.append(variant.whose_turn(now))
     out("\n".join(lines))

@@ -1,5 +1,6 @@
-"""`splendor seal`: the local player's part of a sealed game, now (what `sync`, `apply` and
-`play` write on their own: sealing/command_line.py's `write_part`, whose helpers this uses)."""
+"""`splendor seal`: the local player's part of a sealed or signed game, now (what `sync`, `apply`
+and `play` write on their own: the protocol's part, `TablePart.write_part`; `seal` asks its
+`seat_part`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from ..services.gamefile import append, game_path, writing
 
 @command("seal", GAME, AS, JSON)
 def seal(*, game: str | None = None, as_: str | None = None, json: bool = False) -> None:
-    """Do your part of a sealed game now: join, shuffle, show the shares you owe, publish your keys at the end.
+    """Do your part of a sealed or signed game now: join, shuffle, show what you owe, publish your keys at the end.
 
     Run it after receiving the file whenever `show` says the game waits for you; `play`, `sync` and `apply` do it too.
 
@@ -23,19 +24,18 @@ def seal(*, game: str | None = None, as_: str | None = None, json: bool = False)
     """
     from ...events import actor
     from ...projection.log import event_notation
-    from ...sealing.command_line import local_key, my_seat, part, waiting_lines  # the sealed protocol's part
+    from ..services.table_part import part  # the protocol's part: a sealed or a signed game's
 
-    secret = local_key()
-    assert secret is not None
     with writing(game) as loaded:
         if not loaded.game.protocol.duties:
-            raise UsageError(f"{game_path(game)} is not a sealed game (`splendor new --sealed` makes one)")
-        seat = my_seat(loaded.game, secret, as_)
-        staged = part(loaded, seat, secret)
+            raise UsageError(
+                f"{game_path(game)} is not a sealed game (`splendor new --sealed` makes one) nor a signed one (--signed)"
+            )
+        seat, staged = part(loaded.game).seat_part(loaded, as_)
         after = append(loaded, *staged.record.events[loaded.game.seq :]) if staged is not loaded else loaded
     added = after.record.events[loaded.game.seq :]
     now = after.game
-    waits = waiting_lines(now)
+    waits = part(now).waiting_lines(now)
     turn = now.variant.whose_turn(now.state) if now.states else ""
     if json:
         out(
@@ -44,7 +44,11 @@ def seal(*, game: str | None = None, as_: str | None = None, json: bool = False)
                     "seq": now.seq,
                     "seat": seat,
                     "events": [
-                        {"seq": e.seq, "type": e.TYPE, "notation": event_notation(now.variant, e, sealed=True)}
+                        {
+                            "seq": e.seq,
+                            "type": e.TYPE,
+                            "notation": event_notation(now.variant, e, sealed=now.protocol.hidden),
+                        }
                         for e in added
                     ],
                     "waiting": waits,
@@ -53,7 +57,9 @@ def seal(*, game: str | None = None, as_: str | None = None, json: bool = False)
             )
         )
         return
-    lines = [f"#{e.seq} {actor(e) or 'deal'}: {event_notation(now.variant, e, sealed=True)}" for e in added]
+    lines = [
+        f"#{e.seq} {actor(e) or 'deal'}: {event_notation(now.variant, e, sealed=now.protocol.hidden)}" for e in added
+    ]
     if not added:
         lines.append(f"{seat} has nothing to do now")
     lines += waits

@@ -39,6 +39,12 @@ _VARIANT = Param("variant", "--variant", help="base (Splendor, 2-4 players) or d
         kind="flag",
         help="Signed moves, sealed decks: nobody knows a deck's order or another's blind reserve (`splendor seal`).",
     ),
+    Param(
+        "signed",
+        "--signed",
+        kind="flag",
+        help="Every move signed by its player's key, the cards open: who moved is proven (`splendor seal`).",
+    ),
     JSON,
 )
 def new(
@@ -49,6 +55,7 @@ def new(
     variant: str = "base",
     commit_seed: bool = False,
     sealed: bool = False,
+    signed: bool = False,
     json: bool = False,
 ) -> None:
     """Start a new game: shuffle, deal, and write the game file (never over an existing one).
@@ -60,6 +67,8 @@ def new(
     splendor new -g games/duel.toml --players ann,bob --variant duel
 
     splendor new -g games/secret.toml --players ann,bob --sealed   (then each runs `splendor seal`)
+
+    splendor new -g games/signed.toml --players ann,bob --signed   (then each joins: `splendor seal --as NAME`)
     """
     import random
 
@@ -83,6 +92,10 @@ def new(
         raise UsageError("--sealed deals by the players' own shuffles: it excludes --seed and --commit-seed")
     if sealed and any(seat_spec(name) is not None for name in names):
         raise UsageError("a sealed game has no bot seat: every player signs with a key of their own")
+    if signed and (sealed or seed is not None or commit_seed):
+        raise UsageError("--signed deals from the players' shares: it excludes --sealed, --seed and --commit-seed")
+    if signed and any(seat_spec(name) is not None for name in names):
+        raise UsageError("a signed game has no bot seat: every player signs with a key of their own")
     created = now()
     # The id names a game among all the games a player keeps (secrets and the memory of seen
     # games go by it): random even with --seed, which only fixes the shuffle.
@@ -94,12 +107,20 @@ def new(
         game_id = f"{created[:10]}-game-{suffix}"
     path = game if game is not None else os.path.join(GAMES_DIR, f"{game_id}.toml")
     door = gate()
-    table = "sealed" if sealed else "open"  # the table protocol, declared once: in the header
+    table = "sealed" if sealed else "signed" if signed else "open"  # the table protocol, declared once: in the header
     header = Header(game=game_id, variant=variant, players=names, created=created, emails=emails, table=table)
     if sealed:
         from ...sealing.capability import ask
 
         door.create(path, header, ask(game_of, names))  # UsageError: a game that cannot be sealed
+        after = (
+            f"each player now runs `splendor seal -g {path} --as NAME` (with a key from `splendor key new`)"
+            " and sends the file on, until the cards are dealt"
+        )
+    elif signed:
+        from ...signed.events import SignedAsked
+
+        door.create(path, header, SignedAsked(seq=1, variant=variant, players=names))
         after = (
             f"each player now runs `splendor seal -g {path} --as NAME` (with a key from `splendor key new`)"
             " and sends the file on, until the cards are dealt"

@@ -84,6 +84,19 @@ class TablePart:
         """`loaded` with what `seat` owes the protocol now staged (nothing in an open game)."""
         return loaded
 
+    def seat_part(self, loaded: Loaded, as_: str | None) -> tuple[str, Loaded]:
+        """For `seal`: the seat of the local key (`as_`: the seat it joins) and `loaded` with all
+        that seat owes the protocol now staged.
+
+        Raises:
+            UsageError: the protocol owes nothing (an open game), or there is no key.
+        """
+        raise UsageError("this game's table owes nothing: `splendor seal` is for sealed and signed games")
+
+    def waiting_lines(self, game: Game) -> list[str]:
+        """What the protocol waits for, in lines (`seal`, `show`)."""
+        return []
+
     def dropped_lines(self, fork: Fork, dropped: str) -> list[str]:
         """What a `resolve` that drops the side `dropped` of `fork` does to the protocol, in lines."""
         return []
