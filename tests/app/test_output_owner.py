@@ -174,9 +174,7 @@ def test_a_sealed_seats_view_never_goes_into_a_fifo(
     assert done.returncode == 0 and done.stdout.lstrip().startswith(("<svg", "<!doctype html")), done.stderr
 
 
-def test_a_sealed_seats_view_never_replaces_another_users_file(
-    tmp_path: Path, sealed: tuple[Path, Machine]
-) -> None:
+def test_a_sealed_seats_view_never_replaces_another_users_file(tmp_path: Path, sealed: tuple[Path, Machine]) -> None:
     """A file another user made where ann's view goes (writable to her): refused, left as it was."""
     if os.geteuid() != 0:
         pytest.skip("only root can give a file to another user (CI runs the suite as root)")

@@ -187,7 +187,7 @@ def test_install_prints_a_unit_that_runs_splendor_watch_here(tmp_path: Path, mon
     code, out, err = cli("watch", "--install", "--kind", "systemd", "--as", "bob", "--every", "120")
     assert code == 0, err
     assert f'ExecStart="{bin_dir / "splendor"}" "watch" "--as" "bob" "--every" "120"' in out, out
-    assert f'WorkingDirectory="{bob}"' in out and "systemctl --user enable --now splendor-watch-bob-" in out
+    assert f"WorkingDirectory={bob}\n" in out and "systemctl --user enable --now splendor-watch-bob-" in out
     code, out, err = cli("watch", "--install", "--kind", "cron", "--every", "600")
     assert code == 0, err
     assert out.startswith("*/10 * * * * cd ") and f"{bin_dir / 'splendor'} watch --once" in out, out

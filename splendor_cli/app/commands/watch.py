@@ -498,8 +498,10 @@ def _install(
             raise UsageError("--write: cron has no file of ours to write: add the line with `crontab -e`")
         out(_cron(top, [*args, "--once"], every))
         return
+    from ..services.units import systemd_unit
+
     text, target, hint = (
-        _systemd(top, [*args, "--every", str(every)], name)
+        systemd_unit(top, [*args, "--every", str(every)], name)
         if kind == "systemd"
         else _launchd(top, [*args, "--every", str(every)], name)
     )
@@ -534,34 +536,6 @@ def _service_name(top: str) -> str:
 
     slug = re.sub(r"[^A-Za-z0-9_-]+", "-", os.path.basename(top)).strip("-")[:32] or "games"
     return f"splendor-watch-{slug}-{sha256(top.encode()).hexdigest()[:6]}"
-
-
-def _systemd(top: str, args: list[str], name: str) -> tuple[str, str, str]:
-    def quoted(word: str) -> str:
-        word = word.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%").replace("$", "$$")
-        return f'"{word}"'
-
-    home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    target = os.path.join(home, "systemd", "user", f"{name}.service")
-    text = "\n".join(
-        [
-            "[Unit]",
-            f"Description=splendor watch: keeps the games of {top.replace('%', '%%')} moving",
-            "After=network-online.target",
-            "",
-            "[Service]",
-            "Type=simple",
-            f"WorkingDirectory={quoted(top)}",
-            "ExecStart=" + " ".join(quoted(a) for a in args),
-            "Restart=on-failure",
-            "RestartSec=60",
-            "",
-            "[Install]",
-            "WantedBy=default.target",
-            "",
-        ]
-    )
-    return text, target, f"systemctl --user daemon-reload && systemctl --user enable --now {name}.service"
 
 
 def _launchd(top: str, args: list[str], name: str) -> tuple[str, str, str]:
