@@ -14,7 +14,12 @@ UsageError). The rules, kept here once:
 - what git says is quoted for a person through `errors.excerpt` or `errors.safe` (`Done.last_line`,
   `Done.first_line`): a control character of a path or a message never reaches a terminal raw;
 - a file of git's own folder (the merge message it prepared, the list of a shallow clone's cuts)
-  is read bounded, and never through a symbolic link (`read_git_file`).
+  is read bounded, and never through a symbolic link (`read_git_file`);
+- a repository's config runs no program that splendor does not need (`SAFE`, before every
+  command): no fsmonitor (`git status`-like commands would run `core.fsmonitor`), no hooks
+  (`core.hooksPath`), no `ext::` transport; and `diff`, `log` and `show` run no external diff nor
+  textconv filter (`--no-ext-diff --no-textconv`). What sync does need still runs as git runs it:
+  the transport (`core.sshCommand`, credential helpers), signing, the merge driver.
 
 Nothing here prints. Tests replace nothing here: they run git in temporary repositories.
 """
@@ -32,6 +37,11 @@ from ..errors import UsageError, excerpt, safe
 
 ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_MERGE_AUTOEDIT": "no"}
 """What every git run gets in its environment: it never waits for a person."""
+SAFE = ("-c", "core.fsmonitor=false", "-c", f"core.hooksPath={os.devnull}", "-c", "protocol.ext.allow=never")
+"""What every git run gets before its command: the programs a repository's config could make git
+run, and that splendor never needs, turned off (docs/security.md)."""
+_DIFFS = ("diff", "log", "show")
+"""The commands that could run `diff.external` or a textconv filter: told not to."""
 MAX_FILE = 64 << 10
 """The most read of a file of git's own folder (`read_git_file`)."""
 
@@ -95,7 +105,8 @@ class Git:
             UsageError: git did not answer within `timeout` seconds, or said more than `limit` bytes.
         """
         full = {**os.environ, **ENV, **dict(self.env), **(env or {})}
-        command = ["git", "-C", str(self.cwd), *self.options, *args]
+        plain = ("--no-ext-diff", "--no-textconv") if args and args[0] in _DIFFS else ()
+        command = ["git", "-C", str(self.cwd), *SAFE, *self.options, *args[:1], *plain, *args[1:]]
         try:
             done = subprocess.run(
                 command,
