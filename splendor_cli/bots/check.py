@@ -5,7 +5,9 @@ bot makes, so that no player can play a bot seat's turn to their own advantage.
 A bot is a pure function of the table and a random source, and the source of a bot seat's move
 is seeded by the file alone (`seat_random`: the game's id and the number of events before the
 move), so every reader gets the same move. A seat whose bot thinks for a time (`mcts:0.5s`) is not
-reproducible and is not checked. Files of formats 1 and 2 are read as they were written.
+reproducible and is not checked. A seat whose spec names no bot of this version (`bot:Greedy`, typed
+into a header by hand: specs are case-sensitive) cannot be checked: its first move is refused.
+Files of formats 1 and 2 are read as they were written.
 """
 
 from __future__ import annotations
@@ -13,14 +15,23 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..errors import CorruptLogError
-from . import make_bot, parse_spec, seat_spec
+from ..errors import CorruptLogError, UsageError
+from . import KINDS, make_bot, parse_spec, seat_spec
 
 
 def seat_random(game_id: str, before: int) -> random.Random:
     """The random source of a bot seat's move in game `game_id`, played after event `before`:
     `random.Random("GAME_ID:BEFORE")` (what `splendor bot` and `play --bots` draw from)."""
     return random.Random(f"{game_id}:{before}")
+
+
+def known(spec: str) -> bool:
+    """Whether `spec` names a bot of this version (`parse_spec` takes it, as `splendor new` does)."""
+    try:
+        parse_spec(spec)
+    except UsageError:
+        return False
+    return True
 
 
 def reproducible(spec: str) -> bool:
@@ -67,7 +78,15 @@ def check_moves(game: Any, game_id: str, *, after: int = 0) -> None:
         if not isinstance(event, variant.play_types):
             continue
         spec = seat_spec(event.player)
-        if not spec or not reproducible(spec):
+        if not spec:
+            continue
+        if not known(spec):  # `bot:Greedy` typed into a header: no bot, so no move of it is checked
+            raise CorruptLogError(
+                f"{event.player} is a bot seat, but {spec!r} names no bot of this version ({', '.join(KINDS)};"
+                " names are case-sensitive): its moves cannot be computed again, so none is taken",
+                seq=seq,
+            )
+        if not reproducible(spec):
             continue
         table = states[index - 1]
         move, played = seat_move(variant, spec, table, game_id, seq - 1), variant.move_of(event)

@@ -95,3 +95,31 @@ def test_the_bots_source_is_the_files_alone(tmp_path: Path) -> None:
     other.write_bytes(path.read_bytes())
     code, out, err = cli("verify", "-g", other)
     assert code == 0 and "ok (format 3)" in out, err
+
+
+def _renamed(path: Path, old: str, new: str) -> None:
+    """Rename the seat `old` to `new` in the header and the setup of the new game at `path` (as a
+    hand-edited file would), the chain made again."""
+    record = store.read(path).record
+    (started,) = record.events
+    players = tuple(new if name == old else name for name in record.header.players)
+    remade = Record(header=attrs.evolve(record.header, players=players), events=())
+    event = attrs.evolve(started, players=tuple(new if name == old else name for name in started.players))
+    path.write_bytes(format_record(attrs.evolve(remade, events=(chained(remade, event),))).encode())
+
+
+@pytest.mark.parametrize("spec", ["Greedy", "greedy:300", "nobody"])
+def test_a_bot_seat_that_names_no_bot_is_refused_at_new_and_at_its_first_move(tmp_path: Path, spec: str) -> None:
+    """Bot specs are case-sensitive: `new` refuses `bot:Greedy` (exit 2, nothing written); typed
+    into a header by hand, the seat's moves cannot be computed again, so its first move is damage
+    for every reader (exit 4, naming the event), never a seat anybody may play unchecked."""
+    code, _, err = cli("new", "-g", tmp_path / "n.toml", "--players", f"ann,bot:{spec}")
+    assert code == 2 and err.count("\n") == 1 and not (tmp_path / "n.toml").exists(), err
+    path = tmp_path / "g.toml"
+    assert cli("new", "-g", path, "--players", "ann,bot:greedy", "--seed", 2)[0] == 0
+    _renamed(path, "bot:greedy", f"bot:{spec}")
+    assert cli("take", "w", "u", "g", "-g", path)[0] == 0
+    _played_for_the_bot(path, "take black black")  # its bot's move, were it greedy
+    for command in (("log",), ("verify",), ("state", "--json")):
+        code, _, err = cli(*command, "-g", path)
+        assert code == 4 and f"event #3: bot:{spec} is a bot seat" in err and err.count("\n") == 1, (command, err)
