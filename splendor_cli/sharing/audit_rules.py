@@ -1,16 +1,19 @@
 """The rules the audit holds each change of a game file to (`verify`), as reasons for a person:
 a commit only appends (`rewrite_reason`), one person's move at most and by its player's e-mail
 (`moves_reason`), and a settled fork leaves out one player's own moves only (`resolved_fork`,
-`withdrawal_fault`)."""
+`withdrawal_fault`), by the author of the commits that carried them in a game without e-mails
+(`carrier_fault`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..bots import seat_spec
 from ..events import Event, SeedsRestarted, TurnUndone, actor
 from ..events.codec import Header
 from ..sealing.events import SEALED_TYPES
+from .history import Carrier
 from .versions import Version
 
 
@@ -134,6 +137,22 @@ def withdrawal_fault(left: tuple[Event, ...], header: Header, email: str, setup_
     if address and address.casefold() != email.casefold():
         return f"{rule}: they are {who}'s ({address}), but the merge's author is {email or 'unknown'}"
     return None
+
+
+def carrier_fault(carriers: Sequence[Carrier], email: str) -> str | None:
+    """Why a merge authored by `email` may not leave out, in a game without e-mails, the events
+    that the commits `carriers` carried (`history.carried_by_others`: commits by others than the
+    merge's author); None when there is none. The header cannot say whose a move is, so the
+    commit that carried it does: only its author may withdraw it."""
+    if not carriers:
+        return None
+    first = carriers[0]
+    more = f" and {plural(len(carriers) - 1, 'more commit')}" if len(carriers) > 1 else ""
+    return (
+        "settling a forked game may leave out one player's own moves, by that player: commit"
+        f" {first.commit[:12]}{more} by {first.author} <{first.email}> carried them, but the merge's"
+        f" author is {email or 'unknown'}"
+    )
 
 
 def possessive(who: str) -> str:

@@ -11,8 +11,8 @@ from ..errors import ConflictError, GameFileError
 from ..events.codec import Record
 from ..forks import cut, decode
 from ..gate.judge import judge_events
-from .audit_rules import events_listed, moves_reason, resolved_fork, rewrite_reason, withdrawal_fault
-from .history import Blob
+from .audit_rules import carrier_fault, events_listed, moves_reason, resolved_fork, rewrite_reason, withdrawal_fault
+from .history import Blob, Carrier
 from .versions import Trusted, Version, extend_version, read_version
 from .withdrawals import consent_fault, withdrawal_of
 
@@ -66,10 +66,14 @@ class Checker:
         merge: bool,
         staged: bool = False,
         message: Callable[[], str] | None = None,
+        carried: Callable[[str], list[Carrier]] | None = None,
     ) -> str | None:
         """The reason the change from `parents` (each named, for a person) to `new` breaks a rule,
         or None when it keeps them. `email` is the change's author's; `message` gives its commit
-        message (asked only of a merge that leaves out a side of a forked sealed game)."""
+        message (asked only of a merge that leaves out a side of a forked sealed game); `carried`,
+        the commits of a parent's side (by its name) by others than `email` that carried what the
+        merge leaves out (`history.carried_by_others`: asked only of a merge that leaves out a
+        side of a forked game without e-mails; None: not asked)."""
         olds = [(name, blob) for name, blob in parents if blob is not None]
         kept = [blob for _, blob in olds if new.data.startswith(blob.data)]
         for name, old in olds:
@@ -77,7 +81,7 @@ class Checker:
                 continue
             if not merge:
                 return rewrite_reason(old.data, new.data)
-            reason = self.dropped(name, old, new, email, withdrawable=bool(kept), message=message)
+            reason = self.dropped(name, old, new, email, withdrawable=bool(kept), message=message, carried=carried)
             if reason is not None:
                 return reason
         base = max(kept, key=lambda blob: len(blob.data), default=None)
@@ -129,11 +133,13 @@ class Checker:
         *,
         withdrawable: bool,
         message: Callable[[], str] | None = None,
+        carried: Callable[[str], list[Carrier]] | None = None,
     ) -> str | None:
         """Why a merge's file `new` may not leave out what its parent `name`'s file `old` holds; None
         when it is that parent's side of a forked game, withdrawn by its player (`withdrawable`:
         another parent's file is kept): in a game with e-mails, the merge's author (`email`); in a
-        sealed game, the player whose signed consent the merge's `message` holds."""
+        game without, the author of the commits that carried it (`carried`), who is the merge's;
+        in a sealed game, the player whose signed consent the merge's `message` holds."""
         try:
             before, after = self.version(old), read_version(new.data, self.trusted)
         except (GameFileError, ConflictError):
@@ -157,6 +163,8 @@ class Checker:
             fault = withdrawal.fault or consent_fault(withdrawal, message() if message is not None else "")
         else:
             fault = withdrawal_fault(left, before.record.header, email, variant.setup_type)
+            if fault is None and not any(before.record.header.emails) and carried is not None:
+                fault = carrier_fault(carried(name), email)
         return None if fault is None else f"{reason} ({fault})"
 
 

@@ -83,7 +83,7 @@ from __future__ import annotations
 
 import collections
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import UsageError, safe
@@ -93,12 +93,14 @@ from .checker import Checker
 from .history import (
     Blob,
     BlobStream,
+    Carrier,
     FileRepo,
     Step,
     blob_contents,
     blob_id,
     blob_ids,
     blob_oid,
+    carried_by_others,
     commits_after,
     commits_of,
     find_renames,
@@ -267,6 +269,7 @@ def _judge(
                 commit.email,
                 merge=len(parents) > 1,
                 message=functools.partial(message_of, repo, commit.hash),
+                carried=_carriers(repo, step, commit.email, new.data),
             )
         if reason is not None:
             bad = {
@@ -283,6 +286,21 @@ def _judge(
                 stream.drop(oid)
                 checker.forget(oid)
     return len(judged), None
+
+
+def _carriers(repo: FileRepo, step: Step, email: str, merged: bytes) -> Callable[[str], list[Carrier]]:
+    """What `Checker.check` asks of a merge that leaves out a side of a game without e-mails: the
+    commits of the parent it names (`parent 0123456789ab`) by others than `email` that carried
+    what the merge's file `merged` leaves out (`carried_by_others`)."""
+
+    def carried(name: str) -> list[Carrier]:
+        for parent, old in step.parents:
+            if name == f"parent {parent[:12]}":
+                others = [p for p, _ in step.parents if p != parent]
+                return carried_by_others(repo, parent, others, old, email=email, merged=merged)
+        return []
+
+    return carried
 
 
 def staged_report(path: StrPath) -> dict[str, Any]:
@@ -329,7 +347,15 @@ def staged_report(path: StrPath) -> dict[str, Any]:
         contents = blob_contents(repo, [new_id, *(oid for _, oid in parents if oid is not None)])
         olds = [(ref, None if oid is None else Blob(oid=oid, data=contents[oid])) for ref, oid in parents]
         new = Blob(oid=new_id, data=contents[new_id])
-        reason = checker.check(new, olds, email, merge=len(olds) > 1, staged=True, message=lambda: merge_msg(repo))
+        heads = [ref for ref, oid in parents if oid is not None]
+
+        def carried(name: str) -> list[Carrier]:
+            others = [ref for ref in heads if ref != name]
+            return carried_by_others(repo, name, others, repo.rel, email=email, merged=new.data)
+
+        reason = checker.check(
+            new, olds, email, merge=len(olds) > 1, staged=True, message=lambda: merge_msg(repo), carried=carried
+        )
     bad = None
     if reason is not None:
         bad = {"commit": None, "author": author, "email": email, "subject": "", "reason": reason}

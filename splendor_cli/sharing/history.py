@@ -114,12 +114,20 @@ def commits_of(repo: FileRepo, rev_range: str | None) -> list[_Commit]:
     before their children), with its real parents: no path, so no history simplification."""
     if rev_range is not None and (not rev_range.strip() or rev_range.startswith("-")):
         raise UsageError(f"bad revision range {rev_range!r}: give one like HEAD~5..HEAD or main..feature")
-    # No field can hold a line break (git keeps none in an ident, and %s joins the subject's lines).
-    fmt = "%H %P%n%an%n%ae%n%s"
     revs = ["--end-of-options", rev_range] if rev_range is not None else []
     out = git_output(
-        ["log", "-z", "--no-mailmap", "--topo-order", "--reverse", f"--format={fmt}", *revs, "--"], repo.root
+        ["log", "-z", "--no-mailmap", "--topo-order", "--reverse", f"--format={_LOG_FORMAT}", *revs, "--"], repo.root
     )
+    return _listed(out)
+
+
+_LOG_FORMAT = "%H %P%n%an%n%ae%n%s"
+"""A commit as `_listed` reads it. No field can hold a line break (git keeps none in an ident,
+and %s joins the subject's lines)."""
+
+
+def _listed(out: bytes) -> list[_Commit]:
+    """The commits of a `git log -z --format=_LOG_FORMAT`."""
     commits = []
     for item in out.decode("utf-8", "replace").split("\0"):
         item = item.lstrip("\n")
@@ -352,3 +360,70 @@ def touched_somewhere(repo: FileRepo, steps: list[Step], oids: dict[str, str | N
     """Raise UsageError when no commit of the walk holds the file."""
     if all(oids[f"{step.commit.hash}:{step.path}"] is None for step in steps):
         raise UsageError(f"{repo.rel}: no commit has touched it yet (is it committed?)")
+
+
+# -- who carried what a merge leaves out ----------------------------------------------------------
+
+MAX_CARRIERS = 1000
+"""The most commits of a merge's dropped side that `carried_by_others` looks at (the newest)."""
+
+
+@attrs.frozen
+class Carrier:
+    """A commit that carried events a merge leaves out: its id and its author as recorded."""
+
+    commit: str
+    author: str
+    email: str
+
+
+def carried_by_others(
+    repo: FileRepo, side: str, others: list[str], path: str, *, email: str, merged: bytes
+) -> list[Carrier]:
+    """The commits of a merge's parent `side` that none of its other parents (`others`) holds,
+    that changed the file at `path` and hold events the merge's file `merged` leaves out (their
+    version of the file is not a prefix of it), authored by another e-mail than `email` (the
+    merge's author; compared without regard to case, as recorded: no `.mailmap`), newest first.
+
+    Only the newest MAX_CARRIERS commits of the side are looked at; a version is compared with
+    `merged` by its blob id and size (`git cat-file --batch-check`), never read.
+    """
+    revs = [rev for rev in (side, *others) if _COMMIT_OR_REF.fullmatch(rev)]
+    if not revs or revs[0] != side:
+        return []
+    out = git_output(
+        [
+            "log",
+            "-z",
+            "--no-mailmap",
+            "--full-history",
+            "--no-merges",
+            f"--max-count={MAX_CARRIERS}",
+            f"--format={_LOG_FORMAT}",
+            side,
+            "--not",
+            *revs[1:],
+            "--",
+            path,
+        ],
+        repo.root,
+    )
+    strangers = [c for c in _listed(out) if c.email.casefold() != email.casefold()]
+    if not strangers:
+        return []
+    oids = blob_ids(repo, [f"{c.hash}:{path}" for c in strangers])
+    sizes = blob_sizes(repo, [oid for oid in oids.values() if oid is not None])
+    found = []
+    for commit in strangers:
+        oid = oids.get(f"{commit.hash}:{path}")
+        if oid is None:
+            continue
+        size = sizes.get(oid, 0)
+        if size <= len(merged) and blob_oid(merged[:size], sha256=len(oid) > 40) == oid:
+            continue  # its version is a prefix of the merge's: it carried nothing left out
+        found.append(Carrier(commit=commit.hash, author=commit.author, email=commit.email))
+    return found
+
+
+_COMMIT_OR_REF = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?|HEAD|MERGE_HEAD")
+"""What `carried_by_others` takes for a parent: a commit id, or HEAD or MERGE_HEAD."""

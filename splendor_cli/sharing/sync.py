@@ -515,7 +515,7 @@ def merge_refusal(repo: Repo, rel: str, merged: bytes, email: str | None = None)
     way. The same rules as the audit (`checker.Checker`: `rules`, and `withdrawals`' for a sealed
     game, which needs the consent of the merge's message: see `withdrawn`)."""
     from .checker import Checker
-    from .history import Blob, blob_oid
+    from .history import Blob, Carrier, FileRepo, blob_oid, carried_by_others
 
     parents = []
     for rev, name in (("HEAD", "ours"), ("MERGE_HEAD", "theirs")):
@@ -526,7 +526,14 @@ def merge_refusal(repo: Repo, rel: str, merged: bytes, email: str | None = None)
         return None
     new = Blob(oid=blob_oid(merged, sha256=False), data=merged)
     author = gitsync.author_email(repo) if email is None else email
-    return Checker().check(new, [(name, blob) for name, blob in parents], author, merge=True)
+    revs = {"ours": "HEAD", "theirs": "MERGE_HEAD"}
+
+    def carried(name: str) -> list[Carrier]:
+        where = FileRepo(root=repo.top, rel=rel, shallow=frozenset())
+        others = [rev for side, rev in revs.items() if side != name]
+        return carried_by_others(where, revs[name], others, rel, email=author, merged=merged)
+
+    return Checker().check(new, [(name, blob) for name, blob in parents], author, merge=True, carried=carried)
 
 
 def keep_refusals(repo: Repo, rel: str, data: bytes) -> dict[str, str | None] | None:
