@@ -6,7 +6,7 @@ header names, and folded by that game's rules. Forked files are forks.py's.
 from __future__ import annotations
 
 from .errors import GameFileError, UsageError
-from .events.codec import Record, parse
+from .events.codec import PAYLOAD_DRAWS_FORMAT, Record, parse
 from .projection.game import Game, replay
 from .projection.table_protocol import find_protocol
 from .variants import event_types, find_variant
@@ -35,7 +35,14 @@ def replay_record(record: Record, trusted: int = 0) -> Game:
             f" needs (format {protocol.first_format}): this release cannot vouch for its decks"
             " (finish it with the release that started it)"
         )
-    game = replay(variant, record.events, trusted=trusted, chained_draws=header.format < 2, table=protocol.name)
+    game = replay(
+        variant,
+        record.events,
+        trusted=trusted,
+        chained_draws=header.format < 2,
+        payload_draws=header.format >= PAYLOAD_DRAWS_FORMAT,
+        table=protocol.name,
+    )
     if game.players != header.players:
         raise GameFileError("header: players do not match the setup event")
     if header.emails and len(header.emails) != len(header.players):

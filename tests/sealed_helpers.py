@@ -90,7 +90,7 @@ class Table:
             players=names,
             keys=make_keys(names, seed),
             record=Record(header=header, events=()),
-            game=replay(found, [], table="sealed"),
+            game=replay(found, [], table="sealed", payload_draws=True),  # as a file of format 4 on
             rng=random.Random(f"moves:{seed}"),
             source=random.Random(f"proofs:{seed}"),
         )

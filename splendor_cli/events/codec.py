@@ -61,8 +61,14 @@ digest of the event before them), but a sealed game of format 1 is refused. Form
 same tables as format 2 and adds a rule: a bot seat's move is the one its bot makes, which every
 reader computes again (bots/check.py, through the gate); files of formats 1 and 2 are read
 without it. Format 4 (this release) declares a game's table protocol in its header (`table`,
-`TABLE_FORMAT`). `splendor new` writes the oldest format that reads the game the same
-(`store.writing_format`)."""
+`TABLE_FORMAT`) and draws from no envelope (`PAYLOAD_DRAWS_FORMAT`). `splendor new` writes the
+oldest format that reads the game the same (`store.writing_format`)."""
+
+PAYLOAD_DRAWS_FORMAT = 4
+"""The first format whose draws during play follow the game's first event and the setup's payload,
+never an envelope (`projection.game`'s chance): in a sealed game the setup's `parent` is the link
+of the last `cards_shown`, whose proofs carry fresh nonces, so whoever showed last could re-make
+it until a draw suited him. Files of formats 2 and 3 draw as they were written."""
 
 TABLE_FORMAT = 4
 """The first format whose header declares the game's table protocol (`Header.table`, written

@@ -46,6 +46,9 @@ class Game:
     chained_draws: bool = False
     """A file of format 1: each draw follows the digest of the effective event before it (see
     `chance`)."""
+    payload_draws: bool = False
+    """A file of format 4 on: a draw follows the game's first event and the setup's payload, never
+    an envelope (see `chance`)."""
 
     @property
     def sealing(self) -> Any:
@@ -178,7 +181,12 @@ class Game:
         if not 1 <= seq <= self.seq:
             raise UsageError(f"there is no event #{seq}: the log has events #1 to #{self.seq}")
         return replay(
-            self.variant, self.events[:seq], check=False, chained_draws=self.chained_draws, table=self.declared
+            self.variant,
+            self.events[:seq],
+            check=False,
+            chained_draws=self.chained_draws,
+            payload_draws=self.payload_draws,
+            table=self.declared,
         )
 
 
@@ -192,6 +200,7 @@ class _Fold:
         "declared",
         "events",
         "handlers",
+        "payload_draws",
         "protocol",
         "seeding",
         "states",
@@ -214,6 +223,7 @@ class _Fold:
         self.protocol = game.protocol
         self.declared = game.declared
         self.chained_draws = game.chained_draws
+        self.payload_draws = game.payload_draws
 
     @property
     def seq(self) -> int:
@@ -239,6 +249,7 @@ class _Fold:
             declared=self.declared,
             protocol=self.protocol,
             chained_draws=self.chained_draws,
+            payload_draws=self.payload_draws,
         )
 
     def add(self, event: Event, *, check: bool) -> None:
@@ -434,16 +445,19 @@ def _check_play(variant: AnyVariant, state: State, event: PlayEvent, chance: _Lo
 class _LogChance:
     """Chance as the log decides it (`Game.chance`), the same for every reader, so nobody can
     choose a draw: the k-th draw of a game (counting the effective events of the game's
-    `drawing_types` before it) is seeded by SHA-256 of the whole setup event and k. A move taken
-    back and played again draws the same (an undo cannot re-roll it), and a detour (a privilege
-    used first, another step before) cannot choose among draws either: the draw depends on
-    nothing a player does in between. In a sealed game the setup follows from every player's
-    decryption shares of the face-up cards, which are deterministic for their keys: nobody can
-    vary it, and whoever shows the last share sees it a moment before the others. Like an open
-    game's deck order, the draws are open to whoever reads the file.
+    `drawing_types` before it) is seeded by SHA-256 of the game's first event, the setup's
+    payload and k (`payload_draws`, format 4 on). A move taken back and played again draws the
+    same (an undo cannot re-roll it), and a detour (a privilege used first, another step before)
+    cannot choose among draws either: the draw depends on nothing a player does in between. In a
+    sealed game the setup's payload follows from every player's decryption shares of the face-up
+    cards, which are deterministic for their keys; its envelope does not enter (its `parent` is
+    the link of the last `cards_shown`, whose proofs carry fresh random nonces: whoever showed
+    last could re-make it until the draw suited him). Like an open game's deck order, the draws
+    are open to whoever reads the file.
 
-    A file of format 1 (`chained_draws`) drew from the digest of the effective event before the
-    draw, signature included; it is read as it was written.
+    Files of formats 2 and 3 drew from SHA-256 of the whole setup event and k, and a file of
+    format 1 (`chained_draws`) from the digest of the effective event before the draw, signature
+    included; each is read as it was written.
 
     Computed only if something is drawn (most moves draw nothing); read at once (a fold goes on).
     """
@@ -466,8 +480,15 @@ class _LogChance:
             return SeededChance(bytes.fromhex(event_digest(events[after[-1] - 1])))
         kinds = game.variant.drawing_types
         drawn = sum(1 for seq in after[1:] if isinstance(events[seq - 1], kinds))
-        setup = json.dumps(event_to_dict(events[after[0] - 1]), sort_keys=True, separators=(",", ":"))
-        seed = sha256(b"splendor-cli/draw/v2\0" + setup.encode("utf-8") + b"\0" + str(drawn).encode())
+        if game.payload_draws:  # the game's first event and the setup's payload: no envelope
+            first = json.dumps(event_to_dict(events[0]), sort_keys=True, separators=(",", ":"))
+            setup = event_to_dict(events[after[0] - 1])
+            payload = {key: value for key, value in setup.items() if key not in ("seq", "parent", "sig")}
+            parts = (first, json.dumps(payload, sort_keys=True, separators=(",", ":")), str(drawn))
+            seed = sha256(b"splendor-cli/draw/v3\0" + "\0".join(parts).encode("utf-8"))
+            return SeededChance(seed.digest())
+        setup_text = json.dumps(event_to_dict(events[after[0] - 1]), sort_keys=True, separators=(",", ":"))
+        seed = sha256(b"splendor-cli/draw/v2\0" + setup_text.encode("utf-8") + b"\0" + str(drawn).encode())
         return SeededChance(seed.digest())
 
     def shuffle(self, items: Sequence[str], label: str) -> tuple[str, ...]:
@@ -509,16 +530,19 @@ def replay(
     check: bool = True,
     trusted: int = 0,
     chained_draws: bool = False,
+    payload_draws: bool = False,
     table: str = "open",
 ) -> Game:
     """Fold the events of a game of `variant` at a table of protocol `table` (the header's:
     `Game.declared`; UsageError when this program has none). With `check`, every move is judged by
     the rules again, and in a sealed game every signature and proof is checked but those of the
     first `trusted` events (ones this reader verified before: the same bytes, by their chain's
-    digest). `chained_draws`: a file of format 1 (`Game.chained_draws`). Linear in the number of
+    digest). `chained_draws`: a file of format 1 (`Game.chained_draws`); `payload_draws`: of format
+    4 on (`Game.payload_draws`). Linear in the number of
     events, undos included."""
     find_protocol(table)  # a protocol this program plays, before any event
-    fold = _Fold(Game(variant=variant, chained_draws=chained_draws, declared=table), trusted)
+    game = Game(variant=variant, chained_draws=chained_draws, payload_draws=payload_draws, declared=table)
+    fold = _Fold(game, trusted)
     for event in events:
         fold.add(event, check=check)
     return fold.game()

@@ -101,7 +101,7 @@ def test_a_whole_sealed_game_replays_from_its_text_and_the_audit_opens_every_car
     text = format_record(table.record)
     record = parse(text, event_types)
     assert record == table.record
-    game = replay(table.variant, record.events, table="sealed")
+    game = replay(table.variant, record.events, table="sealed", payload_draws=True)
     assert game.state.finished and game.states == table.game.states
     assert game.sealing == table.sealing
     report = audit(game.sealing, game.state)
