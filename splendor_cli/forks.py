@@ -12,7 +12,7 @@ import attrs
 
 from .errors import GameFileError, SplendorError, UsageError, excerpt
 from .events import Event, actor
-from .events.codec import Record, event_digest, load_toml
+from .events.codec import PAYLOAD_DRAWS_FORMAT, Record, event_digest, load_toml
 from .projection.game import replay
 from .projection.log import event_notation
 from .projection.variant import AnyVariant
@@ -138,13 +138,27 @@ class Fork:
             raise UsageError(f"{excerpt(ref)} names both sides of the fork: name one by its digest, {choices}")
         raise UsageError(f"{excerpt(ref)} names neither side of the fork: keep {choices}, or ours or theirs")
 
-    def to_move(self) -> str | None:
-        """Who was to move after the common events (None when the game was over, or unknown)."""
+    def standing(self) -> str:
+        """How the game stood after the common events, in words: who was to move, the deal under way
+        (what it waited for: a commit-then-reveal deal, a sealed game's joins and shuffles), or
+        the game over."""
+        header = self.record.header
         try:
-            state = replay(find_variant(self.record.header.variant), self.record.events, check=False).table
+            game = replay(
+                find_variant(header.variant),
+                self.record.events,
+                check=False,
+                chained_draws=header.format < 2,
+                payload_draws=header.format >= PAYLOAD_DRAWS_FORMAT,
+                table=header.table,
+            )
         except SplendorError:
-            return None
-        return None if state.finished else state.player.name
+            return "where the game stood there is unknown (its common events do not replay)"
+        if not game.states:
+            waiting = game.dealing()
+            return f"the deal was under way ({waiting})" if waiting else "the deal was under way"
+        state = game.table
+        return "the game was over" if state.finished else f"{state.player.name} was to move"
 
 
 def split_fork(data: bytes) -> Fork | None:
@@ -197,8 +211,7 @@ def split_fork(data: bytes) -> Fork | None:
 def describe_fork(fork: Fork) -> str:
     """One line naming both turns that follow the fork point (each with the digest that names
     it), who was to move there, and the command that settles it."""
-    to_move = fork.to_move()
-    who = f"{to_move} was to move" if to_move else "the game was over"
+    who = fork.standing()
     variant = find_variant(fork.record.header.variant)
     ours, theirs = (f"{turns(variant, fork.branch(s).events)} [{fork.label(s)}] ({s})" for s in SIDES)
     return (
