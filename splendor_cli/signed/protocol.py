@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from ..errors import CorruptLogError, IllegalMoveError, SplendorError, excerpt
-from ..projection.table_protocol import Handler, TableProtocol
+from ..projection.table_protocol import Handler, TableProtocol, protocol_of
 from .events import DealShared, SignedAsked, SignerJoined
 
 if TYPE_CHECKING:
@@ -136,6 +136,8 @@ class SignedTable(TableProtocol):
     def check_event(self, fold: Any, event: Event, verify: bool) -> None:
         """Every event but the setup (signed by nobody: it must be the deal the shares give) and
         a join (checked by the key it brings) is signed by its author."""
+        if protocol_of(event.TYPE) not in (None, self.name):
+            return  # another protocol's event: the fold refuses it, naming it
         if verify and not isinstance(event, (fold.variant.setup_type, SignerJoined)):
             try:
                 check_signature(self.keys, event, fold.events[-1])

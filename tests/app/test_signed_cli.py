@@ -136,7 +136,7 @@ def test_the_key_says_who_you_are_not_as(tmp_path: Path) -> None:
     """The review's first reproduction: on eve's machine, `--as bob` makes no move of bob's. Her
     key plays eve: `play --as bob` and `undo --as bob` are refused (exit 2), `--for bob` too,
     and the file is unchanged; a move she signs as bob's by hand is exit 4 naming it."""
-    path, (ann, bob, eve) = dealt(tmp_path, "ann", "bob", "eve")
+    path, (ann, _, eve) = dealt(tmp_path, "ann", "bob", "eve")
     ann.ok("play", "-g", path, "take", "white", "blue", "green")  # bob to move
     before = path.read_bytes()
     for args in (
