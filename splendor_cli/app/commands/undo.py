@@ -14,6 +14,7 @@ from ..services.gamefile import append, game_path, gate, locks, views, writing
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
     from ...forks import Fork
+    from ...sharing.gitsync import Repo
     from ...store import Loaded
 
 
@@ -186,6 +187,8 @@ def _refuse_what_the_audit_refuses(path: str, data: bytes, fork: Fork, side: str
     except UsageError:
         return  # no repository: nothing to audit
     refusals = keep_refusals(repo, repo.rel, data)
+    if refusals is None:
+        refusals = _sealed_refusals(repo, data)
     if refusals is None or refusals[side] is None:
         return
     other = "theirs" if side == "ours" else "ours"
@@ -199,6 +202,39 @@ def _refuse_what_the_audit_refuses(path: str, data: bytes, fork: Fork, side: str
             f" ({refusals[side]}): {advice}; the file is unchanged"
         )
     )
+
+
+def _sealed_refusals(repo: Repo, data: bytes) -> dict[str, str | None] | None:
+    """For the forked sealed game `data` of the merge under way, why the audit would refuse the
+    merge that keeps each side ("ours", "theirs"; None: it would take it): it leaves out a branch
+    that is not all one player's, or whose player is not this user's key (only they may withdraw
+    it, by the signed consent that sync writes for them, sharing/withdrawals.py). None when no
+    merge is under way or the game is not sealed."""
+    from ...forks import SIDES
+    from ...sealing.command_line import local_key
+    from ...sharing import gitmerge, gitsync
+    from ...sharing.withdrawals import withdrawals
+
+    if gitsync.under_way(repo) != "merge":
+        return None
+    parents = [got for rev in ("HEAD", "MERGE_HEAD") if (got := gitsync.committed(repo, rev, rel=repo.rel))]
+    secret = local_key(required=False)
+    signing = None if secret is None else secret.public.signing
+    refusals: dict[str, str | None] = {}
+    sealed = False
+    for side in SIDES:
+        refusals[side] = None
+        for left in withdrawals(parents, gitmerge.resolve(data, side)[1]):
+            sealed = True
+            seat = next((name for name, key in left.sealing.keys.items() if key.signing == signing), None)
+            if left.fault is not None:
+                refusals[side] = f"it leaves out {left.listed}: {left.fault}"
+            elif seat != left.player:
+                mine = f"your key plays {seat}" if seat else "your key plays no seat of it"
+                refusals[side] = (
+                    f"it leaves out {left.listed}, which only {left.player} may withdraw in a sealed game ({mine})"
+                )
+    return refusals if sealed else None
 
 
 @command("forget", GAME)
