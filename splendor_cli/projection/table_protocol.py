@@ -125,6 +125,12 @@ class TableProtocol:
         """`event`, signed by `secret` when it is theirs to sign (an open game's: as it is)."""
         return event
 
+    def signers(self) -> Any:
+        """What checks a player's signature outside the log (a merge's consent to leave out their
+        events: sharing/withdrawals.py): an object with the game's `root` and each seat's public
+        `keys`; None when nothing is signed."""
+        return None
+
     def keys_owed(self, finished: bool) -> tuple[str, ...] | None:
         """The players who owe their keys of a game (`finished`: over); None: the protocol has no keys."""
         return None

@@ -171,6 +171,9 @@ class SealedTable(TableProtocol):
             return sign(event, previous, secret)
         return event
 
+    def signers(self) -> Sealing:
+        return self.sealing
+
     def keys_owed(self, finished: bool) -> tuple[str, ...]:
         if not finished:
             return ()

@@ -63,9 +63,7 @@ def consent_line(player: str, signature: bytes) -> str:
 
 def withdrawal_of(dropped: Version, kept: Version, left: tuple[Event, ...]) -> Withdrawal:
     """The branch `left` of the sealed game `dropped` that the merge's file `kept` leaves out."""
-    from ..sealing.protocol import sealing_of
-
-    sealing = sealing_of(dropped.game)
+    sealing = dropped.game.protocol.signers()  # a sealed game's Sealing, a signed game's table: root and keys
     variant = dropped.game.variant
     owners = list(dict.fromkeys(actor(event) for event in left))
     fault = None

@@ -167,6 +167,9 @@ class SignedTable(TableProtocol):
             signer = key.signing if key is not None else None
         return sign(event, previous, secret) if signer == secret.public.signing else event
 
+    def signers(self) -> SignedTable:
+        return self
+
     def waiting(self, game: Game) -> tuple[tuple[str, ...], str, str | None] | None:
         """While the deal is under way, who it waits for (after it, the table says it all)."""
         if game.states:
