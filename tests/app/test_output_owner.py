@@ -3,8 +3,8 @@ or device, never waiting on a FIFO nobody reads, and a private view (a sealed se
 never into a FIFO at all, into a new file made 0600.
 
 Through the real entry point in a process of its own (`python -m splendor_cli`), with real FIFOs
-in the test's folder. Each FIFO's read end is opened first, without blocking: a command that
-writes where it should not does not hang, it shows what it wrote. The one outer limit is the
+in the test's folder. Each FIFO's read end is opened first, without blocking, and drained by a
+thread: a command that writes where it should not does not hang, it shows what it wrote. The one outer limit is the
 subprocess's `timeout=PATIENCE` (a command waiting on a FIFO with no reader: only a hang takes
 that long).
 """
@@ -15,6 +15,7 @@ import os
 import stat
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -40,29 +41,36 @@ def run(cwd: Path, *args: object, env: dict[str, str] | None = None) -> subproce
 
 
 class Fifo:
-    """A FIFO in the test's folder, its read end open without blocking (before any writer)."""
+    """A FIFO in the test's folder with a reader from the start: its read end opened without
+    blocking before any writer, and drained by a thread, so that a command that writes into it,
+    however much, never waits. The test holds a write end too (`_keep`), so that the reader sees
+    the end of the data only when `written` lets it go, after the command has returned."""
 
     def __init__(self, path: Path, *, owner: int | None = None) -> None:
         self.path = path
         os.mkfifo(path, 0o666)
         if owner is not None:
             os.chown(path, owner, -1)
-        self.fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        self._fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        self._keep: int | None = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+        os.set_blocking(self._fd, True)
+        self._data: list[bytes] = []
+        self._reader = threading.Thread(target=self._drain, daemon=True)
+        self._reader.start()
+
+    def _drain(self) -> None:
+        while chunk := os.read(self._fd, 1 << 16):
+            self._data.append(chunk)
 
     def written(self) -> bytes:
-        """Every byte written into the FIFO so far (the writers have closed it)."""
-        data = b""
-        while True:
-            try:
-                chunk = os.read(self.fd, 1 << 16)
-            except BlockingIOError:
-                return data
-            if not chunk:
-                return data
-            data += chunk
-
-    def close(self) -> None:
-        os.close(self.fd)
+        """Every byte written into the FIFO (call it once the command has returned: the test's
+        own write end closed, the reader reaches the end of the data at once)."""
+        if self._keep is not None:
+            os.close(self._keep)
+            self._keep = None
+            self._reader.join()
+            os.close(self._fd)
+        return b"".join(self._data)
 
 
 @pytest.fixture
@@ -70,7 +78,7 @@ def fifos() -> Iterator[list[Fifo]]:
     made: list[Fifo] = []
     yield made
     for fifo in made:
-        fifo.close()
+        fifo.written()
 
 
 def another_users(path: Path, fifos: list[Fifo]) -> Fifo:
