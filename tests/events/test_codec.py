@@ -39,6 +39,7 @@ from splendor_cli.model import COLOURS, Gem
 from splendor_cli.projection import Game, replay
 from splendor_cli.records import parse_text
 from splendor_cli.sealing.events import CardsShown, DeckShuffled, KeysPublished, PlayerJoined, RewindAgreed, SealedAsked
+from splendor_cli.signed.events import DealShared, SignedAsked, SignerJoined
 from splendor_cli.variants.base.events import CardPurchased, CardReserved, GameStarted, TokensTaken, TurnPassed
 from splendor_cli.variants.duel.events import (
     STEP_TYPES,
@@ -175,6 +176,9 @@ def _one_of_each() -> list[Event]:
         CardsShown(seq=27, parent="", player="bob", cards=("1?05",), shares=("0" * 192,), sig="1"),
         KeysPublished(seq=28, parent="", player="bob", card="2" * 64, seeds=("3" * 64,) * 3, sig="4"),
         RewindAgreed(seq=29, parent="", player="bob", to=12, sig="5"),
+        SignedAsked(seq=30, parent="", variant="base", players=("ann", "bob")),
+        SignerJoined(seq=31, parent="", player="ann", signing="a" * 64, card="b" * 64, possession="c" * 256, sig="d"),
+        DealShared(seq=32, parent="", player="bob", share="0" * 128, sig="6"),
     ]
     return events
 
@@ -218,6 +222,9 @@ def test_every_event_type_has_a_stable_tag() -> None:
         "cards_shown": "CardsShown",
         "keys_published": "KeysPublished",
         "rewind_agreed": "RewindAgreed",
+        "signed_asked": "SignedAsked",
+        "signer_joined": "SignerJoined",
+        "deal_shared": "DealShared",
         "seeds_restarted": "SeedsRestarted",
         "duel_started": "DuelStarted",
         "privilege_used": "PrivilegeUsed",
@@ -255,6 +262,9 @@ def test_every_event_type_has_a_stable_tag() -> None:
         "cards_shown",
         "keys_published",
         "rewind_agreed",
+        "signed_asked",
+        "signer_joined",
+        "deal_shared",
     ]
 
 

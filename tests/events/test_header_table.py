@@ -87,12 +87,13 @@ def test_an_open_header_over_a_sealed_log_is_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("table", "said"),
     [
-        ("poker", r"header: unknown table protocol 'poker': this version has open, sealed"),
-        ("signed", r"header: the signed table protocol is not available yet"),
+        ("poker", r"header: unknown table protocol 'poker': this version has open, sealed, signed"),
+        ("signed", r"event #1: the header declares a signed table, but the log opens with game_started"),
     ],
 )
 def test_a_table_this_release_does_not_play_is_refused(tmp_path: Path, table: str, said: str) -> None:
-    """A protocol nobody has, and one declared but not available yet: refused before any event."""
+    """A protocol nobody has is refused before any event; a signed header over an open log, at its
+    first event."""
     text = written(attrs.evolve(HEADER, format=FORMAT, table=table), deal(("ann", "bob"), random.Random(1)))
     refused(text, tmp_path, said)
 
