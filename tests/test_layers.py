@@ -471,6 +471,7 @@ OPENERS = {
     "splendor_cli.store": "game files, mails, the versions git hands the merge driver",
     "splendor_cli.app.services.cache": "its own entries",
     "splendor_cli.gate.memory": "the digests of the games seen",
+    "splendor_cli.gate.remotes": "the commit sync audited last on each remote of a game",
     "splendor_cli.app.commands.start": "a player's commit-then-reveal secret",
     "splendor_cli.app.exits": "os.devnull, once the reader of standard output has left",
     "splendor_cli.app.output": "a device or FIFO that a picture is written through (-o /dev/null, a pipe)",

@@ -12,8 +12,11 @@ event is judged here, once, the same way, before anything is written or remember
 4. where there is a history (git), the history audit (`Gate.audit`, what `verify --git` runs);
 
 and only then the file is written (atomically, under the game's write lock) and the events are
-remembered as seen (and, a sealed game, as verified). A refusal raises the error that names the
-event (its exit code is the error class's); nothing is written, nothing remembered.
+remembered as seen (and, a sealed game, as verified). What `sync` audited of a remote, the
+remote's commit, is remembered too (`Gate.remember_remote`, `remotes.Remotes`), once the audit
+passed: a history later rewritten under it is refused at the next sync. A refusal raises the
+error that names the event (its exit code is the error class's); nothing is written, nothing
+remembered.
 
 What is remembered was judged: so a later read judges again only what it has not seen
 (`judge_events(after=...)`). `tests/gate/test_one_gate.py` lists every writer of game files and
@@ -29,6 +32,7 @@ import os
 
 from .judge import judge_events
 from .memory import Seen
+from .remotes import Remotes
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
@@ -45,9 +49,10 @@ if TYPE_CHECKING:
 class Gate:
     """The gate of one user: what they saw of each game (`seen`), what they verified of a sealed
     game (`trusted`, and `verified` to note a game verified whole), where the write locks are
-    (`locks`). The command line makes one (`app/services/gamefile.py` `gate()`)."""
+    (`locks`), the commit `sync` audited last on each remote of each game (`remotes`). The
+    command line makes one (`app/services/gamefile.py` `gate()`)."""
 
-    __slots__ = ("locks", "seen", "trusted", "verified")
+    __slots__ = ("locks", "remotes", "seen", "trusted", "verified")
 
     def __init__(
         self,
@@ -56,8 +61,10 @@ class Gate:
         locks: str,
         trusted: Trusted | None = None,
         verified: Callable[[Loaded], None] | None = None,
+        remotes: Remotes | None = None,
     ) -> None:
         self.seen, self.locks, self.trusted, self.verified = seen, locks, trusted, verified
+        self.remotes = remotes if remotes is not None else Remotes(None)
 
     def __repr__(self) -> str:
         return f"Gate(seen={self.seen!r}, locks={self.locks!r})"
@@ -211,8 +218,17 @@ class Gate:
         loaded = store.read(path, self.trusted)
         judge_events(loaded.record, loaded.game, after=self.seen.common(loaded.record))
         self.seen.forget(loaded.record.header.game)
+        self.remotes.forget(loaded.record.header.game)  # a remote's rewritten history, agreed to as well
         self._remember(loaded)
         return loaded
+
+    # -- remotes -----------------------------------------------------------------------------------
+
+    def remember_remote(self, game: str, key: str, commit: str) -> None:
+        """Remember `commit` as the last one of the remote `key` (`remotes.remote_key`) whose
+        history of game `game` passed the audit (`audit`): `sync` calls it once the audit passed
+        (after the fetch, and after a push), never before. Nothing else writes it."""
+        self.remotes.remember(game, key, commit)
 
     # -- history -----------------------------------------------------------------------------------
 
@@ -235,4 +251,4 @@ class Gate:
         return audit.audit(path, mark, self.trusted if trusted is None else trusted, known, tip=tip)
 
 
-__all__ = ["Gate", "Seen", "judge_events"]
+__all__ = ["Gate", "Remotes", "Seen", "judge_events"]

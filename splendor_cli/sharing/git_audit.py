@@ -31,8 +31,10 @@ parents' (or that adds or removes it). It stops at the first that breaks one of 
   first event has the seq and parent of a different event of the merge's file), when they all
   belong to one player (that player's turns, undos asked by them, and bot seats' turns; in a
   game without e-mails, undos that name nobody too; never a deal), and, in a game with e-mails,
-  when that player's address is the merge's author e-mail: a player may withdraw their own stale
-  move, never erase another's. A merge that drops anything else is bad, and the reason names the
+  when that player's address is the merge's author e-mail; in a game without, when every commit
+  of the left-out parent's side (those no other parent holds) that carried what the merge leaves
+  out has the merge's author e-mail (`history.carried_by_others`): a player may withdraw their
+  own stale move, never erase another's. A merge that drops anything else is bad, and the reason names the
   events it drops and the parent they were in.
 
 In a sealed game the signatures say who made each event, and commit e-mails count for nothing

@@ -145,6 +145,44 @@ def committed(repo: Repo, rev: str = "HEAD", *, rel: str | None = None) -> bytes
     return done.stdout if done.returncode == 0 else None
 
 
+def commit_of(repo: Repo, rev: str) -> str | None:
+    """The id of the commit `rev` names, or None when it names none."""
+    done = _run(repo.top, ["rev-parse", "--verify", "-q", "--end-of-options", f"{rev}^{{commit}}"])
+    return done.stdout.decode("ascii", "replace").strip() if done.returncode == 0 else None
+
+
+def holds(repo: Repo, rev: str, commit: str) -> bool:
+    """Whether the history of `rev` holds `commit` (false when this repository lacks it)."""
+    return _run(repo.top, ["merge-base", "--is-ancestor", "--end-of-options", commit, rev]).returncode == 0
+
+
+def has_file(repo: Repo, rev: str, rel: str) -> bool:
+    """Whether `rev` holds the file at `rel` (from the top)."""
+    return _run(repo.top, ["cat-file", "-e", f"{rev}:{rel}"]).returncode == 0
+
+
+def remote_address(repo: Repo, remote: str) -> str:
+    """The address the remote `remote` fetches from (its name when git has none)."""
+    done = _run(repo.top, ["config", "--get", f"remote.{remote}.url"])
+    return done.stdout.decode("utf-8", "surrogateescape").strip() if done.returncode == 0 else remote
+
+
+def commits_only_in(repo: Repo, commit: str, rev: str, rel: str, most: int) -> list[tuple[str, str, str, str]]:
+    """The newest `most` commits of `commit`'s history that `rev`'s lacks and that changed the file
+    at `rel`: each (id, author, e-mail, subject), as recorded (no `.mailmap`); none when this
+    repository lacks `commit`."""
+    fmt = "--format=%H%n%an%n%ae%n%s"
+    done = _run(repo.top, ["log", "-z", "--no-mailmap", f"--max-count={most}", fmt, commit, "--not", rev, "--", rel])
+    if done.returncode != 0:
+        return []
+    found = []
+    for item in done.stdout.decode("utf-8", "replace").split("\0"):
+        fields = item.lstrip("\n").split("\n", 3)
+        if len(fields) == 4:
+            found.append((fields[0], fields[1], fields[2], fields[3]))
+    return found
+
+
 def arriving(repo: Repo, rev: str, folders: Sequence[str]) -> list[str]:
     """The `.toml` files under `folders` (from the top) that `rev` holds and HEAD does not (all
     of them when there is no HEAD yet): the files a merge of `rev` would bring, from the top."""

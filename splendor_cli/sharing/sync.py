@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Protocol
 import attrs
 
 from ..errors import ConflictError, ForkError, GameFileError, SplendorError, safe
-from . import gitsync
+from . import gitsync, rewritten
 from .gitsync import Made, Repo, Upstream
 
 if TYPE_CHECKING:
@@ -123,7 +123,8 @@ def sync(
         ConflictError: a rebase (or the like) is under way, a merge stopped on conflicts, or the
             remote took none of the pushes.
         ForkError: a game forked (both sides played): `splendor resolve`, then sync again.
-        AuditRefused: a history breaks the audit: nothing pushed.
+        AuditRefused: a history breaks the audit: nothing pushed; or the remote no longer holds
+            the commit sync audited there last (`rewritten.vanished`): nothing merged.
         UsageError: git failed (the remote unreachable...).
     """
     from .. import store
@@ -289,11 +290,15 @@ def exchange(
     the same time (joins, shares) would fork the game."""
     for _ in range(gitsync.PUSH_TRIES):
         if gitsync.fetch(repo, up):
+            lost = rewritten.vanished(repo, up, present(games()), local.gate, read)
+            if lost is not None:  # a force-push over what was audited: nothing merged, nothing remembered
+                raise AuditRefused(lost.line(), details=lost.details(), path=lost.path)
             audit_fetched(repo, up, present(games()), local, read)  # nothing is merged that the audit refuses
             result = gitsync.merge(repo, up)
             merged.append(result)
             if result.conflict:
                 _stopped(repo)
+            rewritten.remember(repo, up, games(), local.gate, read, up.ref)  # its history passed the audit
         here = present(games())
         commit_sealed_parts(here, who, local, read)
         if local.picture is not None:
@@ -316,6 +321,7 @@ def exchange(
                 undone=undone,
             ) from None
         if gitsync.push(repo, up):
+            rewritten.remember(repo, up, here, local.gate, read, "HEAD")  # audited before the push
             return True
     raise ConflictError(
         f"{up.remote} took none of {gitsync.PUSH_TRIES} pushes (others keep pushing first): run `splendor sync` again"

@@ -3,8 +3,9 @@
 
 Writers are found in the source: a call of `store.write`, `store.append`, `store.create`,
 `store.write_over` or `store.write_atomic` (or of those names imported from the store), a call of
-a memory's `remember` or `forget` (the gate's memory of seen games, gate/memory.py), and a call of
-the cache's `remember_verified` (what this user verified of a sealed game: the gate is handed it).
+a memory's `remember` or `forget` (the gate's memory of seen games, gate/memory.py, and of the
+commit sync audited last on each remote, gate/remotes.py), and a call of the cache's
+`remember_verified` (what this user verified of a sealed game: the gate is handed it).
 The store itself and the gate may write; `write_atomic` may also write what is no game (a
 picture, a service file, a command's `-o` output), each listed here with its reason, so that a
 new writer of game files cannot slip in unnoticed.
@@ -22,10 +23,13 @@ PACKAGE = Path(splendor_cli.__file__).parent
 STORE_WRITERS = ("write", "append", "create", "write_atomic", "write_over")
 """The store's functions that write a file."""
 MEMORY_WRITERS = ("remember", "forget")
-"""What writes the memory of seen games (`gate.memory.Seen`)."""
+"""What writes the memory of seen games (`gate.memory.Seen`) and of the remotes' commits audited
+(`gate.remotes.Remotes`)."""
+MEMORIES = ("memory", "seen", "remotes")
+"""What the owner of such a call is named by (`self.seen.remember`, `remotes.forget`)."""
 
-GATE = ("gate/__init__.py", "gate/memory.py", "store.py")
-"""The gate, its memory, and the store it writes through."""
+GATE = ("gate/__init__.py", "gate/memory.py", "gate/remotes.py", "store.py")
+"""The gate, its memories, and the store it writes through."""
 NOT_GAMES = {
     "app/output.py": "a command's -o output: a picture, a replay page, a service file (never a game file)",
     "app/commands/watch.py": "`watch --install --write`: the service file",
@@ -55,7 +59,7 @@ def writers(tree: ast.AST) -> list[tuple[int, str]]:
             found.append((node.lineno, func.id))
         elif isinstance(func, ast.Attribute) and func.attr in MEMORY_WRITERS:
             owner = ast.unparse(func.value)
-            if "memory" in owner or "seen" in owner:
+            if any(name in owner for name in MEMORIES):
                 found.append((node.lineno, f"{owner}.{func.attr}"))
         elif isinstance(func, ast.Attribute) and func.attr == "remember_verified":  # the cache of verified games
             found.append((node.lineno, f"{ast.unparse(func.value)}.{func.attr}"))
@@ -93,7 +97,8 @@ def test_the_gate_test_fails_when_a_writer_bypasses_it(tmp_path: Path) -> None:
         "    put('g.toml', b'', exclusive=False)\n"
         "    memory.remember(loaded.record)\n"
         "    cache.remember_verified(loaded)\n"
-        "    store.read('g.toml')\n",
+        "    store.read('g.toml')\n"
+        "    gate.remotes.remember('g', 'k', 'c')\n",
         encoding="utf-8",
     )
     assert bypasses(tmp_path) == [
@@ -101,6 +106,7 @@ def test_the_gate_test_fails_when_a_writer_bypasses_it(tmp_path: Path) -> None:
         "app/sneaky.py:5: put",
         "app/sneaky.py:6: memory.remember",
         "app/sneaky.py:7: cache.remember_verified",
+        "app/sneaky.py:9: gate.remotes.remember",
     ]
 
 

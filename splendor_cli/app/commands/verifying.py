@@ -35,6 +35,7 @@ def verify(
     a merge never drops another player's events.
 
     When the header maps players to e-mails, each turn's player must also be its commit's author.
+    An event you saw that HEAD's history no longer holds (a force-push rewrote it) is a problem too.
 
     Examples:
 
@@ -52,6 +53,13 @@ def verify(
         path = game_path(game)
         report = audit.staged_report(path) if staged else audit.git_report(path, rev_range)
         text = audit.git_report_text(report)
+        if not staged and rev_range is None and report["ok"]:  # HEAD's history against what you saw
+            from ...sharing.rewritten import gone_from_history
+
+            gone = gone_from_history(path, gate())
+            if gone is not None:
+                report.update(ok=False, vanished=gone)
+                text = f"{report['path']}: VANISHED: {gone['reason']}"
     else:
         from ...sharing import verify as checks
 
@@ -60,7 +68,8 @@ def verify(
         text = checks.report_text(report)
     out(json_text(report) if json else text)
     if not report["ok"]:
-        raise GameFileError(f"verify found a problem: {report['bad']['reason'] if report.get('bad') else 'see above'}")
+        bad = report.get("bad") or report.get("vanished")
+        raise GameFileError(f"verify found a problem: {bad['reason'] if bad else 'see above'}")
     if report.get("keys_owed"):
         from ...errors import KeysOwedError
         from ..services.boards import keys_owed_line

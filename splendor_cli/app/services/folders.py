@@ -45,3 +45,11 @@ def memory_folder() -> str | None:
     if os.environ.get("SPLENDOR_NO_MEMORY"):
         return None
     return os.path.join(_home("XDG_DATA_HOME", ".local", "share"), "splendor-cli", "known")
+
+
+def remotes_folder() -> str | None:
+    """Where the commit `sync` audited last on each remote of each game is kept (gate/remotes.py),
+    beside the memory of seen games: $XDG_DATA_HOME/splendor-cli/remotes; None when
+    $SPLENDOR_NO_MEMORY is set."""
+    known = memory_folder()
+    return None if known is None else os.path.join(os.path.dirname(known), "remotes")

@@ -46,12 +46,16 @@ def now() -> str:
 def gate() -> Gate:
     """This user's gate (splendor_cli/gate/): their memory of seen games, their cache of verified
     sealed games, their write locks. Every event a command takes in or writes passes it."""
-    from ...gate import Gate, Seen
+    from ...gate import Gate, Remotes, Seen
     from . import cache
-    from .folders import memory_folder
+    from .folders import memory_folder, remotes_folder
 
     return Gate(
-        seen=Seen(memory_folder()), locks=locks(), trusted=cache.verified_prefix, verified=cache.remember_verified
+        seen=Seen(memory_folder()),
+        locks=locks(),
+        trusted=cache.verified_prefix,
+        verified=cache.remember_verified,
+        remotes=Remotes(remotes_folder()),
     )
 
 
