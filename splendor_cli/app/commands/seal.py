@@ -29,7 +29,8 @@ def seal(*, game: str | None = None, as_: str | None = None, json: bool = False)
     with writing(game) as loaded:
         if not loaded.game.protocol.duties:
             raise UsageError(
-                f"{game_path(game)} is not a sealed game (`splendor new --sealed` makes one) nor a signed one (--signed)"
+                f"{game_path(game)} is not a sealed game (`splendor new --sealed` makes one)"
+                " nor a signed one (--signed)"
             )
         seat, staged = part(loaded.game).seat_part(loaded, as_)
         after = append(loaded, *staged.record.events[loaded.game.seq :]) if staged is not loaded else loaded
