@@ -9,228 +9,94 @@ reads no environment and prints nothing itself.
 For each game it knows (the game files under a folder, by the id in their header, and one more
 file) it applies every new block in order of seq, once (a block applied already is a no-op); a
 mail that carries a whole game file (the first mail of a game) creates `<folder>/<id>.toml` after
-replaying it. A failure (a damaged block, a stale one, a move the gate refuses) stops only its
-game's blocks; the first is raised at the end, after every game was done, so that the exit code
-says it.
+replaying it. Every block is tried on its own, and is dealt with (applied, applied already, or
+refused for good: damaged, illegal, stale, or written into the file as a fork) or waits: for the
+turns before it, for a game not here yet (at most `MAX_WAITING_GAMES` games a mail), or, when its
+game could not be opened or forked meanwhile, for the next run. A mail is remembered as read once
+every block of it was dealt with; until then, the blocks dealt with are remembered (a fork is
+never written twice) and the mail is read again (one that waits only for games not here, only
+once one of them is here). Failures are raised at the end, the first one, after every game was
+done, so that the exit code says it.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, NoReturn, Protocol
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 import attrs
 
-from ..errors import (
-    ConflictError,
-    CorruptLogError,
-    GameFileError,
-    IllegalMoveError,
-    SplendorError,
-    StaleBlockError,
-    UsageError,
-    excerpt,
-)
-from ..events import Event, actor
-from ..events.codec import Record, chained, event_digest, format_event, header_digest
-from ..projection import Game
-from ..projection.log import event_notation
-from ..projection.variant import AnyVariant
-from .mail import BEGIN, END, MoveBlock
+from ..errors import ConflictError, GameFileError, SplendorError, StaleBlockError, UsageError, excerpt
+from ..events import Event
+from .applying import Applied, apply_blocks, forked_file
+from .mail import MoveBlock
 
 if TYPE_CHECKING:
     from ..gate import Gate
     from ..store import Loaded
+    from .intake import Mail, Tally, Whole
     from .mailbox import RawMessage
 
+__all__ = ["Applied", "Desk", "ReadBefore", "apply_blocks", "apply_mail", "forked_file", "take_in"]
 
-@attrs.frozen(kw_only=True)
-class Applied:
-    """What taking blocks in means for a game file.
-
-    `events` are to be appended in order through the gate (sealing leaves each unchanged:
-    its seq and parent already follow the file); `known` were in the file already. `message`
-    says, one line per event, what was applied and what was there already.
-    """
-
-    events: tuple[Event, ...]
-    known: tuple[Event, ...]
-    message: str
-
-    @property
-    def is_noop(self) -> bool:
-        """True when every event was in the file already."""
-        return not self.events
-
-
-# -- applying --------------------------------------------------------------------------------
-
-
-def apply_blocks(record: Record, game: Game, blocks: Sequence[MoveBlock]) -> Applied:
-    """The events that `record` must append to take in `blocks`, each judged by the rules.
-
-    Blocks are taken in order of their first seq. An event already in the file (same seq, same
-    digest) is skipped; a block whose events are all there is a no-op that says "already
-    applied". Nothing is applied unless every block can be: the caller appends `events`.
-
-    Raises:
-        UsageError: no block, or a block of another game.
-        StaleBlockError: (a ConflictError, exit 5) the file lacks the turns before the block,
-            or holds other events where the block has its own (the copies forked).
-        IllegalMoveError: (exit 3) an event the file lacks breaks the rules or the undo rules;
-            the block is well formed, so the fault is the move, not a file.
-    """
-    if not blocks:
-        raise UsageError(f"no move block found: nothing between {BEGIN} and {END}")
-    for block in blocks:
-        if block.game != record.header.game:
-            raise UsageError(
-                f"the move block is for game {excerpt(block.game)}, but this file is game {record.header.game!r}:"
-                " apply it to that game's file (-g)"
-            )
-    have = len(record.events)
-    new: list[Event] = []
-    known: dict[int, Event] = {}
-    for block in sorted(blocks, key=lambda b: b.first):
-        for event in block.events:
-            if event.seq <= len(record.events):
-                _check_known(game.variant, record, event)
-                if event.seq <= have:  # not one that an earlier block brought
-                    known.setdefault(event.seq, event)
-                continue
-            if event.seq > len(record.events) + 1:
-                _missing(record, block)
-            if event.parent != record.head:
-                _forked(record, event)
-            if chained(record, event) != event:  # pragma: no cover - seq and parent were just checked
-                raise StaleBlockError(f"move block event #{event.seq} does not follow this file", seq=event.seq)
-            game = _judged(game, event)
-            record = attrs.evolve(record, events=(*record.events, event))
-            new.append(event)
-    lines = [f"already applied: {_entry(game.variant, known[seq])}" for seq in sorted(known)]
-    lines += [f"applied {_entry(game.variant, e)}" for e in new]
-    if not new:
-        lines.append("nothing to do: the file has every event of the block already")
-    return Applied(events=tuple(new), known=tuple(known[seq] for seq in sorted(known)), message="\n".join(lines))
-
-
-def _judged(game: Game, event: Event) -> Game:
-    """`game` after a block's `event`, judged by the rules.
-
-    Raises:
-        IllegalMoveError: (exit 3) the event breaks the rules; nothing is applied.
-    """
-    try:
-        return game.apply(event, check=True)
-    except CorruptLogError as exc:
-        raise IllegalMoveError(
-            f"illegal move in the block: {exc} ({_entry(game.variant, event)}); nothing applied", rule="block"
-        ) from None
-
-
-def forked_file(data: bytes, record: Record, game: Game, blocks: Sequence[MoveBlock]) -> bytes | None:
-    """The game file `data` (read as `record` and `game`) with the branch that `blocks` fork
-    from it appended after its own events, as git's merge driver writes a fork (`gitmerge`,
-    `forks.split_fork`: the common events, this file's branch, then the blocks'), so that
-    `splendor resolve --keep` settles a fork met by mail as it settles one met by git; None when
-    the blocks fork nothing (they follow the file, are in it, or lack the events between).
-
-    The blocks fork the file at their first event that differs from the file's at the same seq
-    while naming the same parent: their events from there on, consecutive, are the other branch,
-    judged by the rules after the common events (as `apply_blocks` judges them).
-
-    Raises:
-        IllegalMoveError: (exit 3) an event of the blocks' branch breaks the rules.
-    """
-    from ..forks import split_fork
-
-    by_seq: dict[int, Event] = {}
-    for block in sorted(blocks, key=lambda b: b.first):
-        for event in block.events:
-            by_seq.setdefault(event.seq, event)
-    have = len(record.events)
-    start = next(
-        (
-            seq
-            for seq in sorted(by_seq)
-            if seq <= have and event_digest(by_seq[seq]) != event_digest(record.events[seq - 1])
-        ),
-        None,
-    )
-    if start is None or start < 2 or by_seq[start].parent != _digest_before(record, start):
-        return None
-    theirs: list[Event] = []
-    while start + len(theirs) in by_seq:
-        theirs.append(by_seq[start + len(theirs)])
-    side = game.at(start - 1)
-    for event in theirs:
-        side = _judged(side, event)
-    text = data.decode("utf-8")
-    forked = (text + ("" if text.endswith("\n") else "\n") + "".join(format_event(e) for e in theirs)).encode("utf-8")
-    try:
-        fork = split_fork(forked)
-    except GameFileError:  # pragma: no cover - both branches were just judged
-        return None
-    return forked if fork is not None else None
-
-
-def _entry(variant: AnyVariant, event: Event) -> str:
-    """How `play` reports an event: `#7 bob: take white blue green`, `#9 undo: back to ...`."""
-    if isinstance(event, variant.play_types):
-        return f"#{event.seq} {actor(event)}: {event_notation(variant, event)}"
-    return f"#{event.seq} {event_notation(variant, event)}"
-
-
-def _digest_before(record: Record, seq: int) -> str:
-    """The digest that the event `seq` of `record` must name as its parent."""
-    return header_digest(record.header) if seq == 1 else event_digest(record.events[seq - 2])
-
-
-def _check_known(variant: AnyVariant, record: Record, event: Event) -> None:
-    """An event of the block at a seq the file has: it must be the file's event."""
-    ours = record.events[event.seq - 1]
-    if event_digest(ours) == event_digest(event):
-        return
-    if event.parent != _digest_before(record, event.seq):
-        _forked(record, event)
-    raise StaleBlockError(
-        f"the move block conflicts with this file at #{event.seq}: the block has {_entry(variant, event)},"
-        f" the file has {_entry(variant, ours)}; the two copies forked after #{event.seq - 1}",
-        seq=event.seq,
-    )
-
-
-def _missing(record: Record, block: MoveBlock) -> NoReturn:
-    have = len(record.events)
-    gap = range(have + 1, block.first)
-    turns = f"turn #{gap[0]} is" if len(gap) == 1 else f"turns #{gap[0]} to #{gap[-1]} are"
-    raise StaleBlockError(
-        f"the move block starts at #{block.first}, but this file ends at #{have}: {turns} missing;"
-        f" apply their block first, or ask for `splendor export --last {block.last - have}`",
-        missing=gap,
-    )
-
-
-def _forked(record: Record, event: Event) -> NoReturn:
-    before = event.seq - 1
-    raise StaleBlockError(
-        f"the move block's #{event.seq} follows another #{before} than this file's"
-        f" (its parent is {event.parent!r}, this file's #{before} hashes to {_digest_before(record, event.seq)!r}):"
-        f" the two copies forked at or before #{before}",
-        seq=event.seq,
-    )
-
-
-# -- taking mail in ------------------------------------------------------------------------------
+MAX_WAITING_GAMES = 8
+"""The most games not here that the blocks of one mail wait for; its blocks for more games are
+dropped, and one line says so (a mail of blocks for thousands of unknown games is one line)."""
+_MAX_SAID = 20
+"""The most games not here named, a line each, in one run; one more line counts the rest."""
 
 
 class ReadBefore(Protocol):
-    """The mails read to the end before (kept in the user's own cache), not read again."""
+    """What is remembered of the mails read before (in the user's own cache): a `Memo`'s text."""
 
-    def has(self, data: bytes) -> bool: ...
+    def recall(self, data: bytes) -> str | None: ...
 
-    def add(self, mails: Iterable[bytes]) -> None: ...
+    def keep(self, data: bytes, memo: str) -> None: ...
+
+
+@attrs.frozen(kw_only=True)
+class Memo:
+    """What is remembered of a mail: read to the end, or what of it was dealt with and what waits."""
+
+    done: frozenset[str] = frozenset()
+    """The keys of its blocks dealt with (`mail.FoundBlock.key`): never tried again."""
+    games: frozenset[str] = frozenset()
+    """The games not here that some of its blocks wait for."""
+    again: bool = False
+    """Some of its blocks wait for turns, or for a game that could not be taken in: read again."""
+
+    READ = "read"
+
+    @property
+    def read(self) -> bool:
+        """Whether the mail was read to the end (nothing of it waits)."""
+        return not self.games and not self.again
+
+    def text(self) -> str:
+        import json
+
+        if self.read:
+            return self.READ
+        return "wait " + json.dumps({"done": sorted(self.done), "games": sorted(self.games), "again": self.again})
+
+    @classmethod
+    def of(cls, text: str | None) -> Memo | None:
+        """The memo a text says (None: nothing remembered, or a text this release cannot read)."""
+        import json
+
+        if text == cls.READ:
+            return cls()
+        if text is None or not text.startswith("wait "):
+            return None
+        try:
+            found = json.loads(text.removeprefix("wait "))
+            done, games, again = found["done"], found["games"], found["again"]
+        except (ValueError, KeyError, TypeError):
+            return None
+        if not all(isinstance(item, str) for item in (*done, *games)) or not isinstance(again, bool):
+            return None
+        return cls(done=frozenset(done), games=frozenset(games), again=again)
 
 
 @attrs.frozen(kw_only=True)
@@ -250,9 +116,13 @@ class Desk:
     note: Callable[..., None]
     """Say on the side (stderr) what was left out."""
     read_before: ReadBefore | None = None
-    """The mails read before (None: every mail is read every time)."""
+    """What is remembered of the mails read before (None: every mail is read every time)."""
     commit: Callable[[Loaded], None] | None = None
     """Commit a game file created from a mail to git (`apply --commit`); None: not committed."""
+
+
+class MailForked(ConflictError):
+    """A mail's move forked the game: the file now holds both sides, for `resolve` (exit 5)."""
 
 
 def apply_mail(desk: Desk, path: str, data: bytes) -> None:
@@ -271,7 +141,7 @@ def apply_mail(desk: Desk, path: str, data: bytes) -> None:
             raise
         if outcome.events:
             loaded = desk.add(loaded, outcome.events)
-    desk.say(outcome.message)
+    desk.say(*outcome.message.splitlines())
     if outcome.events:
         desk.changed(loaded)
 
@@ -279,8 +149,8 @@ def apply_mail(desk: Desk, path: str, data: bytes) -> None:
 def write_fork(desk: Desk, loaded: Loaded, blocks: Sequence[MoveBlock]) -> None:
     """When `blocks` fork the game (the copies forked: a stale block), write the fork into the
     file as git's merge driver writes one (`forked_file`), under the write lock the caller
-    holds, and raise the ConflictError that says so and how `resolve` settles it; return when
-    they fork nothing that can be written (the caller raises its own error)."""
+    holds, and raise the MailForked (a ConflictError) that says so and how `resolve` settles it;
+    return when they fork nothing that can be written (the caller raises its own error)."""
     from ..forks import describe_fork, split_fork
 
     forked = forked_file(loaded.data, loaded.record, loaded.game, blocks)
@@ -288,7 +158,7 @@ def write_fork(desk: Desk, loaded: Loaded, blocks: Sequence[MoveBlock]) -> None:
     if forked is None or fork is None:
         return
     desk.gate.write_fork(loaded.path, forked, read=loaded.data)  # each side judged; ConflictError: the file changed
-    raise ConflictError(
+    raise MailForked(
         f"the mail's move forks the game (the copies forked after #{fork.seq}): {loaded.path} now holds"
         f" both sides; {describe_fork(fork)}"
     )
@@ -354,37 +224,6 @@ def known_games(folder: str | None, game: str | None) -> tuple[dict[str, str], l
     return known, notes
 
 
-class Tally:
-    """What `apply` did with a mailbox, for its summary and its exit code."""
-
-    def __init__(self, say: Callable[..., None]) -> None:
-        self.say = say
-        self.applied = 0
-        self.games: set[str] = set()
-        self.known = 0
-        self.skipped = 0
-        self.failures: list[SplendorError] = []
-        self.retry: set[str] = set()
-        """The messages (by label) to read again on the next run: a block of theirs waits for
-        turns this copy lacks, or for a game not here yet."""
-
-    def fail(self, where: str, exc: SplendorError) -> None:
-        exc.args = (f"{where}: {' '.join(str(exc).split())}",)
-        self.failures.append(exc)
-        self.say(f"failed: {exc}")
-
-    def summary(self, messages: int) -> str:
-        return (
-            f"{_count(messages, 'message')} read: {_count(self.applied, 'event')} applied to"
-            f" {_count(len(self.games), 'game')}, {_count(self.known, 'block')} applied already,"
-            f" {self.skipped} skipped, {len(self.failures)} failed"
-        )
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
 def take_in(
     desk: Desk,
     messages: Sequence[RawMessage],
@@ -399,63 +238,81 @@ def take_in(
     `extra` is a game file known besides those of `folder` (-g); `new_path` is where a game mailed
     whole is created (-g naming a missing file: then, for one mail, the games of `folder` are
     not looked at), else `folder/<id>.toml`.
-    `strict` (one mail given): a block for a game not here is an error (exit 2), not a note. A
-    failure (a damaged block, a stale one, an illegal move) stops only its game's blocks; the
-    first is raised at the end, after every game was done, so that the exit code says it.
+    `strict` (one mail given): a block for a game not here is an error (exit 2), not a note, and
+    nothing is remembered. A failure (a damaged block, a stale one, an illegal move) stops only
+    its block; the first is raised at the end, after every game was done, so that the exit code
+    says it.
     """
-    from .. import store
-    from .mail import block_games, find_game_files
+    from .intake import Mail, Tally, count, take_game, take_mail
 
     known, notes = known_games(None if strict and new_path else folder, extra)
     desk.say(*(f"note: {note}" for note in notes))
     tally = Tally(desk.say)
-    holding: dict[str, list[RawMessage]] = {}
-    wholes: dict[str, list[tuple[str, Loaded]]] = {}
-    seen = desk.read_before if not strict else None
-    fresh = [message for message in messages if seen is None or not seen.has(message.data)]
-    if seen is not None and len(fresh) < len(messages):
-        desk.say(f"{_count(len(messages) - len(fresh), 'message')} read before, not read again")
-    for message in fresh:
-        label = message.label
-        try:
-            files = find_game_files(message.data)
-            games = block_games(message.data)
-        except GameFileError as exc:  # a mail that does not parse: skipped, the others are read
-            if strict:
-                raise
-            desk.note(f"skipped {label}: {exc}")
-            tally.skipped += 1
+    memory = desk.read_before if not strict else None
+    now: list[Mail] = []
+    later: list[Mail] = []  # mails that wait only for games not here: read once one of them is
+    read = 0
+    for message in messages:
+        memo = Memo.of(memory.recall(message.data)) if memory is not None else None
+        if memo is not None and memo.read:
+            read += 1
             continue
-        for number, data in enumerate(files, start=1):
-            try:
-                whole = store.from_bytes(f"{label}: attached game file {number}", data)
-            except (GameFileError, ConflictError) as exc:
-                tally.fail(label, exc)
-                continue
-            wholes.setdefault(whole.record.header.game, []).append((label, whole))
-        for found in games:
-            holding.setdefault(found, []).append(message)
-    for gid in sorted({*holding, *wholes}):
+        mail = Mail(message, before=memo, done=set(memo.done) if memo is not None else set())
+        (later if memo is not None and not memo.again else now).append(mail)
+    if read:
+        desk.say(f"{count(read, 'message')} read before, not read again")
+    for mail in now:
+        take_mail(desk, mail, tally, strict=strict)
+    here = {*known, *(gid for mail in now for gid in mail.wholes)}
+    waiting = [mail for mail in later if mail.before is not None and not mail.before.games & here]
+    for mail in later:
+        if mail not in waiting:
+            take_mail(desk, mail, tally, strict=strict)
+            now.append(mail)
+    if waiting:
+        desk.say(f"{count(len(waiting), 'message')} waiting for games not here, not read again (until one is here)")
+    here |= {gid for mail in now for gid in mail.wholes}
+    _hold(desk, now, here, tally)
+    said = 0
+    for gid in sorted({gid for mail in now for gid in (*mail.games(), *mail.wholes)}):
+        holders = [mail for mail in now if gid in mail.games()]
         path = known.get(gid)
-        if path is None and gid not in wholes:
-            where = ", ".join(sorted({m.label for m in holding[gid]})[:3])
+        wholes = [(mail, whole) for mail in now for whole in mail.wholes.get(gid, [])]
+        if path is None and not wholes:
+            where = ", ".join(sorted({mail.message.label for mail in holders})[:3])
             if strict:
                 tally.fail(where, UsageError(f"a move block for game {excerpt(gid)}, which is not in {folder}/ nor -g"))
-            else:
-                tally.skipped += 1
-                tally.retry.update(m.label for m in holding[gid])
-                desk.say(f"skipped: {where}: a move block for game {gid}, which is not in {folder}/ (nor -g)")
+                continue
+            tally.skipped += 1
+            for mail in holders:
+                mail.waits.add(gid)
+            said += 1
+            if said <= _MAX_SAID:
+                desk.say(f"skipped: {where}: a move block for game {gid}, which is not in {folder}/ (nor -g): it waits")
             continue
+        if path is None:
+            try:
+                path = _create(desk, gid, wholes[0][1], folder=folder, path=new_path)
+            except SplendorError as exc:  # the game stays not here: its blocks wait for it
+                tally.fail(gid, exc)
+                for mail, whole in wholes:
+                    mail.done.add(whole.key)
+                for mail in holders:
+                    mail.waits.add(gid)
+                continue
+            new_path = None
+            known[gid] = path
         try:
-            if path is None:
-                path = _create(desk, gid, wholes[gid][0], folder=folder, path=new_path)
-                new_path = None
-                known[gid] = path
-            _take_game(desk, path, gid, holding.get(gid, []), wholes.get(gid, []), tally=tally)
-        except SplendorError as exc:
+            take_game(desk, path, gid, holders, wholes, tally=tally)
+        except SplendorError as exc:  # the game could not be opened: all of it waits for the next run
             tally.fail(gid, exc)
-    if seen is not None:
-        seen.add(message.data for message in fresh if message.label not in tally.retry)
+            for mail in holders:
+                mail.again = True
+    if said > _MAX_SAID:
+        desk.say(f"skipped: move blocks for {said - _MAX_SAID} more games not here (they wait too)")
+    if memory is not None:
+        for mail in now:
+            memory.keep(mail.message.data, mail.memo().text())
     desk.say(tally.summary(len(messages)))
     if tally.failures:
         first = tally.failures[0]
@@ -464,16 +321,41 @@ def take_in(
         raise first
 
 
+def _hold(desk: Desk, mails: Sequence[Mail], here: set[str], tally: Tally) -> None:
+    """The blocks of each mail for games not `here` wait for at most `MAX_WAITING_GAMES` games
+    (those it waited for before first, then in the order of the mail); the rest, and blocks for
+    no possible game (a bad game id), are dropped, in one line a mail."""
+    from ..events.codec import game_id_problem
+
+    for mail in mails:
+        kept = {gid for gid in mail.before.games if gid not in here} if mail.before is not None else set()
+        dropped: list[str] = []
+        for gid in mail.games():
+            if gid in here or gid in kept:
+                continue
+            if len(kept) < MAX_WAITING_GAMES and not game_id_problem(gid):
+                kept.add(gid)
+            else:
+                dropped.append(gid)
+        if dropped:
+            mail.drop(set(dropped))
+            tally.skipped += len(dropped)
+            desk.say(
+                f"skipped: {mail.message.label}: move blocks for {len(dropped)} more games not here, dropped"
+                f" (those of at most {MAX_WAITING_GAMES} games a mail wait)"
+            )
+
+
 _SAFE_ID = r"[A-Za-z0-9][A-Za-z0-9_.@+-]{0,99}"
 """A game id that may name a file anywhere (no `:` nor `#`), without `..`."""
 
 
-def _create(desk: Desk, gid: str, whole: tuple[str, Loaded], *, folder: str, path: str | None) -> str:
+def _create(desk: Desk, gid: str, whole: Whole, *, folder: str, path: str | None) -> str:
     """Create the game that a mail carried whole, at `path` when given, else `folder/<id>.toml`;
-    the setup only (the rest is appended as turns, see `_take_game`)."""
+    the setup only (the rest is appended as turns, see `intake.take_game`)."""
     import re
 
-    label, loaded = whole
+    label, loaded = whole.label, whole.loaded
     if path is None:
         if not re.fullmatch(_SAFE_ID, gid) or ".." in gid:
             raise UsageError(f"{label}: the game id {excerpt(gid)} cannot name a file: create it yourself with -g FILE")
@@ -485,89 +367,3 @@ def _create(desk: Desk, gid: str, whole: tuple[str, Loaded], *, folder: str, pat
     if desk.commit is not None:
         desk.commit(created)
     return path
-
-
-def _take_game(
-    desk: Desk,
-    path: str,
-    gid: str,
-    messages: Sequence[RawMessage],
-    wholes: Sequence[tuple[str, Loaded]],
-    *,
-    tally: Tally,
-) -> None:
-    """The whole files and the blocks of one game, taken in under its write lock."""
-    from .mail import find_game_blocks
-
-    with desk.gate.writing(path, behind_ok=True) as loaded:  # a copy behind what you saw: apply brings it up to date
-        before = loaded.game.seq
-        for label, whole in wholes:
-            try:
-                loaded = _take_whole(desk, loaded, whole, label, tally=tally)
-            except SplendorError as exc:
-                tally.fail(f"{gid} ({label})", exc)
-        blocks: dict[MoveBlock, str] = {}
-        for message in messages:
-            notes: list[str] = []
-            try:
-                found = find_game_blocks(message.data, gid, loaded.game.variant, notes)
-            except SplendorError as exc:
-                tally.fail(f"{gid} ({message.label})", exc)
-                continue
-            finally:
-                desk.note(*(f"{message.label}: {note}" for note in notes))
-            for block in found:
-                blocks.setdefault(block, message.label)
-        for block, label in sorted(blocks.items(), key=lambda pair: (pair[0].first, pair[0].last)):
-            span = f"#{block.first}" if block.first == block.last else f"#{block.first}-{block.last}"
-            try:
-                outcome = apply_blocks(loaded.record, loaded.game, [block])
-                if outcome.is_noop:
-                    tally.known += 1
-                    desk.say(f"{gid}: {span} applied already")
-                    continue
-                loaded = desk.add(loaded, outcome.events)
-            except SplendorError as exc:
-                if isinstance(exc, StaleBlockError) and exc.missing:
-                    tally.retry.add(label)  # its turn may come in a later mail: read it again then
-                elif isinstance(exc, StaleBlockError):
-                    try:
-                        write_fork(desk, loaded, [block])
-                    except ConflictError as forked:  # the file is forked now: nothing more goes onto it
-                        tally.fail(f"{gid} {span} ({label})", forked)
-                        break
-                tally.fail(f"{gid} {span} ({label})", exc)
-                continue
-            tally.applied += len(outcome.events)
-            desk.say(*(f"{gid}: {line}" for line in outcome.message.splitlines() if line.startswith("applied")))
-        changed = loaded.game.seq > before
-    if changed:
-        tally.games.add(gid)
-        desk.changed(loaded)
-
-
-def _take_whole(desk: Desk, loaded: Loaded, whole: Loaded, label: str, *, tally: Tally) -> Loaded:
-    """The events of a whole game file (mailed) that this copy lacks, appended; it must extend this copy."""
-    from . import notify
-
-    ours, theirs = loaded.record, whole.record
-    if theirs.header != ours.header:
-        raise ConflictError(f"the attached game file has another header than {loaded.path}: not the same game")
-    for mine, other in zip(ours.events, theirs.events):
-        if event_digest(mine) != event_digest(other):
-            from .mail import MoveBlock
-
-            write_fork(desk, loaded, [MoveBlock(game=ours.header.game, events=theirs.events[1:])])
-            raise ConflictError(
-                f"the attached game file differs from {loaded.path} at #{mine.seq}:"
-                f" the copies forked after #{mine.seq - 1}"
-            )
-    new = theirs.events[len(ours.events) :]
-    if not new:
-        if len(theirs.events) > 1:
-            tally.known += 1
-        return loaded
-    loaded = desk.add(loaded, new)
-    tally.applied += len(new)
-    desk.say(*(f"{ours.header.game}: applied {notify.entry(loaded, event)}" for event in new))
-    return loaded

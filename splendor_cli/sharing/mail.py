@@ -53,6 +53,7 @@ from ..events.codec import Record, format_event, format_record, load_toml, read_
 from ..projection.log import event_notation
 from ..projection.variant import AnyVariant
 from ..variants import event_types, find_variant
+from . import mail_bounds
 
 BEGIN = "-----BEGIN SPLENDOR MOVE-----"
 _MAX_SEQ = 1_000_000
@@ -145,10 +146,6 @@ def _check(lines: Sequence[str]) -> str:
 MAX_BLOCKS = 1000
 """The most move blocks read from one mail (once each): no game needs more (`export --last N`
 puts N events in one block); the rest of a larger mail is left unread, and the caller says so."""
-MAX_MULTIPARTS = 64
-"""The most multipart parts a mail may have (so its nesting is bounded too): a deeper mail is not
-read (it is no mail of `splendor export`, and would exhaust the parser's recursion)."""
-_MULTIPART = re.compile(rb"(?im)^content-type:\s*multipart/")
 
 
 def find_blocks(text: str | bytes, variant: AnyVariant, notes: list[str] | None = None) -> list[MoveBlock]:
@@ -164,7 +161,7 @@ def find_blocks(text: str | bytes, variant: AnyVariant, notes: list[str] | None 
 
     Raises:
         GameFileError: a block is damaged or cut short (the message names the block and why), or
-            the mail nests too many parts (`MAX_MULTIPARTS`).
+            the mail goes over a bound of its headers or parts (`mail_bounds.check`).
     """
     bodies = _unique_bodies(_block_bodies(text, strict=True), notes)
     return list(dict.fromkeys(_parse(lines, f"move block {number}", variant) for number, lines in bodies))
@@ -206,13 +203,13 @@ def _is_game_line(line: str, game: str) -> bool:
 
 
 def _parsed_mail(raw: bytes) -> Message:
-    """A mail parsed (`email.policy.default`), its nesting bounded (`MAX_MULTIPARTS`).
+    """A mail parsed (`email.policy.default`), once its headers, parts and nesting are found
+    within bounds (`mail_bounds.check`: the parser never sees an unbounded header).
 
     Raises:
-        GameFileError: the mail has too many multipart parts, or nests deeper than the parser goes.
+        GameFileError: the mail goes over a bound, or nests deeper than the parser goes.
     """
-    if len(_MULTIPART.findall(raw)) > MAX_MULTIPARTS:
-        raise GameFileError(f"the mail has more than {MAX_MULTIPARTS} multipart parts: not read")
+    mail_bounds.check(raw)
     parser = email.parser.BytesParser(policy=email.policy.default)
     try:
         message = parser.parsebytes(raw)
@@ -449,6 +446,62 @@ def block_games(data: str | bytes) -> list[str]:
             if first.startswith("game:"):
                 games.setdefault(first.removeprefix("game:").strip())
     return list(games)
+
+
+@attrs.frozen(kw_only=True)
+class FoundBlock:
+    """A move block found in a mail, not read yet (`read_block` reads it)."""
+
+    game: str
+    """The game its first line names ("" when its first line names none)."""
+    number: int
+    """Its number in its part of the mail, to name it in messages."""
+    lines: tuple[str, ...]
+    """Its lines between BEGIN and END."""
+    complete: bool
+    """Whether its END line was found."""
+    key: str
+    """What names it whatever the mail around it: a digest of its lines that count."""
+
+
+def found_blocks(data: str | bytes, notes: list[str] | None = None) -> list[FoundBlock]:
+    """Every move block of a mail (the text `find_blocks` reads), in the order found, each once
+    (by its lines that count), at most `MAX_BLOCKS` (a note in `notes` says when more were left
+    unread); none is read (`read_block`), so that each may be tried on its own.
+
+    Raises:
+        GameFileError: the mail goes over a bound of its headers or parts (`mail_bounds.check`).
+    """
+    seen: set[str] = set()
+    found: list[FoundBlock] = []
+    capped: set[str] = set()
+    for part in _block_bodies(data):
+        for number, (lines, complete) in enumerate(part, start=1):
+            canonical = _canonical(lines)
+            key = sha256("\n".join(canonical).encode("utf-8")).hexdigest()[:24]
+            if key in seen or key in capped:
+                continue
+            if len(found) >= MAX_BLOCKS:
+                capped.add(key)
+                continue
+            seen.add(key)
+            first = canonical[0] if canonical else ""
+            game = first.removeprefix("game:").strip() if first.startswith("game:") else ""
+            found.append(FoundBlock(game=game, number=number, lines=tuple(lines), complete=complete, key=key))
+    if capped and notes is not None:
+        notes.append(f"the mail holds more than {MAX_BLOCKS} move blocks: {len(capped)} more not read")
+    return found
+
+
+def read_block(found: FoundBlock, variant: AnyVariant) -> MoveBlock:
+    """A block found in a mail (`found_blocks`), read as `variant`'s (as `find_blocks` reads it).
+
+    Raises:
+        GameFileError: the block is damaged or cut short (the message names it and why).
+    """
+    if not found.complete:
+        raise GameFileError(f"move block {found.number} is cut short: no {END} line")
+    return _parse(list(found.lines), f"move block {found.number}", variant)
 
 
 def find_game_blocks(

@@ -21,7 +21,7 @@ from ..params import GAME, JSON, NOTIFY, Param, command
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Sequence
 
     from ...events import Event
     from ...sharing.inbox import Desk
@@ -288,12 +288,18 @@ def _apply_one(data: bytes, *, game: str | None, folder: str, commit: bool, noti
 
 
 def _mail_label(data: bytes) -> str:
-    """How a mail is named in messages: its Subject (short), or ""."""
+    """How a mail is named in messages: its Subject (short), or "". Only the Subject field is
+    parsed, and at most `mail_bounds.MAX_SUBJECT` bytes of it."""
     import email.parser
     import email.policy
 
+    from ...sharing.mail_bounds import subject as subject_field
+
+    field = subject_field(data)
+    if field is None:
+        return ""
     try:
-        subject = email.parser.BytesParser(policy=email.policy.default).parsebytes(data, headersonly=True)["Subject"]
+        subject = email.parser.BytesParser(policy=email.policy.default).parsebytes(field, headersonly=True)["Subject"]
     except Exception:  # a header that does not parse: the mail has no name
         return ""
     return excerpt(" ".join(str(subject).split()), 60) if subject else ""
@@ -306,27 +312,29 @@ def _note(*lines: str) -> None:
 
 
 class _ReadMails:
-    """The mails a mailbox `apply` has read to the end before (by their bytes), kept in the user's
-    own cache (app/services/cache.py: entries authenticated by its private key, never through a link), for
-    these games (`--dir` and `-g`): a mail read before is not read again, so an old mail's stale
-    block is said once, not on every run. A mail one of whose blocks waits for turns this copy
-    lacks, or for a game not here yet, is read again next time. With the cache off
-    ($SPLENDOR_NO_CACHE), every mail is read every time."""
+    """What a mailbox `apply` remembers of the mails it read before (by their bytes), kept in the
+    user's own cache (app/services/cache.py: entries authenticated by its private key, never
+    through a link), for these games (`--dir` and `-g`): a mail read to the end is not read again,
+    so an old mail's stale block is said once, not on every run; of a mail some blocks of which
+    wait (for turns this copy lacks, for a fork to be settled, for a game not here yet), the
+    blocks dealt with are remembered, never tried again, and the mail is read again (one waiting
+    only for games not here, once one of them is here). With the cache off ($SPLENDOR_NO_CACHE),
+    every mail is read every time."""
 
     def __init__(self, folder: str, extra: str | None) -> None:
         where = "\0".join(os.path.abspath(p) for p in (folder, *([extra] if extra else [])))
         self.view = f"apply-mail\0{where}"
 
-    def has(self, data: bytes) -> bool:
+    def recall(self, data: bytes) -> str | None:
         from ..services import cache
 
-        return cache.get(data, self.view) == "read"
+        return cache.get(data, self.view)
 
-    def add(self, mails: Iterable[bytes]) -> None:
+    def keep(self, data: bytes, memo: str) -> None:
         from ..services import cache
 
-        for data in mails:
-            cache.put(data, self.view, "read")
+        if cache.get(data, self.view) != memo:
+            cache.put(data, self.view, memo)
 
 
 def _desk(folder: str, game: str | None, *, commit: bool, notify: bool) -> Desk:
