@@ -310,9 +310,10 @@ def create(path: StrPath, header: Header, started: Event) -> Loaded:
     import attrs
 
     from .events.codec import Record, chained, format_event, format_header
-    from .records import replay_record
+    from .records import bind_header, replay_record
 
     header = attrs.evolve(header, format=writing_format(header, started))
+    started = bind_header(header, started)
     path = os.fspath(path)
     if os.path.lexists(path):
         raise UsageError(f"{path} exists already: choose another name, or remove it first")

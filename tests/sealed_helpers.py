@@ -21,7 +21,7 @@ from splendor_cli.crypto.elgamal import Deck, combine, share_point
 from splendor_cli.crypto.group import Scalar
 from splendor_cli.crypto.keys import SecretKey
 from splendor_cli.events import Event
-from splendor_cli.events.codec import FORMAT, Header, Record, chained
+from splendor_cli.events.codec import FORMAT, Header, Record, chained, header_full_digest
 from splendor_cli.projection.game import Game, replay
 from splendor_cli.projection.variant import AnyVariant
 from splendor_cli.sealing.duties import duties, reveal_own
@@ -94,7 +94,7 @@ class Table:
             rng=random.Random(f"moves:{seed}"),
             source=random.Random(f"proofs:{seed}"),
         )
-        table.add(SealedAsked(seq=0, parent="", variant=variant, players=names))
+        table.add(SealedAsked(seq=0, parent="", variant=variant, players=names, header=header_full_digest(header)))
         return table
 
     def fork(self) -> Table:

@@ -190,6 +190,12 @@ def header_digest(header: Header) -> str:
     return digest(header_to_dict(header))
 
 
+def header_full_digest(header: Header) -> str:
+    """The full SHA-256 of the header (`full_digest`), which the first event of a game of keys
+    names from format 4 on (`SealedAsked.header`): its root then binds the whole header."""
+    return full_digest(header_to_dict(header))
+
+
 def event_to_dict(event: Event) -> dict[str, Any]:
     """The event as written to the file: `type` first, then the envelope's first fields, the
     payload in declaration order, and the envelope's last fields (`events.WRITTEN`); in the

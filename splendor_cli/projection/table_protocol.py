@@ -125,6 +125,12 @@ class TableProtocol:
         """`event`, signed by `secret` when it is theirs to sign (an open game's: as it is)."""
         return event
 
+    def reveals(self, event: Event) -> bool:
+        """Whether `event` gives away a secret of its author's key in this game (a share that opens
+        a card, the keys at the end): a key does so in one history of a game only
+        (app/services/key_history.py). Nothing in an open game."""
+        return False
+
     def signers(self) -> Any:
         """What checks a player's signature outside the log (a merge's consent to leave out their
         events: sharing/withdrawals.py): an object with the game's `root` and each seat's public

@@ -171,6 +171,9 @@ class SealedTable(TableProtocol):
             return sign(event, previous, secret)
         return event
 
+    def reveals(self, event: Event) -> bool:
+        return isinstance(event, CardsShown | KeysPublished)
+
     def signers(self) -> Sealing:
         return self.sealing
 

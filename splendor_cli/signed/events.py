@@ -26,6 +26,12 @@ class SignedAsked(Envelope):
     """The table protocol whose game this event opens."""
     variant: str
     players: tuple[str, ...]
+    header: str = ""
+    """The full SHA-256 of the game's header (format 4 on; "" in an older file, whose first event
+    named the header by its 16-digit link alone): the game's root, the digest of this event, so
+    binds every byte of the header, the game's id included, and every key, proof and signature of
+    the game hangs off the root. Checked against the header on every read
+    (`records.replay_record`): a copy of this event under another header is refused."""
 
 
 @attrs.frozen(kw_only=True)

@@ -16,6 +16,7 @@ import io
 import json
 import os
 import re
+import shutil
 import sys
 import tomllib
 from collections.abc import Iterator
@@ -137,7 +138,9 @@ def table(start: tuple[bytes, Path], tmp_path: Path) -> tuple[Path, Machine, Mac
     data, root = start
     path = tmp_path / "sealed.toml"
     path.write_bytes(data)
-    ann, bob = machines(root, "ann", "bob")
+    for name in ("ann", "bob"):  # each test its own copy of the machines: a key goes on in one history
+        shutil.copytree(root / f"{name}-machine", tmp_path / f"{name}-machine", symlinks=True)
+    ann, bob = machines(tmp_path, "ann", "bob")
     return path, ann, bob
 
 

@@ -1,9 +1,11 @@
 """The last show before a sealed Duel's deal chooses no draw, at the command line (issue 31, item 2).
 
 bob shows the last shares of the face-up cards, which deals the game. He keeps a copy of the file
-before his show and runs `splendor seal` on a fresh copy of it again and again: every show carries
-proofs with fresh nonces, so each copy holds another `cards_shown` and another setup event (their
-links differ). The two players then play the same moves in every copy, up to the first draw
+before his show and runs `splendor seal` on a fresh copy of it again and again: his own machine
+refuses the second (his key showed its shares in one branch of the game: key_history.py), so he
+puts his machine back as it was before each show, as a cheat would. Every show carries proofs
+with fresh nonces, so each copy holds another `cards_shown` and another setup event (their links
+differ). The two players then play the same moves in every copy, up to the first draw
 from the bag (a replenish of the board). Before format 4 the draw followed the whole setup
 event, envelope included, and the copies drew differently: bob could publish the copy whose draw
 suited him. Now every copy draws the same.
@@ -62,9 +64,18 @@ def test_the_last_show_made_again_chooses_no_draw(tmp_path: Path) -> None:
     bob.ok("seal", "-g", path, "--as", "bob")  # joins, shuffles
     ann.ok("seal", "-g", path)  # shuffles, shows her shares of the face-up cards
     links, tables, moves = set(), [], set()
+    saved = {machine.name: tmp_path / f"{machine.name}-before" for machine in (ann, bob)}
+    for machine in (ann, bob):  # the machines before bob's show, to go back to
+        shutil.copytree(machine.root, saved[machine.name], symlinks=True)
     for copy in range(COPIES):
         remade = tmp_path / f"copy-{copy}.toml"
         shutil.copy(path, remade)
+        if copy == 1:  # his own machine shows in one history of a game only (key_history.py)
+            done = bob("seal", "-g", remade)
+            assert done.code == 3 and "it is behind" in done.err, done
+        for machine in (ann, bob):  # so a cheat goes back, as his own machine will not re-make the show
+            shutil.rmtree(machine.root)
+            shutil.copytree(saved[machine.name], machine.root, symlinks=True)
         assert "ann to move" in bob.ok("seal", "-g", remade)  # bob's last show: the deal
         links.add(remade.read_text().rsplit("[[events]]", 1)[1].split("parent = ", 1)[1].split("\n", 1)[0])
         table, played = play_to_the_first_draw(remade, {"ann": ann, "bob": bob})

@@ -554,18 +554,23 @@ def test_the_audit_still_names_a_cheating_last_shuffle_taken_unchecked(cheat: st
         assert "3?20 opens to no card of deck 3: a shuffle cheated" in report.problems
 
 
-def test_a_cheating_first_shuffle_is_refused_at_once_or_named_by_the_audit() -> None:
+@pytest.mark.parametrize(("seed", "both_dealt"), [(53, False), (52, True)])
+def test_a_cheating_first_shuffle_is_refused_at_once_or_named_by_the_audit(seed: int, both_dealt: bool) -> None:
     """ann, the first to shuffle, doubles a card of deck 1 (drops another): refused at once; a
     reader that took it unchecked sees the audit name ann's shuffle (or, when both copies are
-    dealt, the share that reveals the second refused)."""
-    table = Table.new("base", 2, 52)
+    dealt, as in the game of seed 52, the share that reveals the second refused)."""
+    table = Table.new("base", 2, seed)
     table.join()
     doubled = _cheat(table, "ann", 1, 0, lambda deck, joint: reencrypt(deck[1], joint, Scalar.reduce(b"\x03" * 64)))
     refused(table, table.signed(doubled, "ann"), "ann's shuffle of deck 1 fails its proof")
     _unchecked(table, doubled, "ann")
     table.add(table.duties("bob")[0], "bob")
     table.deal()
-    assert _play_out(table) is None
+    stopped = _play_out(table)
+    if both_dealt:  # the share that opens the second copy is refused
+        assert stopped is not None and "is revealed twice in the sealed decks: a shuffle cheated" in str(stopped)
+        return
+    assert stopped is None
     report = audit(table.sealing, table.state)
     assert report.problems == (
         "ann's shuffle of deck 1 is not the shuffle their seed makes: a cheating shuffle (cards dropped, doubled or"

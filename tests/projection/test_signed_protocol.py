@@ -15,7 +15,7 @@ import pytest
 from splendor_cli.crypto.keys import SecretKey, fingerprint
 from splendor_cli.errors import CorruptLogError, IllegalMoveError
 from splendor_cli.events import Event, TurnUndone
-from splendor_cli.events.codec import FORMAT, Header, Record, chained
+from splendor_cli.events.codec import FORMAT, Header, Record, chained, header_full_digest
 from splendor_cli.projection.game import Game, replay
 from splendor_cli.sealing.signing import game_key, sign
 from splendor_cli.signed.events import DealShared, SignedAsked
@@ -41,7 +41,7 @@ class Table:
         header = attrs.evolve(header, format=FORMAT, table="signed")
         keys = {p: SecretKey.generate(p, random.Random(f"key:{seed}:{p}").randbytes) for p in players}
         table = cls(keys, Record(header=header, events=()), replay(variant, [], table="signed"), random.Random(seed))
-        table.add(SignedAsked(variant="base", players=players))
+        table.add(SignedAsked(variant="base", players=players, header=header_full_digest(header)))
         return table
 
     @property

@@ -104,13 +104,18 @@ def append(loaded: Loaded, *events: Any, staged: Loaded | None = None) -> Loaded
     """The events appended to `loaded` through the gate (judged, written, remembered as seen); in
     a sealed game, the local key signs its player's events. `staged`: the events a command staged
     on `loaded` already (`Gate.stage`, signed there), written as they are (judged once)."""
+    from . import key_history
     from .table_part import part
 
     table = part(loaded.game)
-    secret = table.secret(loaded)  # a sealed game: the local key signs its player's events
+    secret = table.secret(loaded)  # a game of keys: the local key signs its player's events
+    if secret is not None:
+        key_history.check(loaded, secret)  # a twin, or another branch than the key's: nothing revealed
     door = gate()
     after = door.write(staged if staged is not None else door.stage(loaded, *events, secret=secret), since=loaded)
     table.note_written(loaded, after, secret)
+    if secret is not None:
+        key_history.anchor(after, secret)
     return after
 
 

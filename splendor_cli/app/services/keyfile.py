@@ -239,6 +239,47 @@ def note_shuffled(root: str, seq: int) -> None:
     _note(SHUFFLED_FILE, f"{root} {seq}")
 
 
+ACTED_FILE = "acted"
+"""The last event this user's key wrote in each game of keys, one line a game: the game's root
+(hex), the event's seq, its full digest (hex) and the game's id (key_history.py)."""
+
+
+def last_acted(root: str) -> tuple[int, str, str] | None:
+    """The seq, full digest and game id of the last event this user's key wrote in the game of
+    root `root` (hex), as noted; None when none is."""
+    for words in _lines(ACTED_FILE):
+        if len(words) == 4 and words[0] == root and words[1].isdigit():
+            return int(words[1]), words[2], words[3]
+    return None
+
+
+def set_acted(root: str, entry: tuple[int, str, str] | None) -> None:
+    """Note `entry` (seq, full digest, game id) as the last event this user's key wrote in the game
+    of root `root`, in place of the one noted (None: forget it). The file is written anew, atomically."""
+    lines = [" ".join(words) for words in _lines(ACTED_FILE) if words and words[0] != root]
+    if entry is not None:
+        lines.append(f"{root} {entry[0]} {entry[1]} {entry[2]}")
+    folder_fd = _open_folder(keys_folder(), create=True)
+    try:
+        tmp = f".{ACTED_FILE}.{os.urandom(6).hex()}.tmp"
+        fd = os.open(tmp, CREATE, 0o600, dir_fd=folder_fd)
+        try:
+            try:
+                data = memoryview("".join(line + "\n" for line in lines).encode("ascii"))
+                while data:
+                    data = data[os.write(fd, data) :]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, ACTED_FILE, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
+            os.fsync(folder_fd)
+        finally:
+            with contextlib.suppress(FileNotFoundError):  # renamed into place
+                os.unlink(tmp, dir_fd=folder_fd)
+    finally:
+        os.close(folder_fd)
+
+
 def key_exists(path: str) -> UsageError:
     """The error of `key new` when a key is there already (`--force` replaces it)."""
     return UsageError(
