@@ -40,7 +40,9 @@ def _payload(event: Any) -> dict[str, Any]:
 
 def _clean(table: Table) -> None:
     """The file replays to the same game, and the audit finds nothing and opens every card."""
-    game = replay(table.variant, parse(format_record(table.record), event_types).events, table="sealed", payload_draws=True)
+    game = replay(
+        table.variant, parse(format_record(table.record), event_types).events, table="sealed", payload_draws=True
+    )
     assert game.states == table.game.states and game.undone == table.game.undone
     report = audit(game.sealing, game.state)
     assert report.problems == () and report.unpublished == ()

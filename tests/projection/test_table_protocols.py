@@ -52,7 +52,10 @@ def test_a_sealed_asked_first_event_makes_a_sealed_table() -> None:
     assert isinstance(game.protocol, SealedTable) and game.protocol.name == "sealed"
     assert sealing_of(game) is game.sealing
     assert game.protocol.stage().startswith("waiting for")
-    assert replay(game.variant, game.events, table=game.declared, payload_draws=game.payload_draws).protocol == game.protocol
+    assert (
+        replay(game.variant, game.events, table=game.declared, payload_draws=game.payload_draws).protocol
+        == game.protocol
+    )
 
 
 def test_a_protocol_event_in_an_open_game_is_refused() -> None:
