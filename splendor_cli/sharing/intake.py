@@ -19,8 +19,8 @@ import attrs
 from ..errors import ConflictError, GameFileError, SplendorError, StaleBlockError
 from ..events.codec import event_digest
 from .applying import apply_blocks
-from .inbox import Desk, MailForked, Memo, write_fork
 from .mail import FoundBlock, MoveBlock
+from .mail_desk import Desk, MailForked, Memo, write_fork
 
 if TYPE_CHECKING:
     from ..store import Loaded

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ...events import Event
-    from ...sharing.inbox import Desk
+    from ...sharing.mail_desk import Desk
     from ...store import Loaded
 
 
@@ -341,7 +341,7 @@ def _desk(folder: str, game: str | None, *, commit: bool, notify: bool) -> Desk:
     """What taking mail in asks of this machine (sharing/inbox.py): the user's gate, their sealed
     games' part (as $SPLENDOR_PLAYER, else their key's seat), the mails read before (the cache),
     and, after each game changed, its views cached and (`notify`) its player to move told."""
-    from ...sharing.inbox import Desk
+    from ...sharing.mail_desk import Desk
     from ..services.gamefile import append, gate, views
 
     def add(loaded: Loaded, events: Sequence[Event]) -> Loaded:
