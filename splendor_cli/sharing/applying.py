@@ -39,7 +39,6 @@ class Applied:
         return not self.events
 
 
-
 def apply_blocks(record: Record, game: Game, blocks: Sequence[MoveBlock]) -> Applied:
     """The events that `record` must append to take in `blocks`, each judged by the rules.
 
