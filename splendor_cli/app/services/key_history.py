@@ -67,8 +67,9 @@ def check(loaded: Loaded, secret: SecretKey) -> None:
         )
     if seq > len(record.events):
         raise IllegalMoveError(
-            f"your key revealed cards at event #{seq} of this game, and this copy ends at #{len(record.events)}: it is"
-            " behind; `splendor sync` or `apply` first",
+            f"your key revealed cards at event #{seq} of this game, and this copy ends at #{len(record.events)}:"
+            " it is behind (`splendor sync` or `apply` first), or another branch of the game (a twin, or a"
+            " fork not settled); nothing is revealed in it",
             rule="behind",
         )
     if record.digests[seq - 1] != digest:
