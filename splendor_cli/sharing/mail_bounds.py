@@ -10,8 +10,8 @@ So, on the raw bytes and in time linear in them, before anything is parsed:
   parser reads it) is at most `MAX_HEADER` bytes;
 - every Content-Type, Content-Disposition and Content-Transfer-Encoding field (the fields the
   parser is asked to read, in the mail's header and in each part's, folded lines included) is
-  at most `MAX_FIELD` bytes, of at most `MAX_PARAMS` parameters and `MAX_SEPARATORS`
-  separators (characters other than letters, digits and `%_+-`: spaces, `;`, `=`, `.`, quotes,
+  at most `MAX_FIELD` bytes, of at most `MAX_PARAMS` parameters, `MAX_COMMENTS` comments and
+  `MAX_SEPARATORS` separators (characters other than letters, digits and `%_+-`: spaces, `;`, `=`, `.`, quotes,
   brackets), and the mail holds at most `MAX_CONTENT_FIELDS` of them;
 - the mail holds at most `MAX_MULTIPARTS` multipart Content-Types and `MAX_PART_LINES` lines
   that may open a part (a line beginning with `--`, but a move block's or an armoured game's
@@ -38,7 +38,9 @@ MAX_PARAMS = 32
 """The most parameters (`;`) of a Content-* field (a mail's have one to five)."""
 MAX_SEPARATORS = 64
 """The most separators of a Content-* field (a mail's have a few to forty)."""
-MAX_CONTENT_FIELDS = 96
+MAX_COMMENTS = 8
+"""The most comments (`(`) of a Content-* field (a mail's have none)."""
+MAX_CONTENT_FIELDS = 64
 """The most Content-* fields read of a mail (about three a part)."""
 MAX_MULTIPARTS = 64
 """The most multipart parts a mail may have (so its nesting is bounded too)."""
@@ -78,6 +80,8 @@ def check(raw: bytes) -> None:
             raise GameFileError(f"the mail has a {name} header field of more than {MAX_PARAMS} parameters: not read")
         if not whole:
             raise GameFileError(f"the mail has a {name} header field larger than {MAX_FIELD} bytes: not read")
+        if value.count(b"(") > MAX_COMMENTS:
+            raise GameFileError(f"the mail has a {name} header field of more than {MAX_COMMENTS} comments: not read")
         if len(_SEPARATOR.findall(value.strip())) > MAX_SEPARATORS:
             raise GameFileError(
                 f"the mail has a {name} header field of more than {MAX_SEPARATORS} separators"
