@@ -72,10 +72,14 @@ def check(raw: bytes) -> None:
         raise GameFileError(f"the mail's header is larger than {MAX_HEADER // 1024} KiB: not read")
     multiparts = 0
     for fields, found in enumerate(_CONTENT_FIELD.finditer(raw), start=1):
-        if fields > MAX_CONTENT_FIELDS:
-            raise GameFileError(f"the mail has more than {MAX_CONTENT_FIELDS} Content-* header fields: not read")
         name = found.group(1).decode("ascii").title()
         value, whole = _field_value(raw, found.end(), MAX_FIELD)
+        if name == "Content-Type" and _MULTIPART.search(value):
+            multiparts += 1
+            if multiparts > MAX_MULTIPARTS:
+                raise GameFileError(f"the mail has more than {MAX_MULTIPARTS} multipart parts: not read")
+        if fields > MAX_CONTENT_FIELDS:
+            raise GameFileError(f"the mail has more than {MAX_CONTENT_FIELDS} Content-* header fields: not read")
         if value.count(b";") > MAX_PARAMS:
             raise GameFileError(f"the mail has a {name} header field of more than {MAX_PARAMS} parameters: not read")
         if not whole:
@@ -87,10 +91,6 @@ def check(raw: bytes) -> None:
                 f"the mail has a {name} header field of more than {MAX_SEPARATORS} separators"
                 " (spaces, punctuation, quotes, brackets): not read"
             )
-        if name == "Content-Type" and _MULTIPART.search(value):
-            multiparts += 1
-            if multiparts > MAX_MULTIPARTS:
-                raise GameFileError(f"the mail has more than {MAX_MULTIPARTS} multipart parts: not read")
     for lines, _ in enumerate(_PART_LINE.finditer(raw), start=1):
         if lines > MAX_PART_LINES:
             raise GameFileError(f"the mail has more than {MAX_PART_LINES} lines that may open a MIME part: not read")
