@@ -68,21 +68,21 @@ def _remote_head(player: Player) -> str:
 
 
 def test_a_fork_settled_by_leaving_out_another_players_turn_is_refused(tmp_path: Path) -> None:
-    """eve keeps her side: her sync refuses (exit 4, one line: keep bob's side, and how), nothing
-    committed, nothing pushed. She does as it says: her sync then pushes a merge that passes the
-    audit in both clones."""
+    """eve keeps her side: `resolve` refuses it (exit 3, one line: keep bob's side, and how), the
+    file unchanged, nothing committed, nothing pushed. She does as it says: her sync then pushes a
+    merge that passes the audit in both clones."""
     bob, eve = _forked(tmp_path)
     pushed = _remote_head(bob)
-    assert "kept ours" in eve.splendor("resolve", "--keep", "eve").stdout
-    done = eve.splendor("sync", ok=False)
-    assert done.returncode == 4, (done.stdout, done.stderr)
+    before = (eve.home / GAME).read_bytes()
+    done = eve.splendor("resolve", "--keep", "eve", ok=False)
+    assert done.returncode == 3, (done.stdout, done.stderr)
     (line,) = done.stderr.splitlines()
-    assert "this merge leaves out #13 bob's turn, which only bob may withdraw" in line, line
-    assert "keep bob's side" in line and "splendor resolve --keep" in line and "nothing pushed" in line, line
+    assert "it leaves out #13 bob's turn, which only bob may withdraw in a sealed game" in line, line
+    assert "keep the other side: `splendor resolve --keep " in line and "the file is unchanged" in line, line
+    assert (eve.home / GAME).read_bytes() == before
     assert _remote_head(eve) == pushed, "nothing pushed"
     assert eve.git("rev-list", "--count", "--merges", "HEAD") == "0\n", "nothing committed"
 
-    eve.git("checkout", "-m", "--", GAME)  # what the line says
     keep = line.split("splendor resolve --keep ")[1].split("`")[0]
     assert "kept theirs" in eve.splendor("resolve", "--keep", keep).stdout
     done = eve.splendor("sync", ok=False)
@@ -115,12 +115,16 @@ def test_a_player_may_settle_a_fork_by_withdrawing_their_own_event(tmp_path: Pat
 
 @pytest.mark.parametrize("email", ["eve", "bob"], ids=["eve's e-mail", "bob's e-mail"])
 def test_verify_names_the_merge_in_every_clone_when_it_is_pushed_by_hand(tmp_path: Path, email: str) -> None:
-    """eve keeps her side and gets round her sync: she commits the merge by hand (under her
-    e-mail, or under bob's) and pushes it. `verify --git` names it (exit 4, the turn it drops
-    and whose it is) in her clone, in bob's once he fetched it (`verify --git origin/main`), and
-    once he pulled it."""
+    """eve keeps her side and gets round `resolve` and her sync (which both refuse it): she writes
+    her side by hand, commits the merge (under her e-mail, or under bob's) and pushes it. `verify
+    --git` names it (exit 4, the turn it drops and whose it is) in her clone, in bob's once he
+    fetched it (`verify --git origin/main`), and once he pulled it."""
+    from splendor_cli.sharing import gitmerge
+
     bob, eve = _forked(tmp_path)
-    eve.splendor("resolve", "--keep", "eve")
+    assert eve.splendor("resolve", "--keep", "eve", ok=False).returncode == 3
+    _, kept = gitmerge.resolve((eve.home / GAME).read_bytes(), "eve")  # what resolve would keep, by hand
+    (eve.home / GAME).write_bytes(kept)
     eve.git("add", "--", GAME)
     eve.git("-c", f"user.email={email}@example.org", "commit", "-q", "--no-edit", "--no-verify")
     eve.git("push", "-q", "origin", "HEAD:main")
