@@ -171,20 +171,29 @@ def take_in(
     for mail in now:
         take_mail(desk, mail, tally, strict=strict)
     here = {*known, *(gid for mail in now for gid in mail.wholes)}
-    waiting = [mail for mail in later if mail.before is not None and not mail.before.games & here]
+    waiting = 0
     for mail in later:
-        if mail not in waiting:
-            take_mail(desk, mail, tally, strict=strict)
-            now.append(mail)
+        if mail.before is not None and not mail.before.games & here:
+            waiting += 1
+            continue
+        take_mail(desk, mail, tally, strict=strict)
+        now.append(mail)
     if waiting:
-        desk.say(f"{count(len(waiting), 'message')} waiting for games not here, not read again (until one is here)")
+        desk.say(f"{count(waiting, 'message')} waiting for games not here, not read again (until one is here)")
     here |= {gid for mail in now for gid in mail.wholes}
     _hold(desk, now, here, tally)
+    holding: dict[str, list[Mail]] = {}
+    carried: dict[str, list[tuple[Mail, Whole]]] = {}
+    for mail in now:
+        for gid in mail.games():
+            holding.setdefault(gid, []).append(mail)
+        for gid, found in mail.wholes.items():
+            carried.setdefault(gid, []).extend((mail, whole) for whole in found)
     said = 0
-    for gid in sorted({gid for mail in now for gid in (*mail.games(), *mail.wholes)}):
-        holders = [mail for mail in now if gid in mail.games()]
+    for gid in sorted({*holding, *carried}):
+        holders = holding.get(gid, [])
         path = known.get(gid)
-        wholes = [(mail, whole) for mail in now for whole in mail.wholes.get(gid, [])]
+        wholes = carried.get(gid, [])
         if path is None and not wholes:
             where = ", ".join(sorted({mail.message.label for mail in holders})[:3])
             if strict:

@@ -52,10 +52,19 @@ class Mail:
     """The games not here that some of its blocks wait for."""
     again: bool = False
     """Some of its blocks wait for turns, a fork settled or a game that could be opened."""
+    _by_game: dict[str, list[FoundBlock]] | None = attrs.field(default=None, init=False, repr=False)
 
     def games(self) -> list[str]:
         """The games of its blocks not dealt with, in the order of the mail."""
         return list(dict.fromkeys(b.game for b in self.blocks if b.game and b.key not in self.done))
+
+    def blocks_of(self, game: str) -> list[FoundBlock]:
+        """Its blocks of `game` not dealt with."""
+        if self._by_game is None:
+            self._by_game = {}
+            for block in self.blocks:
+                self._by_game.setdefault(block.game, []).append(block)
+        return [b for b in self._by_game.get(game, []) if b.key not in self.done]
 
     def drop(self, games: set[str]) -> None:
         """Its blocks of `games` are dealt with: dropped."""
@@ -162,7 +171,7 @@ def take_game(
                     break
         blocks: dict[MoveBlock, list[tuple[Mail, FoundBlock]]] = {}
         for mail in mails:
-            for found in (b for b in mail.blocks if b.game == gid and b.key not in mail.done):
+            for found in mail.blocks_of(gid):
                 if forked:
                     mail.again = True
                     continue
