@@ -35,6 +35,12 @@ def safe(text: str) -> str:
     return text.translate(_ESCAPES)
 
 
+def one_line(exc: BaseException) -> str:
+    """The message of a rule broken by an event read from a file, on one line: the rules quote
+    the file's strings as they are (a card, a noble), and an edited file may put a line break in one."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(exc))
+
+
 def excerpt(value: object, limit: int = 40) -> str:
     """A value from a file, quoted for an error message: `repr` (so escaped), at most `limit`
     characters. A hostile file must not make an error line long."""

@@ -46,6 +46,60 @@ def _same(was: str, is_: str) -> bool:
     return was == (is_ if len(was) == FULL else is_[:SHORT])
 
 
+def game_file(folder: str | None, game: str) -> str | None:
+    """The file of game `game` in `folder`, named by the SHA-256 of the id (None: no folder)."""
+    if folder is None:
+        return None
+    from hashlib import sha256
+
+    return os.path.join(folder, sha256(game.encode()).hexdigest()[:32])
+
+
+def read_private(path: str | None, limit: int) -> str:
+    """The text of a per-game file (`game_file`): "" when there is none or it cannot be read (it
+    is only a defence). Never follows a link; bounded to `limit` bytes."""
+    if path is None:
+        return ""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return ""
+    try:
+        data = os.read(fd, limit)
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+    return data.decode("ascii", "replace")
+
+
+def write_private(folder: str, path: str, text: str) -> None:
+    """Write `text` (ASCII) as the per-game file `path` of `folder`: whole, through a temporary
+    file (0600, never over a link, in `folder` made 0700) renamed over it. Never fails: a file
+    that cannot be written is only a defence lost."""
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        tmp = f"{path}.{os.urandom(6).hex()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        try:
+            with os.fdopen(fd, "wb") as handle:  # bytes: no text codec to load
+                handle.write(text.encode("ascii"))
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+    except OSError:
+        pass
+
+
+def forget_private(path: str | None) -> None:
+    """Remove the per-game file `path`, if there is one."""
+    if path is not None:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
 class Seen:
     """The memory of seen games kept in `folder` (None: the memory is off, and nothing is seen)."""
 
@@ -64,27 +118,13 @@ class Seen:
 
     def file(self, game: str) -> str | None:
         """The file that holds what was seen of game `game` (None: the memory is off)."""
-        if self.folder is None:
-            return None
-        from hashlib import sha256
-
-        return os.path.join(self.folder, sha256(game.encode()).hexdigest()[:32])
+        return game_file(self.folder, game)
 
     def digests(self, game: str) -> list[str]:
         """The digests seen of game `game`, in order (none when the memory is off or unreadable:
         it is only a defence). Never follows a link; bounded to MAX_BYTES."""
-        path = self.file(game)
-        if path is None:
-            return []
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-        except OSError:
-            return []
-        try:
-            data = os.read(fd, MAX_BYTES)
-        finally:
-            os.close(fd)
-        return [line for line in data.decode("ascii", "replace").split("\n") if len(line) in (SHORT, FULL)]
+        text = read_private(self.file(game), MAX_BYTES)
+        return [line for line in text.split("\n") if len(line) in (SHORT, FULL)]
 
     def check(self, path: str, record: Record, *, behind_ok: bool = False) -> int:
         """How many of the first events of `record` (the file at `path`) this user saw before (0
@@ -152,24 +192,8 @@ class Seen:
             return  # nothing new
         if not replace and not all(map(_same, seen, now)):
             return  # a copy that contradicts what was seen is never remembered over it (its next read is refused)
-        try:
-            os.makedirs(self.folder, mode=0o700, exist_ok=True)
-            tmp = f"{path}.{os.urandom(6).hex()}.tmp"
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-            try:
-                with os.fdopen(fd, "wb") as handle:  # bytes: no text codec to load
-                    handle.write(("\n".join(now) + "\n").encode("ascii"))
-                os.replace(tmp, path)
-            except BaseException:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-                raise
-        except OSError:
-            pass
+        write_private(self.folder, path, "\n".join(now) + "\n")
 
     def forget(self, game: str) -> None:
         """Forget what was seen of game `game` (the gate's alone to call)."""
-        path = self.file(game)
-        if path is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(path)
+        forget_private(self.file(game))

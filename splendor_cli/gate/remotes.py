@@ -16,9 +16,9 @@ Standard library only.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
+
+from .memory import forget_private, game_file, read_private, write_private
 
 MAX_BYTES = 64 << 10
 """The largest file read (64 KiB: some six hundred remotes of one game)."""
@@ -45,30 +45,13 @@ class Remotes:
 
     def file(self, game: str) -> str | None:
         """The file of game `game` (None: off)."""
-        if self.folder is None:
-            return None
-        from hashlib import sha256
-
-        return os.path.join(self.folder, sha256(game.encode()).hexdigest()[:32])
+        return game_file(self.folder, game)
 
     def lines(self, game: str) -> dict[str, str]:
         """Every remote's commit of game `game`, by the remote's key (`remote_key`): empty when off
         or unreadable (it is only a defence). Never follows a link; bounded to MAX_BYTES."""
-        path = self.file(game)
-        if path is None:
-            return {}
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-        except OSError:
-            return {}
-        try:
-            data = os.read(fd, MAX_BYTES)
-        except OSError:
-            return {}
-        finally:
-            os.close(fd)
         found = {}
-        for line in data.decode("ascii", "replace").split("\n"):
+        for line in read_private(self.file(game), MAX_BYTES).split("\n"):
             match = _LINE.fullmatch(line)
             if match:
                 found[match[1]] = match[2]
@@ -88,25 +71,8 @@ class Remotes:
         if lines.get(key) == commit:
             return
         lines[key] = commit
-        text = "".join(f"{k} {c}\n" for k, c in lines.items())
-        try:
-            os.makedirs(self.folder, mode=0o700, exist_ok=True)
-            tmp = f"{path}.{os.urandom(6).hex()}.tmp"
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(text.encode("ascii"))
-                os.replace(tmp, path)
-            except BaseException:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-                raise
-        except OSError:
-            pass
+        write_private(self.folder, path, "".join(f"{k} {c}\n" for k, c in lines.items()))
 
     def forget(self, game: str) -> None:
         """Forget every remote's commit of game `game` (the gate's alone to call)."""
-        path = self.file(game)
-        if path is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(path)
+        forget_private(self.file(game))

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..errors import CorruptLogError, IllegalMoveError, SplendorError, UsageError, excerpt
+from ..errors import CorruptLogError, IllegalMoveError, SplendorError, UsageError, excerpt, one_line
 from ..events import Event, PlayEvent, SeedCommitted, SeedRevealed, SeedsAsked, SeedsRestarted, TurnUndone, enveloped
 from .table_protocol import OPEN, Handler, TableProtocol, find_protocol, protocol_of
 from .variant import AnyVariant, State, check_players
@@ -507,12 +507,6 @@ def _payload(cls: type) -> tuple[str, ...]:
         # `by` (who played the turn for its player, on purpose) is no part of what the rules make
         _PAYLOAD[cls] = tuple(f.name for f in attrs.fields(cls) if f.name not in ("seq", "parent", "sig", "by"))
     return _PAYLOAD[cls]
-
-
-def one_line(exc: BaseException) -> str:
-    """The message of a rule broken by an event read from a file, on one line: the rules quote
-    the file's strings as they are (a card, a noble), and an edited file may put a line break in one."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(exc))
 
 
 def _show(value: object) -> str:

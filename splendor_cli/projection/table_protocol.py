@@ -156,6 +156,25 @@ def _same(value: Any) -> Any:
     return value
 
 
+class refused_at:
+    """Within it, a refusal of a protocol's fold handler (IllegalMoveError, or the crypto's
+    GameFileErrors) becomes the CorruptLogError of the event `seq`, on one line."""
+
+    __slots__ = ("seq",)
+
+    def __init__(self, seq: int) -> None:
+        self.seq = seq
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        from ..errors import CorruptLogError, SplendorError, one_line
+
+        if isinstance(exc, SplendorError) and not isinstance(exc, CorruptLogError):
+            raise CorruptLogError(one_line(exc), seq=self.seq) from None
+
+
 OPEN = TableProtocol()
 """The open protocol's state (the same in every open game)."""
 
@@ -248,4 +267,5 @@ __all__ = [
     "protocol_names",
     "protocol_notation",
     "protocol_of",
+    "refused_at",
 ]

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from ..errors import CorruptLogError, IllegalMoveError, SplendorError
-from ..projection.table_protocol import Handler, TableProtocol
+from ..errors import CorruptLogError, IllegalMoveError
+from ..projection.table_protocol import Handler, TableProtocol, refused_at
 from .events import CardsShown, DeckShuffled, KeysPublished, PlayerJoined, RewindAgreed, SealedAsked
 
 if TYPE_CHECKING:
@@ -253,7 +253,7 @@ def _asked(fold: Any, event: SealedAsked, check: bool, verify: bool) -> None:
 
     seq, variant = event.seq, fold.variant
     check_opening(fold, event)
-    with _refused(seq):
+    with refused_at(seq):
         fold.protocol = SealedTable(sealing=Sealing.start(variant, event))
 
 
@@ -268,7 +268,7 @@ def _table(fold: Any, event: Event) -> Sealing:
 def _joined(fold: Any, event: PlayerJoined, check: bool, verify: bool) -> None:
     """A player's keys (the join is signed by the key it brings)."""
     sealing = _table(fold, event)
-    with _refused(event.seq):
+    with refused_at(event.seq):
         sealing = sealing.join(event, verify=verify)
         fold.protocol = SealedTable(sealing=sealing)
         if verify:
@@ -280,7 +280,7 @@ def _shuffled(fold: Any, event: DeckShuffled, check: bool, verify: bool) -> None
     from .deal import face_up_cards
 
     sealing = _table(fold, event)
-    with _refused(event.seq):
+    with refused_at(event.seq):
         sealing = sealing.shuffle(event, verify=verify)
         if sealing.shuffled:
             sealing = sealing.with_face_up(face_up_cards(fold.variant, sealing))
@@ -292,7 +292,7 @@ def _shown(fold: Any, event: CardsShown, check: bool, verify: bool) -> None:
     from .reveal import may_show, substitute
 
     sealing = _table(fold, event)
-    with _refused(event.seq):
+    with refused_at(event.seq):
         if not sealing.shuffled:
             raise IllegalMoveError("no card is shown before every player has shuffled", rule="sealed")
         state = fold.states[-1] if fold.states else None
@@ -305,7 +305,7 @@ def _shown(fold: Any, event: CardsShown, check: bool, verify: bool) -> None:
 def _agreed(fold: Any, event: RewindAgreed, check: bool, verify: bool) -> None:
     """A player's agreement to a rewind (the undo that follows checks it)."""
     sealing = _table(fold, event)
-    with _refused(event.seq):
+    with refused_at(event.seq):
         sealing.check_player(event.player)
         if event.to not in fold.after[:-1]:
             raise IllegalMoveError(f"there is no rewind to event #{event.to} to agree to", rule="undo")
@@ -314,28 +314,9 @@ def _agreed(fold: Any, event: RewindAgreed, check: bool, verify: bool) -> None:
 def _published(fold: Any, event: KeysPublished, check: bool, verify: bool) -> None:
     """A player's keys of the game, once it is over."""
     sealing = _table(fold, event)
-    with _refused(event.seq):
+    with refused_at(event.seq):
         finished = bool(fold.states) and bool(fold.states[-1].finished)
         fold.protocol = SealedTable(sealing=sealing.publish(event, finished))
-
-
-class _refused:
-    """Within it, a refusal of the protocol (IllegalMoveError, or the crypto's GameFileErrors)
-    becomes the CorruptLogError of the event `seq`, on one line."""
-
-    __slots__ = ("seq",)
-
-    def __init__(self, seq: int) -> None:
-        self.seq = seq
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
-        if isinstance(exc, SplendorError) and not isinstance(exc, CorruptLogError):
-            from ..projection.game import one_line
-
-            raise CorruptLogError(one_line(exc), seq=self.seq) from None
 
 
 __all__ = ["PROTOCOL", "SealedTable", "fingerprints", "sealing_of"]

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from ..errors import CorruptLogError, IllegalMoveError, SplendorError, excerpt
-from ..projection.table_protocol import Handler, TableProtocol, protocol_of
+from ..errors import CorruptLogError, IllegalMoveError, excerpt
+from ..projection.table_protocol import Handler, TableProtocol, protocol_of, refused_at
 from .events import DealShared, SignedAsked, SignerJoined
 
 if TYPE_CHECKING:
@@ -292,7 +292,7 @@ def _table(fold: Any, event: Event) -> SignedTable:
 def _joined(fold: Any, event: SignerJoined, check: bool, verify: bool) -> None:
     """A player's keys (the join is signed by the key it brings, and proves it holds both secrets)."""
     table = _table(fold, event)
-    with _refused(event.seq):
+    with refused_at(event.seq):
         from ..crypto.group import Point, parse_hex
         from ..crypto.keys import Possession, PublicKey, check_possession
         from ..sealing.signing import context
@@ -315,7 +315,7 @@ def _joined(fold: Any, event: SignerJoined, check: bool, verify: bool) -> None:
 def _shared(fold: Any, event: DealShared, check: bool, verify: bool) -> None:
     """A player's share of the deal, once every player has joined."""
     table = _table(fold, event)
-    with _refused(event.seq):
+    with refused_at(event.seq):
         from ..crypto.elgamal import Ciphertext, Share, verify_share
 
         if not table.joined:
@@ -329,25 +329,6 @@ def _shared(fold: Any, event: DealShared, check: bool, verify: bool) -> None:
         ):
             raise _refuse(f"{event.player}'s share of the deal does not verify against their key")
         fold.protocol = attrs.evolve(table, shares={**table.shares, event.player: share.point})
-
-
-class _refused:
-    """Within it, a refusal of the protocol (IllegalMoveError, or the crypto's GameFileErrors)
-    becomes the CorruptLogError of the event `seq`, on one line."""
-
-    __slots__ = ("seq",)
-
-    def __init__(self, seq: int) -> None:
-        self.seq = seq
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
-        if isinstance(exc, SplendorError) and not isinstance(exc, CorruptLogError):
-            from ..projection.game import one_line
-
-            raise CorruptLogError(one_line(exc), seq=self.seq) from None
 
 
 __all__ = [
