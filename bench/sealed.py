@@ -1,6 +1,6 @@
 """The cost of a sealed game played through the CLI, against an open game: prints figures, asserts nothing.
 
-    python bench/sealed.py [--quick] [--runs 5] [--seed 1] [--jobs 2] [--full-4p] [--splendor PATH]
+    python bench/sealed.py [--quick] [--runs 5] [--seed 1] [--jobs 2] [--full-4p] [--splendor PATH] [--compare REV]
 
 Everything runs as new processes of the installed command, in a temporary folder; every player
 has a folder of their own (HOME and every XDG folder in it: their key, made by `splendor key
@@ -25,15 +25,17 @@ new`, their memory of the games they saw, their locks), so the user's own keys a
    affected).
 3. CPU per command: `state --json`, `show`, `moves --json`, `log`, `verify` and `play` (on a copy
    of the file, written afresh before every run), run as the player to move (their folder, too,
-   restored before every run as it was before the keys were published at the end), with
+   restored before every run as it was just before that step: at the end, before the last move
+   and the keys published), with
    SPLENDOR_NO_MEMORY=1, with the user's cache warm and then with none (SPLENDOR_NO_CACHE=1), at
    mid-game and at the end of the sealed game and of the open game (the same step number, else
    the nearest), for the base game and the Duel; median of --runs after one warm-up round not
    counted, sealed and open interleaved. At the end, `moves --json` and `play` run on the file
    just before the last move (the game over has no move left), as its player. One table per
    game and moment, cache warm and no cache side by side, each with the difference and whether
-   it meets the issue's target on this machine: a sealed command within 50 ms of CPU of the same
-   command in an open game with the cache warm, within 120 ms without any cache.
+   it meets the issue's target on this machine (issue 31): a sealed command within 50 ms of CPU
+   of the same command in an open game with the cache warm, at most 1.5 times its CPU without
+   any cache.
 4. `verify` of the finished sealed game (it re-makes every shuffle and opens every card), no
    cache: its median wall and CPU time, and how far over the target it stays (by design).
 5. Sizes: per player's shuffle, the characters of each deck and of each proof of shuffle; the
@@ -42,6 +44,14 @@ new`, their memory of the games they saw, their locks), so the user's own keys a
 --quick: the 2-player games only (no 4-player setup), 3 runs (about 5 minutes on 2 CPUs).
 --full-4p: also play the 4-player games to the end (long: not in the default run, which deals
 the 4-player game and stops).
+--compare REV: the same benchmark also run by the code at git revision REV (a temporary `git
+worktree`, PYTHONPATH on it, the same interpreter, launched as the console script launches it),
+side by side: each code makes and plays games of its own (the same seeds of moves; the cards
+differ with the keys, as they do from one run to the next), since two codes may write different
+file formats, and its commands are timed on its own files, every code's points in the same
+rounds (each command at every point of both codes in turn). Printed: parts 1 and 2 for both
+codes, the tables of part 3 for each, then both side by side (part 6). Exit 2 when REV names no
+commit or its code does not load.
 The script exits 0 whatever the figures; 2 when it cannot run (no splendor script, a command of
 the protocol that fails: its command line, exit code and stderr are printed).
 """
@@ -49,6 +59,7 @@ the protocol that fails: its command line, exit code and stderr are printed).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -66,8 +77,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # startup.py: the worktree of --compare
+
 TARGET_MS = 50.0
-TARGET_COLD_MS = 120.0
+TARGET_COLD_RATIO = 1.5
 NAMES = ("ann", "bob", "cy", "dee")
 MAX_STEPS = 2000  # a random game longer than this is a bug (or a stall): stop
 DEALT = re.compile(r"^#\d+ deal: |^\S+ to move", re.MULTILINE)  # what `seal` prints once the cards are dealt
@@ -92,6 +105,19 @@ class Outcome:
     stderr: str
     cpu_ms: float
     wall_ms: float
+
+
+@dataclass(frozen=True)
+class Side:
+    """One code under test: how its `splendor` starts (argv prefix) and the environment it adds."""
+
+    label: str
+    argv: tuple[str, ...]
+    env: Mapping[str, str]
+
+
+INSTALLED = 0
+"""The index of the installed code among the sides (the others: --compare REV)."""
 
 
 def first_line(text: str) -> str:
@@ -133,14 +159,26 @@ class Cli:
         env.update(extra)
         return env
 
-    def run(self, who: str, args: Sequence[str], cwd: Path, extra: Mapping[str, str] | None = None) -> Outcome:
-        """`splendor ARGS` as `who` in `cwd`; CPU time (user + system) from `os.wait4`."""
+    def run(
+        self,
+        who: str,
+        args: Sequence[str],
+        cwd: Path,
+        extra: Mapping[str, str] | None = None,
+        side: Side | None = None,
+    ) -> Outcome:
+        """`splendor ARGS` as `who` in `cwd` (`side`: by that code, else the installed command);
+        CPU time (user + system) from `os.wait4`."""
+        argv = [str(self.splendor)] if side is None else list(side.argv)
+        env = self.env(who, extra or {})
+        if side is not None:
+            env.update(side.env)
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             start = time.perf_counter()
             proc = subprocess.Popen(
-                [str(self.splendor), *args],
+                [*argv, *args],
                 cwd=cwd,
-                env=self.env(who, extra or {}),
+                env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=out,
                 stderr=err,
@@ -153,9 +191,16 @@ class Cli:
             texts = [f.read().decode("utf-8", errors="replace") for f in (out, err)]
         return Outcome(proc.returncode, texts[0], texts[1], (usage.ru_utime + usage.ru_stime) * 1e3, wall * 1e3)
 
-    def must(self, who: str, args: Sequence[str], cwd: Path, extra: Mapping[str, str] | None = None) -> Outcome:
+    def must(
+        self,
+        who: str,
+        args: Sequence[str],
+        cwd: Path,
+        extra: Mapping[str, str] | None = None,
+        side: Side | None = None,
+    ) -> Outcome:
         """As `run`, but a non-zero exit stops the benchmark (with the command line)."""
-        done = self.run(who, args, cwd, extra)
+        done = self.run(who, args, cwd, extra, side)
         if done.code != 0:
             raise Failed(
                 f"`splendor {shlex.join(args)}` (as {who}, in {cwd}) exited {done.code}:"
@@ -199,6 +244,15 @@ class Game:
     play_wall_s: float = 0.0
     play_cpu_s: float = 0.0
     finished: bool = False
+    side: Side | None = None
+    """The code that makes and plays this game, and whose commands are timed on it (None: the
+    installed command)."""
+    side_index: int = INSTALLED
+
+    @property
+    def name(self) -> str:
+        """`base 2p sealed`, and the code's label after a compared revision's games."""
+        return f"{self.label} {self.kind}" + (f" [{self.side.label}]" if self.side is not None else "")
 
     @property
     def path(self) -> Path:
@@ -210,8 +264,9 @@ class Game:
 
     def timing_home(self, player: str) -> str:
         """The folder of `player` for the timed commands: restored before each run from the copy
-        taken just before the last move, before any key of the game was published (a key that
-        published its game refuses to `play` in an older copy of it)."""
+        taken just before the step timed (`kept_home`; at the end, before the last move, before
+        any key of the game was published): a key that revealed cards later in the game, or
+        published its keys, refuses to `play` in an older copy of it."""
         return f"{self.folder.name}-timing/{player}"
 
     @property
@@ -224,29 +279,32 @@ class Game:
 
 
 def state_of(cli: Cli, game: Game, who: str) -> dict[str, Any]:
-    done = cli.must(game.home(who), ["state", "-g", str(game.path), "--json"], game.folder)
+    done = cli.must(game.home(who), ["state", "-g", str(game.path), "--json"], game.folder, side=game.side)
     parsed: dict[str, Any] = json.loads(done.stdout)
     return parsed
 
 
-def set_up(cli: Cli, label: str, variant: str, n: int, sealed: bool) -> Game:
-    """A new game dealt: open (`new`), or sealed (`new --sealed`, then each player's `seal` in turn)."""
+def set_up(
+    cli: Cli, label: str, variant: str, n: int, sealed: bool, side_index: int = INSTALLED, side: Side | None = None
+) -> Game:
+    """A new game dealt by the code `side`: open (`new`), or sealed (`new --sealed`, then each
+    player's `seal` in turn)."""
     players = NAMES[:n]
-    folder = cli.root / f"{label.replace(' ', '-')}-{'sealed' if sealed else 'open'}"
+    folder = cli.root / f"{label.replace(' ', '-')}-{'sealed' if sealed else 'open'}-{side_index}"
     folder.mkdir()
-    game = Game(label, variant, players, sealed, folder)
+    game = Game(label, variant, players, sealed, folder, side=side, side_index=side_index)
     g = str(game.path)
     if sealed:
         for p in players:
-            cli.must(game.home(p), ["key", "new", "--name", p], folder)
+            cli.must(game.home(p), ["key", "new", "--name", p], folder, side=side)
     cpu, start = 0.0, time.perf_counter()
     new = ["new", "-g", g, "--players", ",".join(players), "--variant", variant]
-    cpu += cli.must(game.home(players[0]), [*new, "--sealed"] if sealed else new, folder).cpu_ms
+    cpu += cli.must(game.home(players[0]), [*new, "--sealed"] if sealed else new, folder, side=side).cpu_ms
     if sealed:
         dealt = False
         for _ in range(8):  # rounds of every player's seal: join, shuffle, shares (a few rounds at most)
             for p in players:
-                done = cli.must(game.home(p), ["seal", "-g", g, "--as", p], folder)
+                done = cli.must(game.home(p), ["seal", "-g", g, "--as", p], folder, side=side)
                 cpu += done.cpu_ms
                 game.seals += 1
                 if DEALT.search(done.stdout):
@@ -263,13 +321,21 @@ def set_up(cli: Cli, label: str, variant: str, n: int, sealed: bool) -> Game:
 
 
 def seal_all(cli: Cli, game: Game) -> list[Outcome]:
-    return [cli.must(game.home(p), ["seal", "-g", str(game.path)], game.folder) for p in game.players]
+    return [cli.must(game.home(p), ["seal", "-g", str(game.path)], game.folder, side=game.side) for p in game.players]
+
+
+def kept_home(cli: Cli, game: Game, step: int, player: str) -> Path:
+    """The copy of `player`'s folder taken just before the step `step` (0: the first move)."""
+    return cli.root / "pristine" / f"step-{step}" / game.home(player)
 
 
 def keep_homes(cli: Cli, game: Game) -> None:
-    """A copy of each player's folder (their key, the games whose keys they published), for the timing."""
+    """A copy of each player's folder (their key, the games whose keys they published, the record
+    of the last cards their key revealed: app/services/key_history.py) just before the next step,
+    for the timing: a command at a step runs with the folders as they were then (a key that
+    revealed cards later in the game refuses to write in an earlier copy of it)."""
     for p in game.players:
-        kept = cli.root / "pristine" / game.home(p)
+        kept = kept_home(cli, game, len(game.steps), p)
         shutil.rmtree(kept, ignore_errors=True)
         shutil.copytree(cli.home(game.home(p)), kept, symlinks=True)
 
@@ -284,19 +350,20 @@ def play_out(cli: Cli, game: Game, seed: int) -> Game:
     for _ in range(MAX_STEPS):
         if mover is None:
             break
-        listed = cli.must(game.home(mover), ["moves", "-g", g, "--json"], game.folder, shared)
+        listed = cli.must(game.home(mover), ["moves", "-g", g, "--json"], game.folder, shared, game.side)
         cpu += listed.cpu_ms
         moves = json.loads(listed.stdout)
         move = moves[rng.randrange(len(moves))]["notation"]
         before = game.path.read_bytes()
         keep_homes(cli, game)  # the last move publishes its player's keys: keep the folders before it
-        done = cli.run(game.home(mover), ["play", "-g", g, "--json", move], game.folder, shared)
+        done = cli.run(game.home(mover), ["play", "-g", g, "--json", move], game.folder, shared, game.side)
         cpu += done.cpu_ms
         if done.code == 3 and "waits for" in done.stdout + done.stderr and game.sealed:
             game.waits += 1
             cpu += sum(o.cpu_ms for o in seal_all(cli, game))
             before = game.path.read_bytes()
-            done = cli.must(game.home(mover), ["play", "-g", g, "--json", move], game.folder, shared)
+            keep_homes(cli, game)  # the folders as the seals left them
+            done = cli.must(game.home(mover), ["play", "-g", g, "--json", move], game.folder, shared, game.side)
             cpu += done.cpu_ms
         elif done.code != 0:
             raise Failed(
@@ -381,40 +448,42 @@ def points(game: Game, index: int) -> list[Point]:
 
 
 def measure(cli: Cli, where: list[Point], runs: int, *, warm: bool) -> None:
-    """Every command at every point: one warm-up round, then `runs` rounds, interleaved. `warm`:
+    """Every command at every point, each by the code that played its game: one warm-up round,
+    then `runs` rounds, interleaved (every point, of every code, on each command in turn). `warm`:
     with the user's cache (one per point, filled by the warm-up round: the answers of `state
     --json`, what was verified of a sealed game), else with no cache at all."""
+    figures: list[tuple[dict[str, list[float]], dict[str, list[float]], dict[str, list[str]]]] = []
     for point in where:
         point.folder.mkdir(exist_ok=True)
-        point.cpu, point.wall, point.failures = {}, {}, {}
+        figures.append(({}, {}, {}))
     for round_ in range(-1, runs):
         for command in COMMANDS:
-            for point in where:
+            for point, (cpu, wall, failures) in zip(where, figures):
                 data, who, args = point.job(command)
                 (point.folder / "g.toml").write_bytes(data)
                 home = cli.root / "homes" / point.game.timing_home(who)
                 shutil.rmtree(home, ignore_errors=True)
-                shutil.copytree(cli.root / "pristine" / point.game.home(who), home, symlinks=True)
+                shutil.copytree(kept_home(cli, point.game, point.index, who), home, symlinks=True)
                 if warm:
                     quiet = {"SPLENDOR_NO_MEMORY": "1", "SPLENDOR_CACHE": str(point.folder / "cache")}
                 else:
                     quiet = {"SPLENDOR_NO_CACHE": "1", "SPLENDOR_NO_MEMORY": "1"}
-                done = cli.run(point.game.timing_home(who), args, point.folder, quiet)
+                done = cli.run(point.game.timing_home(who), args, point.folder, quiet, point.game.side)
                 if round_ < 0:
                     if command == "state --json" and done.code == 0:
                         shown = json.loads(done.stdout)
                         point.turn, point.seq = int(shown["turn"]), int(shown["seq"])
                     continue
                 if done.code == 0:
-                    point.cpu.setdefault(command, []).append(done.cpu_ms)
-                    point.wall.setdefault(command, []).append(done.wall_ms)
+                    cpu.setdefault(command, []).append(done.cpu_ms)
+                    wall.setdefault(command, []).append(done.wall_ms)
                 else:
                     line = f"`splendor {shlex.join(args)}` as {who} exited {done.code}: " + first_line(
                         done.stderr if done.stderr.strip() else done.stdout
                     )
-                    point.failures.setdefault(command, []).append(line)
-    for point in where:
-        point.modes[warm] = (point.cpu, point.wall, point.failures)
+                    failures.setdefault(command, []).append(line)
+    for point, found in zip(where, figures):
+        point.modes[warm] = found
 
 
 def median(values: list[float]) -> float | None:
@@ -433,7 +502,7 @@ def print_setups(games: list[Game]) -> None:
     print(f"  {'game':<16} {'wall s':>7} {'CPU s':>7} {'seals':>6} {'events':>7} {'size after deal':>16}")
     for g in games:
         seals = str(g.seals) if g.sealed else "-"
-        name = f"{g.label} {g.kind}"
+        name = g.name
         print(
             f"  {name:<16} {g.setup_wall_s:7.2f} {g.setup_cpu_s:7.2f} {seals:>6} {g.deal_events:>7}"
             f" {g.deal_size:>9} B ({kb(g.deal_size)})"
@@ -445,7 +514,7 @@ def print_games(games: list[Game], jobs: int) -> None:
     head = f"  {'game':<16} {'turns':>5} {'steps':>5} {'waits':>5} {'events':>6} {'after deal':>10}"
     print(f"{head} {'final size':>10} {'B/turn':>8} {'CPU s':>7} {'wall s':>7}")
     for g in games:
-        name = f"{g.label} {g.kind}"
+        name = g.name
         waits = str(g.waits) if g.sealed else "-"
         print(
             f"  {name:<16} {g.turns:>5} {len(g.steps):>5} {waits:>5} {g.events:>6} {g.deal_size:>10}"
@@ -455,7 +524,7 @@ def print_games(games: list[Game], jobs: int) -> None:
             print(f"  WARNING: {name} is not finished after its last move and seals")
     by_label: dict[str, dict[str, Game]] = {}
     for g in games:
-        by_label.setdefault(g.label, {})[g.kind] = g
+        by_label.setdefault(g.name.replace(f" {g.kind}", ""), {})[g.kind] = g
     for label, pair in by_label.items():
         if "sealed" in pair and "open" in pair:
             s, o = pair["sealed"].per_turn, pair["open"].per_turn
@@ -463,13 +532,18 @@ def print_games(games: list[Game], jobs: int) -> None:
     print("  (waits: `play` exited 3, the move waiting for shares: every player's `seal`, then `play` again)")
 
 
-LIMITS = {True: TARGET_MS, False: TARGET_COLD_MS}
-"""The issue's targets: sealed minus open, ms CPU, with the cache warm and without any cache."""
+def within(warm: bool, sealed_ms: float, open_ms: float) -> bool:
+    """The issue's targets (issue 31): with the cache warm, a sealed command at most 50 ms of CPU
+    more than the open game's; without any cache, at most 1.5 times its CPU."""
+    return sealed_ms - open_ms <= TARGET_MS if warm else sealed_ms <= TARGET_COLD_RATIO * open_ms
+
+
+TARGETS = {True: f"+{TARGET_MS:.0f} ms", False: f"{TARGET_COLD_RATIO}x"}
 
 
 def print_commands(label: str, sealed: list[Point], opened: list[Point], runs: int) -> dict[bool, tuple[int, int]]:
-    """The table of one game: sealed against open, cache warm and no cache side by side, at
-    mid-game and at the end; by mode, (within the target, total)."""
+    """The table of one game (by one code): sealed against open, cache warm and no cache side by
+    side, at mid-game and at the end; by mode, (within the target, total)."""
     tally = {True: (0, 0), False: (0, 0)}
     for s, o in zip(sealed, opened):
         print(
@@ -479,8 +553,8 @@ def print_commands(label: str, sealed: list[Point], opened: list[Point], runs: i
         if s.moment == "end":
             print("  (moves --json and play: on the file just before the last move)")
         print(
-            f"  {'':<14} {'cache warm (target +' + str(int(TARGET_MS)) + ')':^33}   "
-            f"{'no cache (target +' + str(int(TARGET_COLD_MS)) + ')':^33}"
+            f"  {'':<14} {'cache warm (target ' + TARGETS[True] + ')':^33}   "
+            f"{'no cache (target ' + TARGETS[False] + ')':^33}"
         )
         columns = f"{'sealed':>7} {'open':>7} {'diff':>8} {'ok':>6}"
         print(f"  {'command':<14} {columns}    {columns}")
@@ -495,15 +569,16 @@ def print_commands(label: str, sealed: list[Point], opened: list[Point], runs: i
                             f"  WARNING ({point.game.kind}, {point.moment}, {'warm' if warm else 'no cache'}): {line}"
                         )
                 ms, mo = median(s.cpu.get(command, [])), median(o.cpu.get(command, []))
-                within, total = tally[warm]
+                count, total = tally[warm]
                 total += 1
                 if ms is None or mo is None or s.failures.get(command) or o.failures.get(command):
                     cells.append(f"{'-':>7} {'-':>7} {'-':>8} {'FAILED':>6}")
                 else:
-                    ok = ms - mo <= LIMITS[warm]
-                    within += ok
-                    cells.append(f"{ms:7.1f} {mo:7.1f} {ms - mo:+8.1f} {'yes' if ok else 'NO':>6}")
-                tally[warm] = (within, total)
+                    ok = within(warm, ms, mo)
+                    count += ok
+                    diff = f"{ms - mo:+8.1f}" if warm else f"{ms / mo:7.2f}x"
+                    cells.append(f"{ms:7.1f} {mo:7.1f} {diff} {'yes' if ok else 'NO':>6}")
+                tally[warm] = (count, total)
             print(f"  {command:<14} {cells[0]}    {cells[1]}")
         if s.moment == "end":
             s.use(False)
@@ -514,9 +589,39 @@ def print_commands(label: str, sealed: list[Point], opened: list[Point], runs: i
                 print(
                     f"  4. verify of the finished sealed {label} ({s.game.events} events, no cache): {ws:.0f} ms wall,"
                     f" {cs:.0f} ms CPU (open game: {wo:.0f} ms wall, {co:.0f} ms CPU), median of {runs};"
-                    f" over the target by {max(0.0, cs - co - TARGET_COLD_MS):.0f} ms (it checks everything, by design)"
+                    f" {cs / co:.2f}x (target {TARGET_COLD_RATIO}x; it checks everything, by design)"
                 )
     return tally
+
+
+def print_side_by_side(
+    measured: Sequence[Sequence[tuple[str, list[Point], list[Point]]]], labels: Sequence[str]
+) -> None:
+    """Every command at every point, each code's sealed CPU against the open game's (each code on
+    its own games): with the cache warm the difference (target +50 ms), without a cache the ratio
+    (1.5x)."""
+    print(f"\n6. Side by side (CPU ms, sealed / open, median; same rounds): {' | '.join(labels)}")
+    head = "  ".join(f"{name[:24]:>24}" for name in labels)
+    for warm in (True, False):
+        print(f"\n  {'cache warm' if warm else 'no cache'} (target {TARGETS[warm]})")
+        print(f"  {'game, moment':<14} {'command':<13} {head}")
+        for rows in zip(*measured):
+            label = rows[0][0]
+            for moment in range(len(rows[0][1])):
+                for command in COMMANDS:
+                    cells = []
+                    for _, where_s, where_o in rows:
+                        s, o = where_s[moment], where_o[moment]
+                        s.use(warm)
+                        o.use(warm)
+                        ms, mo = median(s.cpu.get(command, [])), median(o.cpu.get(command, []))
+                        if ms is None or mo is None or s.failures.get(command) or o.failures.get(command):
+                            cells.append(f"{'FAILED':>24}")
+                            continue
+                        diff = f"{ms - mo:+.0f}" if warm else f"{ms / mo:.2f}x"
+                        mark = "" if within(warm, ms, mo) else " NO"
+                        cells.append(f"{f'{ms:.0f}/{mo:.0f} ({diff}){mark}':>24}")
+                    print(f"  {label + ' ' + rows[0][1][moment].moment:<14} {command:<13} {'  '.join(cells)}")
 
 
 def sizes(game: Game) -> dict[str, Any]:
@@ -585,6 +690,9 @@ def main() -> None:
         default=Path(sys.executable).parent / "splendor",
         help="the splendor script (default: the one next to this Python)",
     )
+    parser.add_argument(
+        "--compare", metavar="REV", help="also time the commands with the code at git revision REV, side by side"
+    )
     args = parser.parse_args()
     runs = args.runs if args.runs is not None else (3 if args.quick else 5)
     if runs < 1 or args.jobs < 1:
@@ -595,13 +703,53 @@ def main() -> None:
 
     root = Path(tempfile.mkdtemp(prefix="splendor-bench-sealed-"))
     started = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        sides: list[Side | None] = [None]
+        labels = ["installed"]
+        if args.compare:
+            other = compared(stack, splendor, args.compare)
+            sides.append(other)
+            labels.append(other.label)
+        run_all(args, runs, splendor, root, started, sides, labels)
+
+
+def compared(stack: contextlib.ExitStack[Any], splendor: Path, rev: str) -> Side:
+    """The code at git revision `rev` as a side: a temporary worktree (removed on exit), launched as
+    the console script launches it, by the interpreter of the `splendor` script."""
+    from startup import LAUNCH, check_shadowing, resolve_rev, worktree
+
+    resolve_rev(rev)  # exits 2 naming it when it names no commit
+    tree, commit = stack.enter_context(worktree(rev))
+    python = [first_line(splendor.read_text(encoding="utf-8", errors="replace")).removeprefix("#!").strip()]
+    check_shadowing(python, tree)  # exits 2 when the worktree's code does not load
+    return Side(
+        f"{rev} ({commit})" if not commit.startswith(rev) else rev, (*python, "-c", LAUNCH), {"PYTHONPATH": str(tree)}
+    )
+
+
+def run_all(
+    args: argparse.Namespace,
+    runs: int,
+    splendor: Path,
+    root: Path,
+    started: float,
+    sides: Sequence[Side | None],
+    labels: Sequence[str],
+) -> None:
     try:
         cli = Cli(splendor, root)
-        version = cli.must("nobody", ["--version"], root).stdout.strip()
+        version = cli.run("nobody", ["--version"], root).stdout.strip()
         print(f"splendor-cli sealed games: {splendor} ({version}), {os.cpu_count()} CPUs, seed {args.seed}")
+        if len(labels) > 1:
+            print(f"compared with the code at {labels[1]} (its own games, same seeds; see --compare)")
         print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         wanted = [("base 2p", "base", 2), ("duel", "duel", 2)]
-        setups = [set_up(cli, label, variant, n, sealed) for label, variant, n in wanted for sealed in (True, False)]
+        setups = [
+            set_up(cli, label, variant, n, sealed, index, side)
+            for label, variant, n in wanted
+            for index, side in enumerate(sides)
+            for sealed in (True, False)
+        ]
         four = [] if args.quick else [set_up(cli, "base 4p", "base", 4, True)]
         if args.full_4p:
             four.append(set_up(cli, "base 4p", "base", 4, False))
@@ -623,24 +771,37 @@ def main() -> None:
             " are not checked again; `verify` checks all). No cache: SPLENDOR_NO_CACHE=1, every signature"
             " and proof checked."
         )
-        tally = {True: [0, 0], False: [0, 0]}
+        measured: list[list[tuple[str, list[Point], list[Point]]]] = [[] for _ in sides]
         for label, _, _ in wanted:
-            sealed = next(g for g in setups if g.label == label and g.sealed)
-            opened = next(g for g in setups if g.label == label and not g.sealed)
-            index = len(sealed.steps) // 2
-            where_s, where_o = points(sealed, index), points(opened, index)
+            where: list[Point] = []
+            for side in range(len(sides)):
+                mine = [g for g in setups if g.label == label and g.side_index == side]
+                sealed = next(g for g in mine if g.sealed)
+                opened = next(g for g in mine if not g.sealed)
+                index = len(sealed.steps) // 2
+                where_s, where_o = points(sealed, index), points(opened, index)
+                measured[side].append((label, where_s, where_o))
+                where += [*where_s, *where_o]
             for warm in (True, False):
-                measure(cli, [*where_s, *where_o], runs, warm=warm)
-            for warm, (w, t) in print_commands(label, where_s, where_o, runs).items():
-                tally[warm][0] += w
-                tally[warm][1] += t
-        for warm, (within, total) in tally.items():
-            how = (
-                f"within {LIMITS[warm]:.0f} ms CPU of the open game's ({'cache warm' if warm else 'no cache'};"
-                " verify, which checks everything by design, counted)"
-            )
-            print(f"\n{within} of {total} sealed commands {how}")
-        print_sizes(setups)
+                measure(cli, where, runs, warm=warm)  # every code's points in the same rounds
+        for side, name in enumerate(labels):
+            if len(labels) > 1:
+                print(f"\n  == the code: {name} ==")
+            tally = {True: [0, 0], False: [0, 0]}
+            for label, where_s, where_o in measured[side]:
+                for warm, (w, t) in print_commands(label, where_s, where_o, runs).items():
+                    tally[warm][0] += w
+                    tally[warm][1] += t
+            for warm, (count, total) in tally.items():
+                mode = "cache warm" if warm else "no cache"
+                how = (
+                    f"within the target ({TARGETS[warm]} of the open game's CPU, {mode};"
+                    " verify, which checks everything by design, counted)"
+                )
+                print(f"\n{count} of {total} sealed commands {how} ({name})")
+        if len(labels) > 1:
+            print_side_by_side(measured, labels)
+        print_sizes([g for g in setups if g.side_index == INSTALLED])
         print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         print(f"total wall time: {time.perf_counter() - started:.0f} s")
     except Failed as failed:

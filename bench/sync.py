@@ -1,7 +1,7 @@
 """What `splendor sync` costs over git in mid-game, a 4-player sealed base game against an open
 one: prints figures, asserts nothing.
 
-    python bench/sync.py [--moves 40] [--runs 5] [--seed 3] [--splendor PATH] [--only sealed|open]
+    python bench/sync.py [--moves 40] [--runs 5] [--seed 3] [--splendor PATH] [--only sealed|open] [--compare REV]
 
 In a temporary folder: a bare repository (the "server") and two clones of it, the table's (a
 builder that plays every player but ann, in this process, and commits each turn as `sync` would:
@@ -28,13 +28,21 @@ Each case runs twice: "incremental", as it is (the audit starts from the commit 
 ann's cache remembers as audited); "full", with that mark taken out of her cache before each run
 (the whole history audited, as `sync` did before the mark; the verified prefix of the game stays).
 The columns are wall and CPU time (user + system of the process and the git it ran, `os.wait4`).
-The script exits 0 whatever the figures; 2 when it cannot run.
+
+--compare REV: the same benchmark also run by the code at git revision REV (a temporary `git
+worktree`, PYTHONPATH on it, the same interpreter, launched as the console script launches it),
+side by side: each code builds games of its own (the builder runs in a process of its own with
+that code and its tests' `sealed_helpers`, since two codes may write different file formats; the
+same seeds), ann's syncs while building them are that code's, and each case is timed for every
+code in the same rounds, one right after the other, each from its own restored state.
+The script exits 0 whatever the figures; 2 when it cannot run (or REV names no commit).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import random
 import shutil
@@ -55,9 +63,14 @@ from splendor_cli.records import parse_text, replay_record
 from splendor_cli.sharing import gitsync
 from splendor_cli.variants import find_variant
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+# the tests folder whose `sealed_helpers` builds the sealed game (a compared revision's own: TESTS_VARIABLE)
+sys.path.insert(0, os.environ.get("SPLENDOR_BENCH_TESTS") or str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sealed_helpers import Table  # the tests' sealed table, played in memory
+from startup import LAUNCH, check_shadowing, resolve_rev, worktree  # a sibling script
 
+TESTS_VARIABLE = "SPLENDOR_BENCH_TESTS"
+"""The tests folder whose `sealed_helpers` builds the sealed game (a compared revision's own)."""
 NAMES = ("ann", "bob", "cy", "dee")
 GAME = "games/g.toml"
 CASES = ("own turn", "nothing new", "one new turn")
@@ -97,7 +110,8 @@ class Sealed:
 
     @property
     def keys(self) -> dict[str, Any]:
-        return self.table.keys
+        keys: dict[str, Any] = self.table.keys
+        return keys
 
     def to_move(self) -> str:
         return str(self.table.state.player.name)
@@ -143,7 +157,7 @@ class Open:
         self.rng = random.Random(seed)
         header = Header(game="bench-sync", variant="base", players=NAMES, created="2026-12-03T00:00:00Z")
         started = self.variant.deal(NAMES, RandomChance(self.rng))
-        header = attrs.evolve(header, format=store.writing_format("base", started))
+        header = attrs.evolve(header, format=store.writing_format(header, started))
         event = chained(Record(header=header, events=()), started)
         data = (format_header(header) + format_event(event)).encode("utf-8")
         self.current = store.from_bytes(str(path), data)
@@ -281,14 +295,26 @@ class Run:
     cpu: list[float] = attrs.Factory(list)
 
 
-def sync(places: Places, splendor: str) -> tuple[float, float, str]:
-    """ann's `splendor sync`: wall ms, CPU ms (user + system, with the git it ran), its output."""
+@attrs.frozen
+class Side:
+    """One code under test: how its `splendor` starts (argv prefix), the environment it adds, and
+    the interpreter that runs a snippet of its code (`python`)."""
+
+    label: str
+    argv: tuple[str, ...]
+    env: dict[str, str] = attrs.Factory(dict)
+    python: tuple[str, ...] = (sys.executable,)
+
+
+def sync(places: Places, side: Side) -> tuple[float, float, str]:
+    """ann's `splendor sync` by `side`'s code: wall ms, CPU ms (user + system, with the git it
+    ran), its output."""
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
         proc = subprocess.Popen(
-            [splendor, "sync", "-g", GAME, "--color", "never"],
+            [*side.argv, "sync", "-g", GAME, "--color", "never"],
             cwd=places.ann,
-            env=places.ann_env(),
+            env={**places.ann_env(), **side.env},
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -299,31 +325,47 @@ def sync(places: Places, splendor: str) -> tuple[float, float, str]:
         out.seek(0)
         text = out.read().decode("utf-8", "replace")
     if proc.returncode != 0:
-        print(f"sync.py: ann's sync exited {proc.returncode}:\n{text}", file=sys.stderr)
+        print(f"sync.py: ann's sync ({side.label}) exited {proc.returncode}:\n{text}", file=sys.stderr)
         sys.exit(2)
     return wall * 1e3, (usage.ru_utime + usage.ru_stime) * 1e3, text
 
 
-def forget_mark(places: Places) -> bool:
-    """Take out of ann's cache what it remembers of the audit of her clone (whether this version
-    of the program has such a mark)."""
-    from splendor_cli.app.commands import syncing as table
-
-    forget = getattr(table, "forget_audited", None)
-    if forget is None:
-        return False
-    saved = dict(os.environ)
-    try:
-        os.environ.clear()
-        os.environ.update(places.ann_env())
-        forget(str(places.ann / GAME), gitsync.Upstream(remote="origin", branch="main", tracking=True))
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-    return True
+FORGET = """
+import sys
+from splendor_cli.app.commands import syncing
+from splendor_cli.sharing import gitsync
+forget = getattr(syncing, "forget_audited", None)
+if forget is None:
+    sys.exit(3)
+forget(sys.argv[1], gitsync.Upstream(remote="origin", branch="main", tracking=True))
+"""
+"""Take the mark of the last good audit out of ann's cache, as the code under test keeps it."""
 
 
-def prepare(places: Places, kind: str, moves: int, seed: int, splendor: str) -> dict[str, Any]:
+def forget_mark(places: Places, side: Side) -> bool:
+    """Take out of ann's cache what `side`'s code remembers of the audit of her clone (whether
+    that version of the program has such a mark)."""
+    done = subprocess.run(
+        [*side.python, "-c", FORGET, str(places.ann / GAME)],
+        cwd=places.ann,
+        env={**places.ann_env(), **side.env},
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode not in (0, 3):
+        print(f"sync.py: forgetting the audit mark ({side.label}) failed: {done.stderr.strip()}", file=sys.stderr)
+        sys.exit(2)
+    return done.returncode == 0
+
+
+def ann_syncs(places: Places, sides: list[Side]) -> None:
+    """ann's `sync` by the installed code, then by each other code (nothing new for it then: it
+    audits and remembers, in its own entries of her cache, what the installed code's sync did)."""
+    for side in sides:
+        sync(places, side)
+
+
+def prepare(places: Places, kind: str, moves: int, seed: int, sides: list[Side]) -> dict[str, Any]:
     """Build the game and keep the states of the three cases; what they are."""
     places.root.mkdir(parents=True)
     git(places.root, "init", "-q", "--bare", "-b", "main", str(places.remote))
@@ -345,14 +387,14 @@ def prepare(places: Places, kind: str, moves: int, seed: int, splendor: str) -> 
     if kind == "sealed":
         put_key(places.home, game.keys["ann"])
     ann_plays(places, game)
-    sync(places, splendor)  # her first sync after her move: the whole history audited
+    ann_syncs(places, sides)  # her first sync after her move: the whole history audited
     pull_builder(places, game)
     others_play(places, game)
     git(places.ann, "fetch", "-q")
     git(places.ann, "merge", "-q", "--ff-only", "origin/main")
     ann_plays(places, game)
     places.keep("own turn")
-    sync(places, splendor)
+    ann_syncs(places, sides)
     places.keep("nothing new")
     pull_builder(places, game)
     game.duties()
@@ -369,6 +411,24 @@ def prepare(places: Places, kind: str, moves: int, seed: int, splendor: str) -> 
     }
 
 
+def build(places: Places, kind: str, args: argparse.Namespace, side: Side, tree: Path | None) -> dict[str, Any]:
+    """The game of `kind` built in `places` by `side`'s code, in a process of its own (`--build`);
+    what it is."""
+    env = dict(os.environ)  # the installed code: what this process imports
+    if tree is not None:
+        env = {k: v for k, v in env.items() if not k.startswith("PYTHON")}
+        env.update(PYTHONPATH=str(tree), **{TESTS_VARIABLE: str(tree / "tests")})
+    command = [*side.python, str(Path(__file__).resolve()), "--build", str(places.root), "--only", kind]
+    command += ["--moves", str(args.moves), "--seed", str(args.seed)]
+    command += ["--sync-argv", json.dumps(list(side.argv)), "--sync-env", json.dumps(side.env)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        print(f"sync.py: building the {kind} game with {side.label} failed:\n{done.stderr}", file=sys.stderr)
+        sys.exit(2)
+    about: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return about
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--moves", type=int, default=40)
@@ -377,50 +437,92 @@ def main() -> int:
     parser.add_argument("--only", choices=("sealed", "open"))
     parser.add_argument("--splendor", default=str(Path(sys.executable).parent / "splendor"))
     parser.add_argument("--keep", metavar="DIR", help="build in DIR (new) and leave it there")
+    parser.add_argument("--compare", metavar="REV", help="also run ann's sync with the code at git revision REV")
+    parser.add_argument("--build", metavar="DIR", help=argparse.SUPPRESS)  # a child: build one game in DIR
+    parser.add_argument("--sync-argv", help=argparse.SUPPRESS)  # the child's `splendor`, as JSON
+    parser.add_argument("--sync-env", default="{}", help=argparse.SUPPRESS)  # and what it adds to ann's environment
     args = parser.parse_args()
+    if args.build:  # the builder of one game, in this process's code (see --compare)
+        child = Side("child", tuple(json.loads(args.sync_argv)), dict(json.loads(args.sync_env)))
+        about = prepare(Places(Path(args.build)), args.only, args.moves, args.seed, [child])
+        print(json.dumps(about))
+        return 0
     if not Path(args.splendor).exists():
         print(f"sync.py: no splendor command at {args.splendor} (--splendor PATH)", file=sys.stderr)
         return 2
     kinds = [args.only] if args.only else ["sealed", "open"]
-    results: dict[tuple[str, str, str], Run] = {}
+    results: dict[tuple[str, str, str, str], Run] = {}
     with contextlib.ExitStack() as stack:
+        sides = [Side("installed", (args.splendor,))]
+        trees: list[Path | None] = [None]
+        if args.compare:
+            resolve_rev(args.compare)  # exits 2 naming it when it names no commit
+            tree, commit = stack.enter_context(worktree(args.compare))
+            python = [sys.executable]
+            check_shadowing(python, tree)  # exits 2 when the worktree's code does not load
+            label = args.compare if commit.startswith(args.compare) else f"{args.compare} ({commit})"
+            env = {"PYTHONPATH": str(tree)}
+            sides.append(Side(label, (*python, "-c", LAUNCH), env, tuple(python)))
+            trees.append(tree)
         folder = args.keep or stack.enter_context(tempfile.TemporaryDirectory(prefix="splendor-bench-sync-"))
         for kind in kinds:
-            places = Places(Path(folder) / kind)
-            started = time.perf_counter()
-            about = prepare(places, kind, args.moves, args.seed, args.splendor)
-            print(
-                f"{kind}: {about['moves']} moves, {about['events']} events, {about['commits']} commits,"
-                f" {about['bytes']} bytes; built in {time.perf_counter() - started:.1f} s"
-            )
-            marked = True
+            where: list[Places] = []
+            for number, (side, its_tree) in enumerate(zip(sides, trees)):
+                places = Places(Path(folder) / f"{kind}-{number}")
+                started = time.perf_counter()
+                if len(sides) == 1:
+                    about = prepare(places, kind, args.moves, args.seed, sides)
+                else:
+                    about = build(places, kind, args, side, its_tree)
+                print(
+                    f"{kind} ({side.label}): {about['moves']} moves, {about['events']} events, {about['commits']}"
+                    f" commits, {about['bytes']} bytes; built in {time.perf_counter() - started:.1f} s"
+                )
+                where.append(places)
+            marked = {side.label: True for side in sides}
             for _ in range(args.runs):
                 for case in CASES:
                     for mode in MODES:
-                        places.restore(case)
-                        if mode == "full":
-                            marked = forget_mark(places)
-                        wall, cpu, _ = sync(places, args.splendor)
-                        run = results.setdefault((kind, case, mode), Run())
-                        run.wall.append(wall)
-                        run.cpu.append(cpu)
-            if not marked:
-                print(f"  ({kind}: this version keeps no audit mark: both modes audit the whole history)")
-    print(f"\n{args.splendor} sync as new processes, median of {args.runs} (ms; wall / CPU incl. git)")
-    print(f"  {'case':<14} {'game':<7} {'full audit':>17} {'incremental':>17}")
-    for case in CASES:
-        for kind in kinds:
-            cells = []
-            for mode in MODES:
-                run = results[(kind, case, mode)]
-                cells.append(f"{statistics.median(run.wall):7.0f} / {statistics.median(run.cpu):6.0f}")
-            print(f"  {case:<14} {kind:<7} {cells[0]:>17} {cells[1]:>17}")
-    if len(kinds) == 2:
-        print("\n  sealed / open, incremental (wall):")
+                        for side, places in zip(sides, where):
+                            places.restore(case)
+                            if mode == "full":
+                                marked[side.label] = forget_mark(places, side)
+                            wall, cpu, _ = sync(places, side)
+                            run = results.setdefault((side.label, kind, case, mode), Run())
+                            run.wall.append(wall)
+                            run.cpu.append(cpu)
+            for name, kept in marked.items():
+                if not kept:
+                    print(f"  ({kind}, {name}: this version keeps no audit mark: both modes audit the whole history)")
+    for side in sides:
+        name = args.splendor if side.label == "installed" else f"the code at {side.label}"
+        print(f"\n{name} sync as new processes, median of {args.runs} (ms; wall / CPU incl. git)")
+        print(f"  {'case':<14} {'game':<7} {'full audit':>17} {'incremental':>17}")
         for case in CASES:
-            s = statistics.median(results[("sealed", case, "incremental")].wall)
-            o = statistics.median(results[("open", case, "incremental")].wall)
-            print(f"  {case:<14} {s / o:5.2f}x")
+            for kind in kinds:
+                cells = []
+                for mode in MODES:
+                    run = results[(side.label, kind, case, mode)]
+                    cells.append(f"{statistics.median(run.wall):7.0f} / {statistics.median(run.cpu):6.0f}")
+                print(f"  {case:<14} {kind:<7} {cells[0]:>17} {cells[1]:>17}")
+        if len(kinds) == 2:
+            print("\n  sealed / open, incremental (wall / CPU):")
+            for case in CASES:
+                ratios = []
+                for figure in ("wall", "cpu"):
+                    s = statistics.median(getattr(results[(side.label, "sealed", case, "incremental")], figure))
+                    o = statistics.median(getattr(results[(side.label, "open", case, "incremental")], figure))
+                    ratios.append(f"{s / o:5.2f}x")
+                print(f"  {case:<14} {' / '.join(ratios)}")
+    if len(sides) > 1:
+        labels = " | ".join(s.label for s in sides)
+        print(f"\nSide by side (CPU ms incl. git, median of {args.runs}; same rounds): {labels}")
+        print(f"  {'case':<14} {'game':<7} {'mode':<12} " + "  ".join(f"{s.label[:20]:>20}" for s in sides))
+        for case in CASES:
+            for kind in kinds:
+                for mode in MODES:
+                    cells = [f"{statistics.median(results[(s.label, kind, case, mode)].cpu):>20.0f}" for s in sides]
+                    print(f"  {case:<14} {kind:<7} {mode:<12} " + "  ".join(cells))
     return 0
 
 
