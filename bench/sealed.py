@@ -720,7 +720,8 @@ def compared(stack: contextlib.ExitStack[Any], splendor: Path, rev: str) -> Side
 
     resolve_rev(rev)  # exits 2 naming it when it names no commit
     tree, commit = stack.enter_context(worktree(rev))
-    python = [first_line(splendor.read_text(encoding="utf-8", errors="replace")).removeprefix("#!").strip()]
+    shebang = first_line(splendor.read_text(encoding="utf-8", errors="replace")).removeprefix("#!").strip()
+    python = [shebang if Path(shebang).name.startswith("python") else sys.executable]  # a wrapper: this one
     check_shadowing(python, tree)  # exits 2 when the worktree's code does not load
     return Side(
         f"{rev} ({commit})" if not commit.startswith(rev) else rev, (*python, "-c", LAUNCH), {"PYTHONPATH": str(tree)}
