@@ -21,7 +21,15 @@ from splendor_cli.crypto.elgamal import Deck, combine, share_point
 from splendor_cli.crypto.group import Scalar
 from splendor_cli.crypto.keys import SecretKey
 from splendor_cli.events import Event
-from splendor_cli.events.codec import FORMAT, Header, Record, chained, header_full_digest
+from splendor_cli.events.codec import (
+    FORMAT,
+    PAYLOAD_DRAWS_FORMAT,
+    TABLE_FORMAT,
+    Header,
+    Record,
+    chained,
+    header_full_digest,
+)
 from splendor_cli.projection.game import Game, replay
 from splendor_cli.projection.variant import AnyVariant
 from splendor_cli.sealing.duties import duties, reveal_own
@@ -72,29 +80,34 @@ class Table:
     """The randomness of the proofs (`randbytes`)."""
 
     @classmethod
-    def new(cls, variant: str = "base", players: int | tuple[str, ...] = 2, seed: int = 1, *, game: str = "") -> Table:
+    def new(
+        cls,
+        variant: str = "base",
+        players: int | tuple[str, ...] = 2,
+        seed: int = 1,
+        *,
+        game: str = "",
+        fmt: int = FORMAT,
+    ) -> Table:
         """A sealed game just asked for (`SealedAsked`, the only unsigned event before the deal).
-        The keys and every draw follow from `seed`; the game's id (`game`) makes its root."""
+        The keys and every draw follow from `seed`; the game's id (`game`) makes its root. `fmt`:
+        the file format (an older one: as the releases before format 4 wrote a sealed game)."""
         names = NAMES[:players] if isinstance(players, int) else players
         found = find_variant(variant)
         header = Header(
-            game=game or f"sealed-{seed}",
-            variant=variant,
-            players=names,
-            created=CREATED,
-            format=FORMAT,
-            table="sealed",
+            game=game or f"sealed-{seed}", variant=variant, players=names, created=CREATED, format=fmt, table="sealed"
         )
         table = cls(
             variant=found,
             players=names,
             keys=make_keys(names, seed),
             record=Record(header=header, events=()),
-            game=replay(found, [], table="sealed", payload_draws=True),  # as a file of format 4 on
+            game=replay(found, [], table="sealed", payload_draws=fmt >= PAYLOAD_DRAWS_FORMAT),
             rng=random.Random(f"moves:{seed}"),
             source=random.Random(f"proofs:{seed}"),
         )
-        table.add(SealedAsked(seq=0, parent="", variant=variant, players=names, header=header_full_digest(header)))
+        bound = header_full_digest(header) if fmt >= TABLE_FORMAT else ""
+        table.add(SealedAsked(seq=0, parent="", variant=variant, players=names, header=bound))
         return table
 
     def fork(self) -> Table:

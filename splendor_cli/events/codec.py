@@ -153,17 +153,35 @@ class Record:
 
     @property
     def head(self) -> str:
-        """The digest of the last event (of the header when there is none): the chain's head."""
-        if not self.events:
-            return header_digest(self.header)
+        """The link to the last event (to the header when there is none): the chain's head, which
+        the next event names as its `parent` (`link_length` digits of its SHA-256)."""
+        return self.link_before(len(self.events) + 1)
+
+    def link_before(self, seq: int) -> str:
+        """The link that event `seq` must name as its `parent`: to the header for the first event,
+        else to event `seq - 1` (`link_length` digits of its SHA-256)."""
+        size = link_length(self.header.format)
+        if seq <= 1:
+            return full_digest(header_to_dict(self.header))[:size]
         read = self._read_digests()
-        return read[-1][:LINK] if read is not None else event_digest(self.events[-1])
+        whole = read[seq - 2] if read is not None else full_digest(event_to_dict(self.events[seq - 2]))
+        return whole[:size]
 
 
 LINK = 16
-"""The hex digits of SHA-256 that an event's `parent` keeps (`digest`)."""
+"""The hex digits of SHA-256 that an event's `parent` keeps in a file older than format 4 (`digest`)."""
 FULL = 64
-"""The hex digits of a whole SHA-256 (`full_digest`)."""
+"""The hex digits of a whole SHA-256 (`full_digest`): an event's `parent` from format 4 on."""
+FULL_LINKS_FORMAT = 4
+"""The first format whose chain links each event to the whole SHA-256 of the one before it (64
+hex digits in `parent`): nobody can find two events, or two headers, with one link. Older files
+keep 16 digits (`LINK`), read as written: a birthday search of some 2^32 hashes finds two of a
+player's own events, or two headers, with one 16-digit link."""
+
+
+def link_length(fmt: int) -> int:
+    """The hex digits of SHA-256 that a `parent` keeps in a file of format `fmt`."""
+    return FULL if fmt >= FULL_LINKS_FORMAT else LINK
 
 
 def full_digest(raw: dict[str, Any]) -> str:
@@ -388,7 +406,8 @@ def parse(text: str, types: EventTypes) -> Record:
             ' "open" (the file was edited by hand)'
         )
     full: list[str] = []
-    events = read_events(raw_events, [header_digest(header)], types(header.variant), full, fmt=fmt)
+    first = full_digest(header_to_dict(header))[: link_length(fmt)]
+    events = read_events(raw_events, [first], types(header.variant), full, fmt=fmt)
     if fmt < TABLE_FORMAT and events:  # an older file: its first event declares the protocol
         header = attrs.evolve(header, table=getattr(type(events[0]), "TABLE", "open"))
     return Record(header=header, events=events, digested=(events, tuple(full)))
@@ -410,7 +429,8 @@ def read_events(
     The list grows as events are read. `types` are the event classes of the game, by tag. `full`,
     when given, gets the full digest of each event read (`full_digest`: the same hash, whole).
     `fmt`: the format of the file the tables come from, which the upcasters read forward (the
-    chain's digests are the tables' as written).
+    chain's digests are the tables' as written). The links go on as the last of `parents` is
+    written: 64 hex digits (format 4 on, `link_length`), else 16.
 
     Raises:
         ForkError: two different events with one parent (two players moved from the same copy).
@@ -418,6 +438,7 @@ def read_events(
     """
     events: list[Event] = []
     steps = upcasters(fmt)
+    size = FULL if len(parents[-1]) == FULL else LINK
     for index, written in enumerate(raw_events, start=len(parents)):
         where = f"event #{index}"
         if not isinstance(written, dict):
@@ -440,8 +461,9 @@ def read_events(
             if field.name in raw and raw[field.name] == field.default:
                 # event_to_dict leaves it out, so the chain would hash this event two ways.
                 raise GameFileError(f"{where} ({cls.TYPE}): {field.name!r} is written only when it is not the default")
+        whole = full_digest(written)
         if 1 <= event.seq < index and event.parent == parents[event.seq - 1]:
-            if digest(written) == parents[event.seq]:
+            if whole[:size] == parents[event.seq]:
                 raise GameFileError(f"{where}: a copy of event #{event.seq} (the file was edited or merged by hand)")
             # Two different events with one parent: two players appended from the same copy.
             raise ForkError(
@@ -456,8 +478,7 @@ def read_events(
                 f"{where}: parent is {excerpt(event.parent)}, but the event before it hashes to {parents[-1]!r}"
                 " (the file was edited or merged by hand)"
             )
-        whole = full_digest(written)
-        parents.append(whole[:LINK])
+        parents.append(whole[:size])
         if full is not None:
             full.append(whole)
         events.append(event)

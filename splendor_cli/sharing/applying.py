@@ -13,7 +13,7 @@ import attrs
 
 from ..errors import CorruptLogError, GameFileError, IllegalMoveError, StaleBlockError, UsageError, excerpt
 from ..events import Event, actor
-from ..events.codec import Record, chained, event_digest, format_event, header_digest
+from ..events.codec import Record, chained, event_digest, format_event
 from ..projection import Game
 from ..projection.log import event_notation
 from ..projection.variant import AnyVariant
@@ -156,7 +156,7 @@ def _entry(variant: AnyVariant, event: Event) -> str:
 
 def _digest_before(record: Record, seq: int) -> str:
     """The digest that the event `seq` of `record` must name as its parent."""
-    return header_digest(record.header) if seq == 1 else event_digest(record.events[seq - 2])
+    return record.link_before(seq)
 
 
 def _check_known(variant: AnyVariant, record: Record, event: Event) -> None:

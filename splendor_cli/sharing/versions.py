@@ -131,7 +131,8 @@ def appended(before: Record, tail: str, full: list[str] | None = None) -> tuple[
     if doc or not isinstance(raws, list):
         return None
     try:
-        return read_events(raws, [""] * len(before.events) + [before.head], event_types(before.header.variant), full)
+        parents = [""] * len(before.events) + [before.head]
+        return read_events(raws, parents, event_types(before.header.variant), full, fmt=before.header.format)
     except (GameFileError, ConflictError):
         if full is not None:
             del full[:]

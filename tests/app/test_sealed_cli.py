@@ -27,7 +27,7 @@ import attrs
 import pytest
 
 from splendor_cli.app import entry
-from splendor_cli.events.codec import digest, format_record
+from splendor_cli.events.codec import format_record, full_digest, link_length
 from splendor_cli.model import Gem
 from splendor_cli.variants.base.cards import CARDS
 
@@ -240,8 +240,9 @@ def flip(text: str, seq: int, field: str) -> str:
 def rechain(text: str) -> str:
     """`text` with every event's `parent` made right again (what a forger would do)."""
     blocks = _blocks(text)
+    size = link_length(tomllib.loads(blocks[0])["format"])
     for at in range(2, len(blocks)):
-        parent = digest(tomllib.loads(blocks[at - 1]))
+        parent = full_digest(tomllib.loads(blocks[at - 1]))[:size]
         blocks[at] = re.sub(r'(?m)^parent = "[0-9a-f]+"', f'parent = "{parent}"', blocks[at], count=1)
     return "\n[[events]]\n".join(blocks)
 

@@ -20,7 +20,7 @@ from sealed_helpers import Table
 from splendor_cli import store
 from splendor_cli.app.services import cache
 from splendor_cli.errors import GameFileError
-from splendor_cli.events.codec import format_record, parse
+from splendor_cli.events.codec import FORMAT, format_record, parse
 from splendor_cli.variants import event_types
 
 
@@ -32,8 +32,9 @@ def _run(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _game(tmp: Path) -> tuple[Path, str]:
-    table = Table.new("base", 2, 9).deal()
+def _game(tmp: Path, fmt: int = FORMAT) -> tuple[Path, str]:
+    """A sealed game of 6 moves after the deal, in a file of format `fmt`."""
+    table = Table.new("base", 2, 9, fmt=fmt).deal()
     for _ in range(6):
         table.step()
     text = format_record(table.record)
@@ -103,11 +104,11 @@ def collide(monkeypatch: pytest.MonkeyPatch, forged: Any, twin: Any) -> None:
 
 
 def test_a_64_bit_collision_does_not_pass_an_unverified_event(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A player who finds two of his events with the same 16 hex digits (the chain's link) swaps
-    one for the other after a reader verified the first: the chain still links, but the cache
-    compares the full SHA-256, so the swapped event (and all after it) is checked: its forged
-    signature is refused."""
-    path, text = _game(tmp_path)
+    """A player who finds two of his events with the same 16 hex digits (the chain's link of a file
+    older than format 4) swaps one for the other after a reader verified the first: the chain still
+    links, but the cache compares the full SHA-256, so the swapped event (and all after it) is
+    checked: its forged signature is refused."""
+    path, text = _game(tmp_path, fmt=3)
     monkeypatch.setenv("SPLENDOR_CACHE", str(tmp_path / "cache"))
     monkeypatch.delenv("SPLENDOR_NO_CACHE", raising=False)
     record = parse(text, event_types)
@@ -128,7 +129,7 @@ def test_a_64_bit_collision_does_not_pass_an_unverified_event(tmp_path: Path, mo
 def test_digests_of_an_older_release_are_nothing_known(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An entry of 16-digit digests (as an earlier release wrote them) vouches for nothing: the
     verified prefix is only a speed cache, and the next read writes full digests."""
-    path, text = _game(tmp_path)
+    path, text = _game(tmp_path, fmt=3)
     monkeypatch.setenv("SPLENDOR_CACHE", str(tmp_path / "cache"))
     monkeypatch.delenv("SPLENDOR_NO_CACHE", raising=False)
     record = parse(text, event_types)

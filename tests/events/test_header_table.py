@@ -110,3 +110,26 @@ def test_a_table_in_a_file_older_than_format_4_is_refused(tmp_path: Path) -> Non
     text = written(attrs.evolve(HEADER, format=3), deal(("ann", "bob"), random.Random(1)))
     edited = text.replace('variant = "base"\n', 'variant = "base"\ntable = "sealed"\n', 1)
     refused(edited, tmp_path, r"header: 'table' is written only from format 4 on")
+
+
+def test_from_format_4_every_link_is_a_whole_sha256(tmp_path: Path) -> None:
+    """A game of keys (format 4) links each event to the whole SHA-256 of the one before it, the
+    first to the header's: nobody can find two events, or two headers, with one link. A link cut
+    to 16 digits, as older files write them, is refused there (exit 4, naming the event)."""
+    sealed = tmp_path / "sealed.toml"
+    assert cli("new", "-g", sealed, "--players", "ann,bob", "--sealed")[0] == 0
+    text = sealed.read_text()
+    record = parse_text(text)
+    assert record.header.format == TABLE_FORMAT
+    parent = record.events[0].parent
+    assert len(parent) == 64 and record.head == record.digests[0]
+    cut = text.replace(f'parent = "{parent}"', f'parent = "{parent[:16]}"')
+    refused(cut, tmp_path, rf"event #1: parent is '{parent[:16]}', but the event before it hashes to '{parent}'")
+
+
+def test_before_format_4_links_keep_16_digits() -> None:
+    """An older sealed file reads as written: its links are 16 digits, and so is what it appends."""
+    text = (FIXTURES / "sealed-release" / "base-3p.toml").read_text()
+    record = parse_text(text)
+    assert all(len(event.parent) == 16 for event in record.events)
+    assert record.head == record.digests[-1][:16]
