@@ -499,25 +499,27 @@ def kb(size: int) -> str:
 
 def print_setups(games: list[Game]) -> None:
     print("\n1. Setup: `new` (+ each player's `seal` until the deal, sealed); keys made before, not counted")
-    print(f"  {'game':<16} {'wall s':>7} {'CPU s':>7} {'seals':>6} {'events':>7} {'size after deal':>16}")
+    width = max(16, *(len(g.name) for g in games))
+    print(f"  {'game':<{width}} {'wall s':>7} {'CPU s':>7} {'seals':>6} {'events':>7} {'size after deal':>16}")
     for g in games:
         seals = str(g.seals) if g.sealed else "-"
         name = g.name
         print(
-            f"  {name:<16} {g.setup_wall_s:7.2f} {g.setup_cpu_s:7.2f} {seals:>6} {g.deal_events:>7}"
+            f"  {name:<{width}} {g.setup_wall_s:7.2f} {g.setup_cpu_s:7.2f} {seals:>6} {g.deal_events:>7}"
             f" {g.deal_size:>9} B ({kb(g.deal_size)})"
         )
 
 
 def print_games(games: list[Game], jobs: int) -> None:
     print(f"\n2. Whole games, random legal moves (`moves --json`, `play`), {jobs} at once")
-    head = f"  {'game':<16} {'turns':>5} {'steps':>5} {'waits':>5} {'events':>6} {'after deal':>10}"
+    width = max(16, *(len(g.name) for g in games))
+    head = f"  {'game':<{width}} {'turns':>5} {'steps':>5} {'waits':>5} {'events':>6} {'after deal':>10}"
     print(f"{head} {'final size':>10} {'B/turn':>8} {'CPU s':>7} {'wall s':>7}")
     for g in games:
         name = g.name
         waits = str(g.waits) if g.sealed else "-"
         print(
-            f"  {name:<16} {g.turns:>5} {len(g.steps):>5} {waits:>5} {g.events:>6} {g.deal_size:>10}"
+            f"  {name:<{width}} {g.turns:>5} {len(g.steps):>5} {waits:>5} {g.events:>6} {g.deal_size:>10}"
             f" {g.final_size:>10} {g.per_turn:>8.0f} {g.play_cpu_s:7.1f} {g.play_wall_s:7.1f}"
         )
         if not g.finished:
