@@ -290,6 +290,12 @@ class _Fold:
         state = self.states[-1]
         if self.protocol.watches:
             self.protocol.check_play(self, event, state)
+        if event.by and self.protocol.signed:  # a key says who moved: nobody plays another's seat
+            raise CorruptLogError(
+                f"played by {excerpt(event.by)}: at a {self.protocol.name} table each seat plays its own turns,"
+                " signed by its own key",
+                seq=seq,
+            )
         if check:
             _check_play(variant, state, event, _LogChance(self))
         # Judged (now, or when the file was first read): it applies, or the rules have a bug.

@@ -724,3 +724,12 @@ def test_a_malformed_share_is_refused_in_one_line_naming_the_card() -> None:
         bad = attrs.evolve(event, shares=(text, *event.shares[1:]))
         error = refused(table, table.signed(bad, "ann"), said)
         assert "\n" not in str(error)
+
+
+def test_a_move_played_for_another_seat_is_refused_even_signed_by_its_by() -> None:
+    """At a sealed table each seat plays its own turns: a move of ann's with `by = "bob"`, signed
+    by bob's key (the signature `by` asks for), is refused, naming the event."""
+    table = Table.new("base", 2, 61).deal()
+    (move,) = table.variant.parse_moves("take white blue green")
+    claimed = table.game.decide(move, by="bob")
+    refused(table, table.signed(claimed, "bob"), r"played by 'bob': at a sealed table each seat plays its own turns")

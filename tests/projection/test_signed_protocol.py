@@ -177,8 +177,8 @@ def test_a_join_is_bound_to_its_game_seat_and_key() -> None:
 
 def test_every_move_is_signed_by_its_author_and_by_by_its_by() -> None:
     """A move unsigned, signed by another key, or claiming `by` but signed by its player (or
-    anybody but `by`) is refused naming the event; a move signed by its `by` is taken, and the
-    log says who played it."""
+    anybody but `by`) is refused naming the event; so is a move signed by its `by`: at a table of
+    keys each seat plays its own turns (the command line never writes one: `--for` is refused)."""
     table = Table.new(NAMES).deal()
     (move,) = table.game.variant.parse_moves("take white blue green")
     event = table.game.decide(move)
@@ -188,10 +188,9 @@ def test_every_move_is_signed_by_its_author_and_by_by_its_by() -> None:
     claimed = table.game.decide(move, by="bob")
     assert "the signature is not bob's" in table.refused(table.signed(claimed, "ann"))
     assert "the signature is not bob's" in table.refused(table.signed(claimed, "cy"))
-    table.add(claimed, "bob")
-    from splendor_cli.projection.log import log_entries
-
-    assert log_entries(table.game)[-1].notation.endswith("(played by bob)")
+    assert "played by 'bob': at a signed table each seat plays its own turns" in table.refused(
+        table.signed(claimed, "bob")
+    )
 
 
 def test_an_undo_is_the_askers_own_and_signed() -> None:
