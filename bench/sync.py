@@ -34,7 +34,9 @@ worktree`, PYTHONPATH on it, the same interpreter, launched as the console scrip
 side by side: each code builds games of its own (the builder runs in a process of its own with
 that code and its tests' `sealed_helpers`, since two codes may write different file formats; the
 same seeds), ann's syncs while building them are that code's, and each case is timed for every
-code in the same rounds, one right after the other, each from its own restored state.
+code in the same rounds, one right after the other, each from its own restored state. The
+installed code's builder and its mark's forgetting run in this interpreter with this process's
+PYTHONPATH: with --splendor naming another install, run the script with that install's.
 The script exits 0 whatever the figures; 2 when it cannot run (or REV names no commit).
 """
 
@@ -304,6 +306,9 @@ class Side:
     argv: tuple[str, ...]
     env: dict[str, str] = attrs.Factory(dict)
     python: tuple[str, ...] = (sys.executable,)
+    python_env: dict[str, str] = attrs.Factory(dict)
+    """What a snippet of this code (`forget_mark`) runs with: the installed code is what this
+    process imports (its PYTHONPATH, if any, as the builder's)."""
 
 
 def sync(places: Places, side: Side) -> tuple[float, float, str]:
@@ -348,7 +353,7 @@ def forget_mark(places: Places, side: Side) -> bool:
     done = subprocess.run(
         [*side.python, "-c", FORGET, str(places.ann / GAME)],
         cwd=places.ann,
-        env={**places.ann_env(), **side.env},
+        env={**places.ann_env(), **side.env, **side.python_env},
         capture_output=True,
         text=True,
     )
@@ -453,7 +458,8 @@ def main() -> int:
     kinds = [args.only] if args.only else ["sealed", "open"]
     results: dict[tuple[str, str, str, str], Run] = {}
     with contextlib.ExitStack() as stack:
-        sides = [Side("installed", (args.splendor,))]
+        here = {"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}
+        sides = [Side("installed", (args.splendor,), python_env=here)]
         trees: list[Path | None] = [None]
         if args.compare:
             resolve_rev(args.compare)  # exits 2 naming it when it names no commit
