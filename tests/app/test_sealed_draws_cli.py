@@ -14,6 +14,7 @@ suited him. Now every copy draws the same.
 from __future__ import annotations
 
 import json
+import random
 import shutil
 from pathlib import Path
 from typing import Any
@@ -36,10 +37,12 @@ def mixed(bag: dict[str, int]) -> bool:
 
 def play_to_the_first_draw(path: Path, players: dict[str, Machine]) -> tuple[dict[str, Any], list[str]]:
     """Both players do their part, then the player to move plays: a replenish as soon as one is
-    legal and the bag is `mixed` (the first draw), else a purchase, else the take of the most
-    tokens (the first listed of the most). The table after the draw, and the moves played."""
-    played = []
-    for _ in range(80):
+    legal and the bag is `mixed` (the first draw), else a purchase, else one of the other moves
+    (a take, a return...) drawn by a source seeded by the move's number, the same in every copy
+    of the game (a fixed choice can loop, taking and returning the same tokens). The table after
+    the draw, and the moves played."""
+    played: list[str] = []
+    for _ in range(300):
         for machine in players.values():
             machine.ok("seal", "-g", path)
         table = state(players["ann"], path)
@@ -47,8 +50,8 @@ def play_to_the_first_draw(path: Path, players: dict[str, Machine]) -> tuple[dic
         moves = [m["notation"] for m in json.loads(mover.ok("moves", "-g", path, "--json"))]
         replenish = [m for m in moves if m.startswith("replenish") and mixed(table["bag"])]
         buys = [m for m in moves if m.startswith("buy")]
-        takes = sorted((m for m in moves if m.startswith("take")), key=lambda m: -len(m.split()))
-        move = (replenish or buys or takes or moves)[0]
+        others = [m for m in moves if not m.startswith(("replenish", "buy"))] or moves
+        move = (replenish or buys or [random.Random(f"move {len(played)}").choice(others)])[0]
         mover.ok("play", "-g", path, *move.split())
         played.append(move)
         if replenish:

@@ -25,6 +25,8 @@ from pathlib import Path
 import attrs
 import pytest
 
+pytestmark = pytest.mark.slow  # slow tier: many CLI runs and real processes; CI runs every tier
+
 ROOT = Path(__file__).resolve().parents[2]
 FINGERPRINT = re.compile(r"\b(?:[0-9a-f]{4} ){4}[0-9a-f]{4}\b")
 

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from sealed_helpers import Table
 
 from splendor_cli.projection.game import Game, replay
 from splendor_cli.sealing.events import CardsShown
+
+pytestmark = pytest.mark.slow  # slow tier: a sealed deal made a dozen times; CI runs every tier
 
 REMADE = 12
 BAG = tuple(f"token-{n:02d}" for n in range(25))

@@ -25,6 +25,10 @@ import sys
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # slow tier: many CLI runs and real processes; CI runs every tier
+
 PLAYERS = "ann=ann@example.org,bob=bob@example.org"
 GAME = "games/g.toml"
 

@@ -23,7 +23,10 @@ from splendor_cli.events.codec import format_record
 from splendor_cli.forks import split_fork
 from splendor_cli.sharing.gitmerge import merge
 
-pytestmark = pytest.mark.usefixtures("git_installed")
+pytestmark = [
+    pytest.mark.usefixtures("git_installed"),
+    pytest.mark.slow,
+]  # slow tier: many CLI runs and real processes; CI runs every tier
 
 
 @pytest.fixture(scope="module")

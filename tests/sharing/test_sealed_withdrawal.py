@@ -30,7 +30,10 @@ from splendor_cli.sharing.git_audit import git_report, staged_report
 from splendor_cli.sharing.gitsync import groups
 from splendor_cli.sharing.withdrawals import WITHDRAW, consent_line, withdrawal_statement, withdrawals
 
-pytestmark = pytest.mark.usefixtures("git_installed")
+pytestmark = [
+    pytest.mark.usefixtures("git_installed"),
+    pytest.mark.slow,
+]  # slow tier: many CLI runs and real processes; CI runs every tier
 
 GAME = Path("games") / "g.toml"
 
