@@ -17,6 +17,8 @@ from sealed_helpers import Table
 from splendor_cli.events.codec import format_record
 from splendor_cli.sealing.events import KeysPublished
 
+pytestmark = pytest.mark.slow  # slow tier: sealed games made through the command line; CI runs every tier
+
 
 def _install_key(text: str) -> None:
     """ann's key on this machine (the test's data folder)."""

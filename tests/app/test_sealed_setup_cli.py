@@ -14,9 +14,12 @@ import shutil
 from pathlib import Path
 
 import attrs
+import pytest
 from app.test_sealed_cli import machines
 
 from splendor_cli.sharing.gitmerge import merge
+
+pytestmark = pytest.mark.slow  # slow tier: sealed games made through the command line; CI runs every tier
 
 
 def test_a_forked_setup_is_resolved_and_the_dropped_player_shuffles_again(tmp_path: Path) -> None:
