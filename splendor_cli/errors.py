@@ -18,7 +18,9 @@ UNSAFE = (
     0x2029,
 )
 """The code points a terminal may act on instead of showing: `safe` escapes them."""
-_ESCAPES = {code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" for code in UNSAFE}
+_ESCAPES: dict[int, str] = {}
+"""The escape of each code point of `UNSAFE` (made at the first `safe`: the command line's start
+pays nothing for it)."""
 
 
 def safe(text: str) -> str:
@@ -32,6 +34,8 @@ def safe(text: str) -> str:
     of player names and game ids keep them plain already; this is the last guard, applied to
     every string of a file that reaches a terminal as text (boards, log, verify, error lines).
     """
+    if not _ESCAPES:
+        _ESCAPES.update({code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" for code in UNSAFE})
     return text.translate(_ESCAPES)
 
 

@@ -13,7 +13,6 @@ from ...errors import IllegalMoveError, InvalidMoveError, SplendorError, UsageEr
 from ..output import json_text, out
 from ..params import AS, GAME, JSON, MOVE, NOTIFY, Param, command
 from ..services.gamefile import append, gate, load, views, writing
-from ..services.table_part import part
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
@@ -82,6 +81,8 @@ def play(
         after = loaded
         secret = None
         by = ""
+        from ..services.table_part import part
+
         table = part(loaded.game)
         seated = table.seat_to_play(loaded, as_, for_)  # a sealed game: the local key's seat, its shares owed
         if seated is None:
@@ -310,6 +311,7 @@ def _suggest(loaded: Loaded, spec: str) -> Any:
     """The move the bot of `spec` makes for the player to move. What it leaves to chance (a Duel's
     replenish) is drawn again by the log when the move is played."""
     from ...bots.check import seat_move
+    from ..services.table_part import part
 
     game = loaded.game
     # the bot sees what the seat to move sees, no more (a sealed game's cards their key opens)
