@@ -226,6 +226,12 @@ def protocol_of(tag: str) -> str | None:
     return _TAGS.get(tag)
 
 
+def is_protocol_event(event: object) -> bool:
+    """Whether `event` is a table protocol's own (a sealed or a signed game's join, shuffle, share,
+    keys...), not a move of the game nor a step every game shares (nothing imported)."""
+    return _TAGS.get(getattr(event, "TYPE", "")) is not None
+
+
 def protocol_event_type(tag: str) -> type | None:
     """The class of a protocol's own event of type tag `tag` (its protocol imported then); None
     when it is no protocol's."""
@@ -262,6 +268,7 @@ __all__ = [
     "Handler",
     "TableProtocol",
     "find_protocol",
+    "is_protocol_event",
     "protocol_event_type",
     "protocol_handlers",
     "protocol_names",

@@ -12,7 +12,7 @@ from typing import Any
 from ..bots import seat_spec
 from ..events import Event, SeedsRestarted, TurnUndone, actor
 from ..events.codec import Header
-from ..sealing.events import SEALED_TYPES
+from ..projection.table_protocol import is_protocol_event
 from .history import Carrier
 from .versions import Version
 
@@ -63,7 +63,7 @@ def _describe(event: Event, stepwise: bool) -> str:
         return f"#{event.seq} an undo{f' by {event.by}' if event.by else ''}"
     if isinstance(event, SeedsRestarted):
         return f"#{event.seq} a restart of the deal by {event.by}"
-    if isinstance(event, SEALED_TYPES):
+    if is_protocol_event(event):
         return f"#{event.seq} {actor(event) or 'nobody'}'s {event.TYPE.replace('_', ' ')}"
     return f"#{event.seq} {actor(event) or 'the setup'}'s {'step' if stepwise else 'turn'}"
 
@@ -166,7 +166,7 @@ def moves_reason(version: Version, known: int, *, created: bool, email: str, sta
     variant = version.game.variant
     moves = [e for e in version.record.events[known:] if not isinstance(e, variant.setup_type)]
     if version.game.protocol.duties:  # one player's turn rides with their shares of the protocol
-        moves = [e for e in moves if not isinstance(e, SEALED_TYPES)] or moves[:1]
+        moves = [e for e in moves if not is_protocol_event(e)] or moves[:1]
     own = _own_move(moves, variant.stepwise, variant.play_types)
     if own is None:
         verb = "creates the game with" if created else "appends"

@@ -25,9 +25,9 @@ from ..errors import ConflictError, UsageError, safe
 from ..events import Event, TurnUndone, actor, signature
 from ..forks import cut, decode
 from ..projection.log import event_notation
+from ..projection.table_protocol import is_protocol_event
 from ..projection.variant import AnyVariant
 from ..records import parse_text
-from ..sealing.events import SEALED_TYPES
 from ..store import Loaded, StrPath
 from .git import Done, Git, read_git_file
 
@@ -225,12 +225,12 @@ def groups(variant: AnyVariant, events: Sequence[Event]) -> list[list[Event]]:
 
 
 def _sealed_together(last: Event, event: Event) -> bool:
-    """Whether `event` joins the commit of `last` in a sealed game: one player's events in a row
-    when one of them is a step of the protocol (their shares ride with their turn). Signatures,
-    not commit authors, tell who made them (`verify --git`)."""
+    """Whether `event` joins the commit of `last` in a game of keys (sealed, signed): one player's
+    events in a row when one of them is a step of the table protocol (their join, shares or keys
+    ride with their turn). Signatures, not commit authors, tell who made them (`verify --git`)."""
     if actor(last) != actor(event) or not signature(last) or not signature(event):
         return False
-    return isinstance(last, SEALED_TYPES) or isinstance(event, SEALED_TYPES)
+    return is_protocol_event(last) or is_protocol_event(event)
 
 
 def subject(game: str, variant: AnyVariant, events: Sequence[Event]) -> str:
@@ -243,7 +243,7 @@ def subject(game: str, variant: AnyVariant, events: Sequence[Event]) -> str:
     seqs = f"#{first.seq}" if len(events) == 1 else f"#{first.seq}-{events[-1].seq}"
     more = len(events) - 1
     text = f"{game} {seqs} {who}: {event_notation(variant, first)}"
-    if more and any(isinstance(e, SEALED_TYPES) for e in events):  # a sealed game's turn with its shares
+    if more and any(is_protocol_event(e) for e in events):  # a turn with its steps of the table protocol
         text += f" (and {more} more event{'s' if more > 1 else ''})"
     elif more:
         bots = all(seat_spec(actor(e)) for e in events[1:])

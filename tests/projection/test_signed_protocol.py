@@ -229,3 +229,17 @@ def test_the_deal_is_not_made_before_every_share() -> None:
     table.share("ann")
     with pytest.raises(IllegalMoveError, match="waiting for bob to show their share of the deal"):
         table.game.deal()
+
+
+def test_a_players_join_and_share_ride_in_one_commit_as_a_sealed_players_do() -> None:
+    """Over git, one player's steps of the protocol in a row go in one commit with them (what
+    `verify --git` checks: their signatures say who made them), in a signed game as in a sealed one."""
+    from splendor_cli.sharing.gitsync import groups
+
+    table = Table.new(NAMES[:2])
+    table.join("ann")
+    table.join("bob")
+    table.share("bob")  # bob joins and shares in a row: one commit
+    events = table.record.events
+    cut = groups(table.game.variant, events[1:])
+    assert [[e.TYPE for e in group] for group in cut] == [["signer_joined"], ["signer_joined", "deal_shared"]]
