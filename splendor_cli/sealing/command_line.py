@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from ..app.services.table_part import TablePart
+from ..app.services.table_part import KeyPart
 from ..errors import IllegalMoveError, UsageError, excerpt
 
 if TYPE_CHECKING:
@@ -57,13 +57,10 @@ def local_key(*, required: bool = True) -> SecretKey | None:
 
 
 def seat_of(game: Game, secret: SecretKey) -> str | None:
-    """The seat whose joined key is `secret`'s (None: not joined, or not this game's player)."""
-    sealing = sealing_of(game)
-    signing = secret.public.signing
-    for name, key in sealing.keys.items():
-        if key.signing == signing:
-            return name
-    return None
+    """The seat whose joined key is `secret`'s (None: it joined none): `key_history.seat_of_key`."""
+    from ..app.services.key_history import seat_of_key
+
+    return seat_of_key(game, secret)
 
 
 def my_seat(game: Game, secret: SecretKey, as_: str | None) -> str:
@@ -277,23 +274,26 @@ def write_part(loaded: Loaded, me: str | None) -> Loaded:
     return append(loaded, *staged.record.events[loaded.game.seq :])
 
 
-class SealedPart(TablePart):
+class SealedPart(KeyPart):
     """The sealed protocol's part of the command line: the local key signs its seat's events and
     says who the user is; a seat sees what its key opens; the seat's part of the protocol (`part`)
     rides on every command that writes."""
 
     __slots__ = ()
 
-    def secret(self, loaded: Loaded) -> SecretKey | None:
-        return local_key(required=False)
+    kind = "sealed"
+
+    def key(self, *, required: bool = True) -> SecretKey | None:
+        return local_key(required=required)
+
+    def seat(self, game: Game, secret: SecretKey, as_: str | None) -> str:
+        return my_seat(game, secret, as_)
+
+    def owed(self, loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
+        return part(loaded, seat, secret)
 
     def note_written(self, loaded: Loaded, after: Loaded, secret: SecretKey | None) -> None:
         note_written(loaded, after, secret)
-
-    def me(self, game: Game) -> tuple[str | None, str] | None:
-        secret = local_key(required=False)
-        seat = seat_of(game, secret) if secret is not None else None
-        return seat, "your key" if seat else ""
 
     def viewer(self, game: Game) -> str | None:
         secret = local_key(required=False)
@@ -328,23 +328,6 @@ class SealedPart(TablePart):
             lines.append(keys_owed_line(owed))
         return board(seen(played, who, every=every), color, played.variant) + "".join(f"\n{line}" for line in lines)
 
-    def asker(self, loaded: Loaded, as_: str | None, agree: bool) -> str | None:
-        """The asker is the seat of the key that signs."""
-        secret = local_key()
-        assert secret is not None
-        return my_seat(loaded.game, secret, as_)
-
-    def seat_to_play(self, loaded: Loaded, as_: str | None, for_: str | None) -> tuple[Loaded, str, SecretKey] | None:
-        """Signed by the local key, for its seat, after the shares it owes before moving."""
-        if for_:
-            raise UsageError(
-                "a sealed game: each seat plays its own turns, signed by its key (--for is for open games)"
-            )
-        secret = local_key()
-        assert secret is not None
-        seat = my_seat(loaded.game, secret, as_)
-        return part(loaded, seat, secret), seat, secret
-
     def before_step(self, loaded: Loaded, seat: str, secret: SecretKey, move: Any) -> Loaded:
         """Refuse `move` while it must wait for others' shares, and show to all the card reserved
         blind that it buys (decided on the seat's view)."""
@@ -358,15 +341,6 @@ class SealedPart(TablePart):
 
     def write_part(self, loaded: Loaded, me: str | None) -> Loaded:
         return write_part(loaded, me)
-
-    def settle(self, loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
-        return part(loaded, seat, secret)
-
-    def seat_part(self, loaded: Loaded, as_: str | None) -> tuple[str, Loaded]:
-        secret = local_key()
-        assert secret is not None
-        seat = my_seat(loaded.game, secret, as_)
-        return seat, part(loaded, seat, secret)
 
     def waiting_lines(self, game: Game) -> list[str]:
         return waiting_lines(game)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from ..app.services.table_part import TablePart
+from ..app.services.table_part import KeyPart
 from ..errors import IllegalMoveError, UsageError, excerpt
 
 if TYPE_CHECKING:
@@ -54,9 +54,10 @@ def local_key(*, required: bool = True) -> SecretKey | None:
 
 
 def seat_of(game: Game, secret: SecretKey) -> str | None:
-    """The seat whose joined key is `secret`'s (None: it joined none)."""
-    signing = secret.public.signing
-    return next((name for name, key in table_of(game).keys.items() if key.signing == signing), None)
+    """The seat whose joined key is `secret`'s (None: it joined none): `key_history.seat_of_key`."""
+    from ..app.services.key_history import seat_of_key
+
+    return seat_of_key(game, secret)
 
 
 def my_seat(game: Game, secret: SecretKey, as_: str | None) -> str:
@@ -134,20 +135,23 @@ def fingerprint_lines(game: Game) -> list[str]:
     ]
 
 
-class SignedPart(TablePart):
+class SignedPart(KeyPart):
     """The signed protocol's part of the command line: the local key signs its seat's events and
     says who the user is (`--as` cannot say otherwise); the seat's part of the protocol (`part`)
     rides on every command that writes; every card is open, as in an open game."""
 
     __slots__ = ()
 
-    def secret(self, loaded: Loaded) -> SecretKey | None:
-        return local_key(required=False)
+    kind = "signed"
 
-    def me(self, game: Game) -> tuple[str | None, str] | None:
-        secret = local_key(required=False)
-        seat = seat_of(game, secret) if secret is not None else None
-        return seat, "your key" if seat else ""
+    def key(self, *, required: bool = True) -> SecretKey | None:
+        return local_key(required=required)
+
+    def seat(self, game: Game, secret: SecretKey, as_: str | None) -> str:
+        return my_seat(game, secret, as_)
+
+    def owed(self, loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
+        return part(loaded, seat, secret)
 
     def show(self, loaded: Loaded, played: Game, who: str | None, every: bool, color: str) -> str | None:
         from ..app.services.boards import board, seen
@@ -167,35 +171,13 @@ class SignedPart(TablePart):
             raise UsageError(
                 "--agree is for sealed games: in a signed game each player takes back only their own turns"
             )
-        secret = local_key()
-        assert secret is not None
-        return my_seat(loaded.game, secret, as_)
-
-    def seat_to_play(self, loaded: Loaded, as_: str | None, for_: str | None) -> tuple[Loaded, str, SecretKey] | None:
-        """Signed by the local key, for its seat, after what it owes the protocol."""
-        if for_:
-            raise UsageError(
-                "a signed game: each seat plays its own turns, signed by its key (--for is for open games)"
-            )
-        secret = local_key()
-        assert secret is not None
-        seat = my_seat(loaded.game, secret, as_)
-        return part(loaded, seat, secret), seat, secret
+        return super().asker(loaded, as_, agree)
 
     def write_part(self, loaded: Loaded, me: str | None) -> Loaded:
         return write_part(loaded, me)
 
-    def seat_part(self, loaded: Loaded, as_: str | None) -> tuple[str, Loaded]:
-        secret = local_key()
-        assert secret is not None
-        seat = my_seat(loaded.game, secret, as_)
-        return seat, part(loaded, seat, secret)
-
     def waiting_lines(self, game: Game) -> list[str]:
         return ([] if game.states else [table_of(game).stage()]) + fingerprint_lines(game)
-
-    def settle(self, loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
-        return part(loaded, seat, secret)
 
 
 PART = SignedPart()

@@ -102,6 +102,67 @@ class TablePart:
         return []
 
 
+class KeyPart(TablePart):
+    """The part of a table of keys (sealed, signed): the local key signs its seat's events and
+    says who the user is; the seat's part of the protocol rides on every command that writes. A
+    protocol's part says how it finds the key (`key`), the seat the key plays (`seat`) and what
+    the seat owes (`owed`)."""
+
+    __slots__ = ()
+
+    kind = "keyed"
+    """The table's name in messages ("sealed", "signed")."""
+
+    def key(self, *, required: bool = True) -> SecretKey | None:
+        """This user's secret key (None: none, and it is not `required`)."""
+        raise NotImplementedError
+
+    def seat(self, game: Game, secret: SecretKey, as_: str | None) -> str:
+        """The seat the key plays (the one it joined, else `as_` to join)."""
+        raise NotImplementedError
+
+    def owed(self, loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
+        """`loaded` with what `seat` owes the protocol now staged, signed; nothing written."""
+        raise NotImplementedError
+
+    def secret(self, loaded: Loaded) -> SecretKey | None:
+        return self.key(required=False)
+
+    def me(self, game: Game) -> tuple[str | None, str] | None:
+        from .key_history import seat_of_key
+
+        secret = self.key(required=False)
+        seat = seat_of_key(game, secret) if secret is not None else None
+        return seat, "your key" if seat else ""
+
+    def asker(self, loaded: Loaded, as_: str | None, agree: bool) -> str | None:
+        """The asker is the seat of the key that signs."""
+        return self.seat(loaded.game, self._required(), as_)
+
+    def seat_to_play(self, loaded: Loaded, as_: str | None, for_: str | None) -> tuple[Loaded, str, SecretKey] | None:
+        """Signed by the local key, for its seat, after what it owes the protocol before moving."""
+        if for_:
+            raise UsageError(
+                f"a {self.kind} game: each seat plays its own turns, signed by its key (--for is for open games)"
+            )
+        secret = self._required()
+        seat = self.seat(loaded.game, secret, as_)
+        return self.owed(loaded, seat, secret), seat, secret
+
+    def settle(self, loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
+        return self.owed(loaded, seat, secret)
+
+    def seat_part(self, loaded: Loaded, as_: str | None) -> tuple[str, Loaded]:
+        secret = self._required()
+        seat = self.seat(loaded.game, secret, as_)
+        return seat, self.owed(loaded, seat, secret)
+
+    def _required(self) -> SecretKey:
+        secret = self.key()
+        assert secret is not None  # `key` raises when there is none
+        return secret
+
+
 PART = TablePart()
 """The open protocol's part."""
 
