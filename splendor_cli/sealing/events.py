@@ -24,7 +24,22 @@ from ..events import Envelope, Event, Signable, WrittenForm, numbered_form, numb
 
 
 @attrs.frozen(kw_only=True)
-class SealedAsked(Envelope):
+class TableAsked(Envelope):
+    """The first event of a game at a table of keys (sealed, signed): the game, its seats, and the
+    header it is the game of."""
+
+    variant: str
+    players: tuple[str, ...]
+    header: str = ""
+    """The full SHA-256 of the game's header (format 4 on; "" in an older file, whose first event
+    named the header by its 16-digit link alone): the game's root, the digest of this event, so
+    binds every byte of the header, the game's id included, and every key, proof and signature of
+    the game hangs off the root. Checked against the header on every read
+    (`records.replay_record`): a copy of this event under another header is refused."""
+
+
+@attrs.frozen(kw_only=True)
+class SealedAsked(TableAsked):
     """A sealed game: the players join with their keys (`PlayerJoined`), each shuffles and
     encrypts the decks in turn (`DeckShuffled`), and a card is revealed only by every player's
     decryption share (`CardsShown`): nobody alone knows the order of a deck, and a card reserved
@@ -34,14 +49,6 @@ class SealedAsked(Envelope):
     TABLE: ClassVar[str] = "sealed"
     """The table protocol whose game this event opens: what the header of a file older than
     format 4 (`codec.TABLE_FORMAT`) is read to declare."""
-    variant: str
-    players: tuple[str, ...]
-    header: str = ""
-    """The full SHA-256 of the game's header (format 4 on; "" in an older file, whose first event
-    named the header by its 16-digit link alone): the game's root, the digest of this event, so
-    binds every byte of the header, the game's id included, and every key, proof and signature of
-    the game hangs off the root. Checked against the header on every read
-    (`records.replay_record`): a copy of this event under another header is refused."""
 
 
 @attrs.frozen(kw_only=True)
@@ -174,5 +181,6 @@ __all__ = [
     "PlayerJoined",
     "RewindAgreed",
     "SealedAsked",
+    "TableAsked",
     "deck_key",
 ]

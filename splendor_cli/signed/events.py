@@ -12,11 +12,12 @@ from typing import ClassVar
 
 import attrs
 
-from ..events import Envelope, Event, Signable
+from ..events import Event, Signable
+from ..sealing.events import TableAsked
 
 
 @attrs.frozen(kw_only=True)
-class SignedAsked(Envelope):
+class SignedAsked(TableAsked):
     """A signed game: each player joins with their key (`SignerJoined`), then shows their share of
     the deal (`DealShared`); the last share deals the cards, open to all. Every event after this
     one is signed by its author."""
@@ -24,14 +25,6 @@ class SignedAsked(Envelope):
     TYPE: ClassVar[str] = "signed_asked"
     TABLE: ClassVar[str] = "signed"
     """The table protocol whose game this event opens."""
-    variant: str
-    players: tuple[str, ...]
-    header: str = ""
-    """The full SHA-256 of the game's header (format 4 on; "" in an older file, whose first event
-    named the header by its 16-digit link alone): the game's root, the digest of this event, so
-    binds every byte of the header, the game's id included, and every key, proof and signature of
-    the game hangs off the root. Checked against the header on every read
-    (`records.replay_record`): a copy of this event under another header is refused."""
 
 
 @attrs.frozen(kw_only=True)
