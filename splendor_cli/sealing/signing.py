@@ -17,7 +17,9 @@ import attrs
 from ..events import Event, PlayEvent, actor
 
 if TYPE_CHECKING:
-    from ..crypto.keys import SecretKey
+    from collections.abc import Mapping
+
+    from ..crypto.keys import PublicKey, SecretKey
 
 
 def canonical(event: Event) -> bytes:
@@ -77,6 +79,29 @@ def author(event: Event) -> str:
     return actor(event)
 
 
+def check_signature(keys: Mapping[str, PublicKey], event: Event, previous: Event, *, rule: str) -> None:
+    """Refuse `event` (IllegalMoveError of `rule`) unless it is signed by its author's key in
+    `keys` (`author`: a move played for its player by another, `by`, is that other's to sign)."""
+    import binascii
+
+    from ..errors import IllegalMoveError, excerpt
+    from ..events import signature
+
+    who = author(event)
+    key = keys.get(who)
+    if key is None:
+        raise IllegalMoveError(f"{event.TYPE} by {excerpt(who) or 'nobody'}, who holds no key in this game", rule=rule)
+    sig = signature(event)
+    if not sig:
+        raise IllegalMoveError(f"{event.TYPE} by {who} is not signed", rule=rule)
+    try:
+        raw = binascii.unhexlify(sig)
+    except (binascii.Error, ValueError):
+        raw = b""
+    if not key.verify("event", signed_message(event, previous), raw):
+        raise IllegalMoveError(f"{event.TYPE}: the signature is not {who}'s (a forged or altered event)", rule=rule)
+
+
 def sign(event: Event, previous: Event, secret: SecretKey) -> Event:
     """`event` (chained onto the log: its envelope set) signed by `secret`, after `previous`."""
     sig = secret.sign("event", signed_message(event, previous)).hex()
@@ -120,6 +145,7 @@ def shuffle_context(root: bytes, player: str, level: int) -> bytes:
 __all__ = [
     "author",
     "canonical",
+    "check_signature",
     "context",
     "full_digest",
     "game_key",

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..errors import IllegalMoveError, excerpt
-from ..events import Event, signature
+from ..events import Event
 from .capability import cannot
 from .events import CardsShown, DeckShuffled, KeysPublished, PlayerJoined, SealedAsked, deck_key
 from .placeholders import MOST_CARDS, MOST_DECKS, PLACEHOLDER, level_of, position_of
-from .signing import author, context, full_digest, shuffle_context, signed_message
+from .signing import author, check_signature, context, full_digest, shuffle_context
 
 if TYPE_CHECKING:
     from ..crypto.elgamal import Ciphertext, Deck
@@ -333,22 +333,9 @@ class Sealing:
         return attrs.evolve(self, published={**self.published, event.player: event})
 
     def check_signature(self, event: Event, previous: Event) -> None:
-        """Refuse `event` unless it is signed by its author (`signing.author`: a move played for
-        its player by another, `by`, is that player's to sign)."""
-        import binascii
-
-        who = author(event)
-        if who not in self.keys:
-            raise refuse(f"{event.TYPE} by {excerpt(who) or 'nobody'}, who holds no key in this game")
-        sig = signature(event)
-        if not sig:
-            raise refuse(f"{event.TYPE} by {who} is not signed")
-        try:
-            raw = binascii.unhexlify(sig)
-        except (binascii.Error, ValueError):
-            raw = b""
-        if not self.keys[who].verify("event", signed_message(event, previous), raw):
-            raise refuse(f"{event.TYPE}: the signature is not {who}'s (a forged or altered event)")
+        """Refuse `event` unless it is signed by its author (`signing.check_signature`: a move
+        played for its player by another, `by`, is that player's to sign)."""
+        check_signature(self.keys, event, previous, rule=RULE)
 
     def check_player(self, player: str) -> None:
         """Refuse a player who does not play in this game."""

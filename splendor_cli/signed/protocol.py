@@ -192,26 +192,10 @@ PROTOCOL = SignedTable
 
 
 def check_signature(keys: Mapping[str, PublicKey], event: Event, previous: Event) -> None:
-    """Refuse `event` (IllegalMoveError) unless it is signed by its author's key (`sealing.signing.author`:
-    a move played for its player by another, `by`, is that other's to sign)."""
-    import binascii
+    """Refuse `event` (IllegalMoveError) unless it is signed by its author's key (`sealing.signing.check_signature`)."""
+    from ..sealing.signing import check_signature as checked
 
-    from ..events import signature
-    from ..sealing.signing import author, signed_message
-
-    who = author(event)
-    key = keys.get(who)
-    if key is None:
-        raise _refuse(f"{event.TYPE} by {excerpt(who) or 'nobody'}, who holds no key in this game")
-    sig = signature(event)
-    if not sig:
-        raise _refuse(f"{event.TYPE} by {who} is not signed")
-    try:
-        raw = binascii.unhexlify(sig)
-    except (binascii.Error, ValueError):
-        raw = b""
-    if not key.verify("event", signed_message(event, previous), raw):
-        raise _refuse(f"{event.TYPE}: the signature is not {who}'s (a forged or altered event)")
+    checked(keys, event, previous, rule=RULE)
 
 
 def deal_point(table: SignedTable) -> Point:
