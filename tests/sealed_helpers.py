@@ -11,8 +11,11 @@ the public event the fold decides. Everything is drawn from seeded sources: a se
 
 from __future__ import annotations
 
+import hashlib
+import os
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -36,7 +39,7 @@ from splendor_cli.sealing.duties import duties, reveal_own
 from splendor_cli.sealing.events import SealedAsked
 from splendor_cli.sealing.placeholders import placeholder
 from splendor_cli.sealing.reveal import placeholders, private_cards, substitute
-from splendor_cli.sealing.signing import game_key, sign
+from splendor_cli.sealing.signing import GameKey, sign
 from splendor_cli.sealing.table import Sealing
 from splendor_cli.variants import find_variant
 
@@ -151,11 +154,35 @@ class Table:
 
     # -- duties and the deal
 
+    def game_key(self, player: str, secret: SecretKey | None = None) -> GameKey:
+        """`player`'s keys of this game (`secret`: another key than theirs): in a game of format 4,
+        from randomness kept for it (here the key's name, the seat and the game's root)."""
+        secret = secret or self.keys[player]
+        if not self.sealing.keyed:
+            return GameKey(secret, self.root)
+        kept = hashlib.sha256(f"kept:{secret.public.signing.hex()}:{player}".encode() + self.root).digest()
+        return GameKey(secret, self.root, kept)
+
+    def install_keys(self, player: str, folder: Path) -> None:
+        """`player`'s keys as their machine keeps them in `folder` (its keys folder, made private):
+        their secret key, and the randomness kept for this game (format 4 on: `game_key`)."""
+        folder.mkdir(parents=True, mode=0o700, exist_ok=True)
+        os.chmod(folder.parent, 0o700)
+        key = folder / "secret.toml"
+        key.write_text(self.keys[player].to_toml(), encoding="utf-8")
+        key.chmod(0o600)
+        kept = self.game_key(player).kept
+        if kept is not None:
+            games = folder / "games"
+            games.write_text(f"{self.root.hex()} {kept.hex()}\n", encoding="ascii")
+            games.chmod(0o600)
+
     def duties(self, player: str) -> list[Event]:
         """What `player` owes now (unsigned, not chained)."""
         state = self.state
         finished = bool(state is not None and state.finished)
-        return duties(self.sealing, state, player, self.keys[player], self.source.randbytes, finished=finished)
+        keys = self.game_key(player)
+        return duties(self.sealing, state, player, keys, self.source.randbytes, finished=finished)
 
     def duty_round(self) -> bool:
         """Every player's duties, in turn order; whether anyone did anything."""
@@ -189,7 +216,7 @@ class Table:
 
     def card_secret(self, player: str) -> Scalar:
         """`player`'s card secret of this game."""
-        return game_key(self.keys[player], self.root).card
+        return self.game_key(player).key.card
 
     def private(self, player: str) -> dict[str, str]:
         """The cards `player` alone can open now."""
@@ -226,7 +253,7 @@ class Table:
     def reveal(self, cards: list[str]) -> Event:
         """The player to move shows their share of their own blind reserves `cards`."""
         player = self.state.player.name
-        shown = reveal_own(self.sealing, self.state, player, self.keys[player], self.source.randbytes, cards)
+        shown = reveal_own(self.sealing, self.state, player, self.game_key(player), self.source.randbytes, cards)
         return self.add(shown, player)
 
     def play(self, move: Any, private: dict[str, str] | None = None) -> Event:

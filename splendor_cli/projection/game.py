@@ -451,8 +451,9 @@ def _check_play(variant: AnyVariant, state: State, event: PlayEvent, chance: _Lo
 class _LogChance:
     """Chance as the log decides it (`Game.chance`), the same for every reader, so nobody can
     choose a draw: the k-th draw of a game (counting the effective events of the game's
-    `drawing_types` before it) is seeded by SHA-256 of the game's first event, the setup's
-    payload and k (`payload_draws`, format 4 on). A move taken back and played again draws the
+    `drawing_types` before it) is seeded by SHA-256 of the game's session id (a game of keys:
+    `TableProtocol.session`) or else its first event, the setup's payload and k (`payload_draws`,
+    format 4 on). A move taken back and played again draws the
     same (an undo cannot re-roll it), and a detour (a privilege used first, another step before)
     cannot choose among draws either: the draw depends on nothing a player does in between. In a
     sealed game the setup's payload follows from every player's decryption shares of the face-up
@@ -486,8 +487,12 @@ class _LogChance:
             return SeededChance(bytes.fromhex(event_digest(events[after[-1] - 1])))
         kinds = game.variant.drawing_types
         drawn = sum(1 for seq in after[1:] if isinstance(events[seq - 1], kinds))
-        if game.payload_draws:  # the game's first event and the setup's payload: no envelope
-            first = json.dumps(event_to_dict(events[0]), sort_keys=True, separators=(",", ":"))
+        if game.payload_draws:  # the game's session (or first event) and the setup's payload: no envelope
+            session = game.protocol.session()
+            if session is not None:
+                first = session.hex()
+            else:
+                first = json.dumps(event_to_dict(events[0]), sort_keys=True, separators=(",", ":"))
             setup = event_to_dict(events[after[0] - 1])
             payload = {key: value for key, value in setup.items() if key not in ("seq", "parent", "sig")}
             parts = (first, json.dumps(payload, sort_keys=True, separators=(",", ":")), str(drawn))

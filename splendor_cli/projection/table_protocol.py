@@ -94,6 +94,11 @@ class TableProtocol:
         """The protocol once the setup is folded."""
         return self
 
+    def session(self) -> bytes | None:
+        """The game's session id, which the draws after the deal are bound to (`Game.chance`);
+        None: the game is named by its first event (an open game, or one older than format 4)."""
+        return None
+
     # -- the fold's hooks (called only when the protocol `watches`)
 
     def check_event(self, fold: Any, event: Event, verify: bool) -> None:

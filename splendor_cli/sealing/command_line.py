@@ -109,6 +109,7 @@ def part(loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
         IllegalMoveError: this user published their keys of this game already (`replayed`).
     """
     from .. import store
+    from ..app.services.key_history import game_key
     from .duties import duties
     from .events import DeckShuffled
 
@@ -124,7 +125,8 @@ def part(loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
         sealing = sealing_of(game)
         state = game.states[-1] if game.states else None
         finished = bool(state is not None and state.finished)
-        events = duties(sealing, state, seat, secret, os.urandom, finished=finished)
+        keys = game_key(sealing, secret, joining=seat not in sealing.keys)
+        events = duties(sealing, state, seat, keys, os.urandom, finished=finished)
         for event in events:
             if isinstance(event, DeckShuffled):
                 _check_shuffle_once(after, seat)
@@ -194,13 +196,13 @@ def dropped_lines(fork: Fork, dropped: str) -> list[str]:
 
 def private(game: Game, seat: str, secret: SecretKey) -> dict[str, str]:
     """The sealed cards `seat` sees alone now (their blind reserves...), by placeholder."""
+    from ..app.services.key_history import game_key
     from .reveal import private_cards
-    from .signing import game_key
 
     sealing = sealing_of(game)
     if not game.states or sealing.keys.get(seat) is None:
         return {}
-    return private_cards(sealing, game.state, seat, game_key(secret, sealing.root).card)
+    return private_cards(sealing, game.state, seat, game_key(sealing, secret, joining=False).key.card)
 
 
 def view(game: Game, seat: str | None, secret: SecretKey | None = None) -> Any:
@@ -221,6 +223,7 @@ def reveal_for(loaded: Loaded, seat: str, secret: SecretKey, event: Any) -> Load
     """`loaded` with `seat`'s shares of their own blind reserves that `event` (decided on their
     view) names staged first: buying a card reserved blind shows it to all."""
     from .. import store
+    from ..app.services.key_history import game_key
     from ..events.codec import event_to_dict
     from .duties import reveal_own
 
@@ -229,7 +232,9 @@ def reveal_for(loaded: Loaded, seat: str, secret: SecretKey, event: Any) -> Load
     mine = [card for card, real in cards.items() if real in named]
     if not mine:
         return loaded
-    shown = reveal_own(sealing_of(loaded.game), loaded.game.state, seat, secret, os.urandom, mine)
+    sealing = sealing_of(loaded.game)
+    keys = game_key(sealing, secret, joining=False)
+    shown = reveal_own(sealing, loaded.game.state, seat, keys, os.urandom, mine)
     return store.stage(loaded, shown, secret=secret)
 
 

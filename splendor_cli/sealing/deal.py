@@ -44,7 +44,8 @@ def face_up_cards(variant: AnyVariant, sealing: Sealing) -> tuple[str, ...]:
 def deal(sealing: Sealing) -> Event:
     """The setup of a sealed game whose face-up cards are all revealed: those cards where the
     deal puts them, a placeholder for every other card, and the rest of the deal (nobles, a
-    Duel's bag) from SHA-256 of every share of the face-up cards."""
+    Duel's bag) from SHA-256 of the game's session id (its root before format 4) and every share
+    of the face-up cards."""
     from ..projection.seeding import SeededChance
 
     late = [card for card in sealing.face_up if card not in sealing.revealed]
@@ -57,7 +58,7 @@ def deal(sealing: Sealing) -> Event:
         )
         for level in sealing.levels
     }
-    seed = hashlib.sha256(sealing.root)
+    seed = hashlib.sha256(sealing.session)
     for card in sealing.face_up:
         for player in sealing.players:
             seed.update(sealing.shares[card][player].data)

@@ -12,26 +12,26 @@ from ..errors import excerpt
 from ..events import Event
 from .events import CardsShown, DeckShuffled, KeysPublished, PlayerJoined
 from .reveal import owed
-from .signing import context, game_key, seed_label, shuffle_context
+from .signing import NONCE_BYTES, context, shuffle_context
 from .table import refuse
 
 if TYPE_CHECKING:
     from ..crypto.group import Source
-    from ..crypto.keys import SecretKey
+    from .signing import GameKey
     from .table import Sealing
 
 
 def duties(
-    sealing: Sealing, state: Any | None, player: str, secret: SecretKey, source: Source, *, finished: bool
+    sealing: Sealing, state: Any | None, player: str, keys: GameKey, source: Source, *, finished: bool
 ) -> list[Event]:
-    """The events `player` (holding `secret`, their own secret key) owes the game now, unsigned
+    """The events `player` (holding `keys`, their keys of this game) owes the game now, unsigned
     and not chained (no envelope yet), in order: their join, their shuffle, the shares they owe,
     their keys once the game is over. [] when they owe nothing (or must wait for others)."""
     from ..crypto.elgamal import deck_text, decryption_share
 
     if player not in sealing.players:
         raise refuse(f"{excerpt(player)} does not play in this game")
-    mine = game_key(secret, sealing.root)
+    mine = keys.key
     if player not in sealing.keys:
         public = mine.public
         possession = mine.possession(context(sealing.root, "join", player), source)
@@ -41,6 +41,7 @@ def duties(
                 signing=public.signing.hex(),
                 card=public.card.to_hex(),
                 possession=possession.to_hex(),
+                nonce=source(NONCE_BYTES).hex() if sealing.keyed else "",
             )
         ]
     if sealing.keys[player].card != mine.public.card:
@@ -55,9 +56,9 @@ def duties(
             shuffle_and_prove(
                 deck,
                 joint,
-                secret.shuffle_seed(seed_label(sealing.root, player, level)),
+                keys.seed(sealing.session, player, level),
                 "deck",
-                shuffle_context(sealing.root, player, level),
+                shuffle_context(sealing.session, player, level),
                 source,
             )
             for level, deck in zip(sealing.levels, sealing.decks(), strict=True)
@@ -72,27 +73,27 @@ def duties(
     if cards:
         shares = tuple(
             decryption_share(
-                sealing.ciphertext(card), mine.card, context(sealing.root, "share", card), source
+                sealing.ciphertext(card), mine.card, context(sealing.session, "share", card), source
             ).to_text()
             for card in cards
         )
         events.append(CardsShown(player=player, cards=tuple(cards), shares=shares))
     if finished and player not in sealing.published:
-        seeds = tuple(secret.shuffle_seed(seed_label(sealing.root, player, level)).hex() for level in sealing.levels)
+        seeds = tuple(keys.seed(sealing.session, player, level).hex() for level in sealing.levels)
         events.append(KeysPublished(player=player, card=mine.card.to_hex(), seeds=seeds))
     return events
 
 
 def reveal_own(
-    sealing: Sealing, state: Any, player: str, secret: SecretKey, source: Source, cards: Iterable[str]
+    sealing: Sealing, state: Any, player: str, keys: GameKey, source: Source, cards: Iterable[str]
 ) -> CardsShown:
     """`player`'s shares of their own blind reserves `cards` (placeholders), to buy one of them."""
     from ..crypto.elgamal import decryption_share
 
-    mine = game_key(secret, sealing.root)
+    mine = keys.key
     cards = tuple(cards)
     shares = tuple(
-        decryption_share(sealing.ciphertext(card), mine.card, context(sealing.root, "share", card), source).to_text()
+        decryption_share(sealing.ciphertext(card), mine.card, context(sealing.session, "share", card), source).to_text()
         for card in cards
     )
     return CardsShown(player=player, cards=cards, shares=shares)

@@ -52,16 +52,26 @@ class SealedAsked(TableAsked):
 
 
 @attrs.frozen(kw_only=True)
-class PlayerJoined(Signable):
-    """A player's public keys for this game: `signing` (Ed25519, their identity) and `card` (the
-    ristretto255 key of their share of the joint key, made for this game only), with
-    `possession`, the proof that they hold both secrets, made for this game and this seat."""
+class KeyJoined(Signable):
+    """A player's join of a table of keys: their public keys for this game, `signing` (Ed25519,
+    their identity, whose fingerprint every seat shows) and `card` (a ristretto255 key made for
+    this game alone, from randomness they keep: `signing.GameKey`), with `possession`, the proof
+    that they hold both secrets, made for this game and this seat, and `nonce`, 32 fresh random
+    bytes (64 hex digits; format 4 on, "" in an older file): the game's session id hashes every
+    join's nonce (`signing.session_id`), so no two games share one, whatever their headers."""
 
-    TYPE: ClassVar[str] = "player_joined"
     player: str
     signing: str
     card: str
     possession: str
+    nonce: str = ""
+
+
+@attrs.frozen(kw_only=True)
+class PlayerJoined(KeyJoined):
+    """A player joins a sealed game (`KeyJoined`)."""
+
+    TYPE: ClassVar[str] = "player_joined"
 
 
 THREE = 3
@@ -177,6 +187,7 @@ __all__ = [
     "THREE",
     "CardsShown",
     "DeckShuffled",
+    "KeyJoined",
     "KeysPublished",
     "PlayerJoined",
     "RewindAgreed",

@@ -45,6 +45,9 @@ class SealedTable(TableProtocol):
 
     sealing: Sealing
 
+    def session(self) -> bytes | None:
+        return self.sealing.session if self.sealing.keyed else None
+
     @classmethod
     def handlers(cls) -> Mapping[type, Handler]:
         return {

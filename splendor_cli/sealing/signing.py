@@ -8,6 +8,7 @@ signature covers the event without its `sig` and the SHA-256 of the whole event 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from typing import TYPE_CHECKING, Any
@@ -17,9 +18,10 @@ import attrs
 from ..events import Event, PlayEvent, actor
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     from ..crypto.keys import PublicKey, SecretKey
+    from .events import KeyJoined, TableAsked
 
 
 def canonical(event: Event) -> bytes:
@@ -112,14 +114,105 @@ def sign(event: Event, previous: Event, secret: SecretKey) -> Event:
 # -- a player's keys of one game, and what each proof is bound to ---------------------------------
 
 
-def game_key(secret: SecretKey, root: bytes) -> SecretKey:
-    """A player's keys for the game of first-event digest `root`: their own signing key, and a
-    card secret made for this game alone (published at the end without harm to other games)."""
-    from ..crypto.group import hash_to_scalar
-    from ..crypto.keys import SecretKey as Secret
+NONCE_BYTES = 32
+"""The bytes of a join's nonce (`KeyJoined.nonce`) and of the randomness a player keeps for a game."""
 
-    card = hash_to_scalar("game-card", secret.signing, secret.card.data, root)
-    return Secret(name=secret.name, signing=secret.signing, card=card)
+
+def session_id(header: bytes, root: bytes, nonces: Sequence[bytes]) -> bytes:
+    """A game's session id (format 4 on): SHA-256 of the header's full digest, the game's root and
+    every player's join nonce in turn order. Nobody can make two games share one: it follows the
+    whole header and first event and a fresh nonce of each player's (a unique session identifier,
+    as in Canetti 2001 and Barak, Lindell and Rabin 2004). The shuffles, the shares, the deal and
+    the draws are bound to it; every signature after the joins covers it (each covers the full
+    digest of the event before, and so the joins)."""
+    from ..crypto.group import framed
+
+    return hashlib.sha256(framed(b"splendor-cli/session/v1", header, root, *nonces)).digest()
+
+
+def header_digest(event: TableAsked) -> bytes:
+    """The full digest of the header that a table's first event names (b"": an older file's,
+    which names none; the reader checks it against the header: records.py `_header_bound`)."""
+    text = event.header
+    if len(text) != 2 * hashlib.sha256().digest_size or text.strip("0123456789abcdef"):
+        return b""
+    return bytes.fromhex(text)
+
+
+@attrs.frozen
+class GameKey:
+    """A player's keys of one game: their own signing key (`master`'s, their identity), and a card
+    secret made for this game alone (`key`), which they publish at the end without harm to
+    other games, with the seeds of their shuffles (`seed`).
+
+    From format 4 on, both come from `kept`, 32 random bytes of the player's own made when they
+    join and kept in their keys folder (app/services/keyfile.py `game_secret`): nothing anyone
+    else chose (the game's root is the asker's) enters them. In an older game (`kept` None) they
+    are derived from the player's secret key and the game's root, as that game was played."""
+
+    master: SecretKey
+    root: bytes
+    kept: bytes | None = None
+
+    @functools.cached_property
+    def key(self) -> SecretKey:
+        """The player's key of this game: their signing key, and this game's card secret."""
+        from ..crypto.group import hash_to_scalar
+        from ..crypto.keys import SecretKey as Secret
+
+        master = self.master
+        if self.kept is None:
+            card = hash_to_scalar("game-card", master.signing, master.card.data, self.root)
+        else:
+            card = hash_to_scalar("game-card/v2", self.kept, self.root)
+        return Secret(name=master.name, signing=master.signing, card=card)
+
+    def seed(self, session: bytes, player: str, level: int) -> bytes:
+        """The seed of `player`'s shuffle of the deck of `level` in the game of `session` (its
+        root in an older game): crypto/shuffle.py."""
+        label = seed_label(session, player, level)
+        if self.kept is None:
+            return self.master.shuffle_seed(label)
+        from ..crypto.group import framed
+
+        return hashlib.sha256(framed(b"splendor-cli/shuffle-seed/v2", self.kept, label.encode("utf-8"))).digest()
+
+
+def game_key(secret: SecretKey, root: bytes, kept: bytes | None = None) -> SecretKey:
+    """A player's key of the game of root `root` (`GameKey.key`)."""
+    return GameKey(secret, root, kept).key
+
+
+def joined_key(
+    keys: Mapping[str, PublicKey], event: KeyJoined, root: bytes, *, keyed: bool, verify: bool, rule: str
+) -> tuple[PublicKey, bytes]:
+    """The public key `event` joins with, and its nonce (b"" in an older game), once checked
+    against the keys joined before (`keys`): a seat joins once, with keys nobody else holds; in a
+    game of format 4 (`keyed`) with a nonce of its own, in an older one with none; `verify`: its
+    proof of possession, bound to the game and the seat. IllegalMoveError of `rule` (the
+    caller's `refused_at` makes it the event's), GameFileError for a malformed key."""
+    from ..crypto.group import Point, parse_hex
+    from ..crypto.keys import Possession, PublicKey, check_possession
+    from ..errors import IllegalMoveError
+
+    if event.player in keys:
+        raise IllegalMoveError(f"{event.player} has joined already", rule=rule)
+    public = PublicKey(
+        name=event.player, signing=parse_hex(event.signing, 32, "signing"), card=Point.from_hex(event.card, "card")
+    )
+    if any(public.signing == k.signing or public.card == k.card for k in keys.values()):
+        raise IllegalMoveError(f"{event.player} joins with a key another player holds", rule=rule)
+    if keyed and not event.nonce:
+        raise IllegalMoveError(f"{event.player}'s join carries no nonce (a game of format 4 needs one)", rule=rule)
+    if not keyed and event.nonce:
+        raise IllegalMoveError(
+            f"{event.player}'s join carries a nonce, which a game before format 4 has none of", rule=rule
+        )
+    nonce = parse_hex(event.nonce, NONCE_BYTES, "nonce") if keyed else b""
+    possession = Possession.from_hex(event.possession)
+    if verify:
+        check_possession(public, possession, context(root, "join", event.player))
+    return public, nonce
 
 
 def seed_label(root: bytes, player: str, level: int) -> str:
@@ -143,13 +236,18 @@ def shuffle_context(root: bytes, player: str, level: int) -> bytes:
 
 
 __all__ = [
+    "NONCE_BYTES",
+    "GameKey",
     "author",
     "canonical",
     "check_signature",
     "context",
     "full_digest",
     "game_key",
+    "header_digest",
+    "joined_key",
     "seed_label",
+    "session_id",
     "shuffle_context",
     "sign",
     "signed_message",

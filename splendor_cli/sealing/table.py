@@ -20,7 +20,16 @@ from ..events import Event
 from .capability import cannot
 from .events import CardsShown, DeckShuffled, KeysPublished, PlayerJoined, SealedAsked, deck_key
 from .placeholders import MOST_CARDS, MOST_DECKS, PLACEHOLDER, level_of, position_of
-from .signing import author, check_signature, context, full_digest, shuffle_context
+from .signing import (
+    author,
+    check_signature,
+    context,
+    full_digest,
+    header_digest,
+    joined_key,
+    session_id,
+    shuffle_context,
+)
 
 if TYPE_CHECKING:
     from ..crypto.elgamal import Ciphertext, Deck
@@ -93,7 +102,11 @@ class Sealing:
 
     players: tuple[str, ...]
     root: bytes
-    """SHA-256 of the first event (`SealedAsked`): what binds every proof to this game."""
+    """SHA-256 of the first event (`SealedAsked`): what binds the joins to this game."""
+    header: bytes = b""
+    """The full SHA-256 of the header that the first event names (format 4 on; b"" before)."""
+    nonces: Mapping[str, bytes] = attrs.Factory(dict)
+    """Each joined player's nonce (format 4 on), which the session id hashes (`session`)."""
     cards: Mapping[int, tuple[str, ...]]
     """The cards of each deck, by level (1, 2, ...: as many decks as the game declares), in the
     order the game lists them: the first shuffle's input."""
@@ -127,7 +140,27 @@ class Sealing:
         if why:
             raise refuse(f"{variant.name} cannot be sealed: {why}")
         cards = {level: tuple(game.decks[level]) for level in sorted(game.decks)}
-        return cls(players=event.players, root=full_digest(event), cards=cards, game=game)
+        header = header_digest(event)
+        return cls(players=event.players, root=full_digest(event), header=header, cards=cards, game=game)
+
+    @property
+    def keyed(self) -> bool:
+        """A game of format 4 on: its joins carry nonces, and it has a session id."""
+        return bool(self.header)
+
+    @property
+    def session(self) -> bytes:
+        """What the shuffles, the shares and the deal are bound to: the game's session id
+        (`signing.session_id`, once every player has joined), or its root in a game older than
+        format 4, which has none."""
+        if not self.keyed:
+            return self.root
+        if "session" not in self._memo:
+            if not self.joined:
+                raise refuse(f"the game has no session id before every player joins: {self.stage()}")
+            self._memo["session"] = session_id(self.header, self.root, [self.nonces[p] for p in self.players])
+        found: bytes = self._memo["session"]
+        return found
 
     @property
     def levels(self) -> tuple[int, ...]:
@@ -206,21 +239,10 @@ class Sealing:
     def join(self, event: PlayerJoined, *, verify: bool = True) -> Sealing:
         """The table with `event`'s keys; `verify`: the proof of possession checked (a file's
         events that this reader verified before need not be: see `replay`'s `trusted`)."""
-        from ..crypto.group import Point, parse_hex
-        from ..crypto.keys import Possession, PublicKey, check_possession
-
         self.check_player(event.player)
-        if event.player in self.keys:
-            raise refuse(f"{event.player} has joined already")
-        public = PublicKey(
-            name=event.player, signing=parse_hex(event.signing, 32, "signing"), card=Point.from_hex(event.card, "card")
-        )
-        if any(public.signing == k.signing or public.card == k.card for k in self.keys.values()):
-            raise refuse(f"{event.player} joins with a key another player holds")
-        possession = Possession.from_hex(event.possession)
-        if verify:
-            check_possession(public, possession, context(self.root, "join", event.player))
-        return attrs.evolve(self, keys={**self.keys, event.player: public})
+        public, nonce = joined_key(self.keys, event, self.root, keyed=self.keyed, verify=verify, rule=RULE)
+        nonces = {**self.nonces, event.player: nonce} if nonce else self.nonces
+        return attrs.evolve(self, keys={**self.keys, event.player: public}, nonces=nonces)
 
     def shuffle(self, event: DeckShuffled, *, verify: bool = True) -> Sealing:
         """The table with `event`'s decks; `verify`: each deck's proof of shuffle checked (see
@@ -259,7 +281,7 @@ class Sealing:
                     proof = ShuffleProof.from_text(text, len(old), f"proof of deck {level}")
                 except MalformedError as exc:
                     raise refuse(f"{event.player}'s shuffle: {exc}") from None
-                if not verify_shuffle(old, new, joint, proof, shuffle_context(self.root, event.player, level)):
+                if not verify_shuffle(old, new, joint, proof, shuffle_context(self.session, event.player, level)):
                     raise refuse(
                         f"{event.player}'s shuffle of deck {level} fails its proof: it is not a permutation and"
                         " re-encryption of the deck before it (a stacked or altered deck)"
@@ -297,7 +319,7 @@ class Sealing:
             ciphertext = self.ciphertext(card)
             share = Share.from_text(text, f"share of {card}")
             key = self.keys[event.player].card
-            if verify and not verify_share(ciphertext, share, key, context(self.root, "share", card)):
+            if verify and not verify_share(ciphertext, share, key, context(self.session, "share", card)):
                 raise refuse(f"{event.player}'s decryption share of {card} does not verify against their key")
             have = shares[card] = {**shares.get(card, {}), event.player: share.point}
             opened = seen.setdefault(card, dict(self.seen.get(card, {})))

@@ -89,7 +89,7 @@ def part(loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
     """`loaded` with what `seat` owes the protocol now staged (signed: their join, their share of
     the deal), and the deal once every share is in; nothing written."""
     from .. import store
-    from ..sealing.signing import game_key
+    from ..app.services.key_history import game_key
     from .events import DealShared
     from .protocol import deal_share, join_event
 
@@ -97,9 +97,10 @@ def part(loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
     while not after.game.states:
         table = table_of(after.game)
         if seat not in table.keys:
-            after = store.stage(after, join_event(table, seat, secret, os.urandom), secret=secret)
+            mine = game_key(table, secret, joining=True)
+            after = store.stage(after, join_event(table, seat, mine, os.urandom), secret=secret)
         elif table.joined and seat not in table.shares:
-            share = deal_share(table, game_key(secret, table.root), os.urandom)
+            share = deal_share(table, game_key(table, secret, joining=False).key, os.urandom)
             after = store.stage(after, DealShared(player=seat, share=share), secret=secret)
         elif not table.waiting_for()[0]:
             after = store.stage(after, after.game.deal())

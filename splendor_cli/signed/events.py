@@ -13,7 +13,7 @@ from typing import ClassVar
 import attrs
 
 from ..events import Event, Signable
-from ..sealing.events import TableAsked
+from ..sealing.events import KeyJoined, TableAsked
 
 
 @attrs.frozen(kw_only=True)
@@ -28,17 +28,12 @@ class SignedAsked(TableAsked):
 
 
 @attrs.frozen(kw_only=True)
-class SignerJoined(Signable):
-    """A player's public keys for this game: `signing` (Ed25519, the key that signs their events:
-    their identity, whose fingerprint every seat shows) and `card` (a ristretto255 key made for this
-    game alone, whose share of the deal is theirs), with `possession`, the proof that they hold
-    both secrets, made for this game and this seat. Signed by the key it brings."""
+class SignerJoined(KeyJoined):
+    """A player joins a signed game (`sealing.events.KeyJoined`): the key that signs their events,
+    their card key of this game, whose share of the deal is theirs, and their nonce. Signed by the
+    key it brings."""
 
     TYPE: ClassVar[str] = "signer_joined"
-    player: str
-    signing: str
-    card: str
-    possession: str
 
 
 @attrs.frozen(kw_only=True)

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from ..events import Event
     from ..projection.game import Game
     from ..projection.variant import AnyVariant
+    from ..sealing.signing import GameKey
 
 RULE = "signed"
 """The rule an `IllegalMoveError` of the signed protocol names."""
@@ -59,9 +60,13 @@ class SignedTable(TableProtocol):
 
     seats: tuple[str, ...]
     root: bytes
-    """SHA-256 of the first event (`SignedAsked`): what binds every proof to this game."""
+    """SHA-256 of the first event (`SignedAsked`): what binds the joins to this game."""
+    header: bytes
+    """The full SHA-256 of the header the first event names (a signed game is of format 4 on)."""
     variant: AnyVariant = attrs.field(eq=False, repr=False)
     keys: Mapping[str, PublicKey] = attrs.Factory(dict)
+    nonces: Mapping[str, bytes] = attrs.Factory(dict)
+    """Each joined player's nonce, which the session id hashes (`session`)."""
     shares: Mapping[str, Point] = attrs.Factory(dict)
     """Each player's verified share of the deal (`DealShared`)."""
     is_dealt: bool = False
@@ -95,6 +100,20 @@ class SignedTable(TableProtocol):
     @property
     def joined(self) -> bool:
         return len(self.keys) == len(self.seats)
+
+    @property
+    def keyed(self) -> bool:
+        """Its header names a digest (format 4 on, as every signed game): its joins carry nonces."""
+        return bool(self.header)
+
+    def session(self) -> bytes:
+        """The game's session id (`sealing.signing.session_id`), once every player has joined:
+        what the deal and the draws are bound to."""
+        from ..sealing.signing import session_id
+
+        if not self.joined:
+            raise _refuse(f"the game has no session id before every player joins: {self.stage()}")
+        return session_id(self.header, self.root, [self.nonces[p] for p in self.seats])
 
     def waiting_for(self) -> tuple[str, tuple[str, ...]]:
         """What the deal waits for ("join", "share"; "" once it can deal) and whom."""
@@ -200,28 +219,28 @@ def check_signature(keys: Mapping[str, PublicKey], event: Event, previous: Event
 
 def deal_point(table: SignedTable) -> Point:
     """The point every player's share of the deal is a multiple of: hashed from the game (its
-    root) and every player's card key, in turn order, so that it is fixed only once all have
-    joined and nobody knows its logarithm."""
+    session id) and every player's card key, in turn order, so that it is fixed only once all
+    have joined and nobody knows its logarithm."""
     from ..crypto.group import hash_to_point
 
-    return hash_to_point("signed-deal", table.root, *(table.keys[p].card.data for p in table.seats))
+    return hash_to_point("signed-deal", table.session(), *(table.keys[p].card.data for p in table.seats))
 
 
 def deal_context(table: SignedTable) -> bytes:
     """What a share's proof is bound to: the game and the deal."""
     from ..sealing.signing import context
 
-    return context(table.root, "deal")
+    return context(table.session(), "deal")
 
 
 def deal_seed(table: SignedTable) -> bytes:
-    """The seed of the deal: SHA-256 of the game and every player's share, in turn order."""
+    """The seed of the deal: SHA-256 of the game (its session id) and every player's share, in turn order."""
     import hashlib
 
     from ..crypto.group import framed
 
     shares = (table.shares[p].data for p in table.seats)
-    return hashlib.sha256(framed(b"splendor-cli/signed-deal/v1", table.root, *shares)).digest()
+    return hashlib.sha256(framed(b"splendor-cli/signed-deal/v1", table.session(), *shares)).digest()
 
 
 def deal_share(table: SignedTable, secret: SecretKey, source: Any) -> str:
@@ -232,14 +251,18 @@ def deal_share(table: SignedTable, secret: SecretKey, source: Any) -> str:
     return decryption_share(Ciphertext(a=point, b=point), secret.card, deal_context(table), source).to_text()
 
 
-def join_event(table: SignedTable, seat: str, secret: SecretKey, source: Any) -> SignerJoined:
-    """`seat`'s join with `secret` (the player's own key: its card key of this game is derived)."""
-    from ..sealing.signing import context, game_key
+def join_event(table: SignedTable, seat: str, mine: GameKey, source: Any) -> SignerJoined:
+    """`seat`'s join with `mine`, the player's keys of this game, and a fresh nonce from `source`."""
+    from ..sealing.signing import NONCE_BYTES, context
 
-    mine = game_key(secret, table.root)
-    possession = mine.possession(context(table.root, "join", seat), source)
+    key = mine.key
+    possession = key.possession(context(table.root, "join", seat), source)
     return SignerJoined(
-        player=seat, signing=mine.public.signing.hex(), card=mine.public.card.to_hex(), possession=possession.to_hex()
+        player=seat,
+        signing=key.public.signing.hex(),
+        card=key.public.card.to_hex(),
+        possession=possession.to_hex(),
+        nonce=source(NONCE_BYTES).hex(),
     )
 
 
@@ -253,10 +276,12 @@ def _in_words(names: Sequence[str]) -> str:
 def _asked(fold: Any, event: SignedAsked, check: bool, verify: bool) -> None:
     """The first event of a signed game: it makes the game's signed table."""
     from ..projection.game import check_opening
-    from ..sealing.signing import full_digest
+    from ..sealing.signing import full_digest, header_digest
 
     check_opening(fold, event)
-    fold.protocol = SignedTable(seats=event.players, root=full_digest(event), variant=fold.variant)
+    fold.protocol = SignedTable(
+        seats=event.players, root=full_digest(event), header=header_digest(event), variant=fold.variant
+    )
 
 
 def _table(fold: Any, event: Event) -> SignedTable:
@@ -277,21 +302,13 @@ def _joined(fold: Any, event: SignerJoined, check: bool, verify: bool) -> None:
     """A player's keys (the join is signed by the key it brings, and proves it holds both secrets)."""
     table = _table(fold, event)
     with refused_at(event.seq):
-        from ..crypto.group import Point, parse_hex
-        from ..crypto.keys import Possession, PublicKey, check_possession
-        from ..sealing.signing import context
+        from ..sealing.signing import joined_key
 
-        if event.player in table.keys:
-            raise _refuse(f"{event.player} has joined already")
-        public = PublicKey(
-            name=event.player, signing=parse_hex(event.signing, 32, "signing"), card=Point.from_hex(event.card, "card")
+        public, nonce = joined_key(table.keys, event, table.root, keyed=table.keyed, verify=verify, rule=RULE)
+        table = attrs.evolve(
+            table, keys={**table.keys, event.player: public}, nonces={**table.nonces, event.player: nonce}
         )
-        if any(public.signing == k.signing or public.card == k.card for k in table.keys.values()):
-            raise _refuse(f"{event.player} joins with a key another player holds")
-        possession = Possession.from_hex(event.possession)
-        table = attrs.evolve(table, keys={**table.keys, event.player: public})
         if verify:
-            check_possession(public, possession, context(table.root, "join", event.player))
             check_signature(table.keys, event, fold.events[-1])
         fold.protocol = table
 

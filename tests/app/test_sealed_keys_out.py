@@ -23,15 +23,6 @@ def _splendor(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _install_key(home: Path, text: str) -> None:
-    folder = home / "data" / "splendor-cli" / "keys"
-    folder.mkdir(parents=True, mode=0o700)
-    os.chmod(home / "data" / "splendor-cli", 0o700)
-    key = folder / "secret.toml"
-    key.write_text(text, encoding="utf-8")
-    key.chmod(0o600)
-
-
 def test_a_copy_of_a_game_whose_keys_you_published_is_refused(tmp_path: Path) -> None:
     """ann publishes her keys of a finished game with `seal`; the file cut back to before that
     (what a replay of the finished game would hand her) is refused by `seal` (exit 3, naming
@@ -43,7 +34,7 @@ def test_a_copy_of_a_game_whose_keys_you_published_is_refused(tmp_path: Path) ->
     before = table.record
     ann = tmp_path / "ann"
     ann.mkdir()
-    _install_key(ann, table.keys["ann"].to_toml())
+    table.install_keys("ann", ann / "data" / "splendor-cli" / "keys")
     game = ann / "g.toml"
     game.write_text(format_record(before), encoding="utf-8")
     done = _splendor(ann, "seal", "-g", str(game))

@@ -20,16 +20,6 @@ from splendor_cli.sealing.events import KeysPublished
 pytestmark = pytest.mark.slow  # slow tier: sealed games made through the command line; CI runs every tier
 
 
-def _install_key(text: str) -> None:
-    """ann's key on this machine (the test's data folder)."""
-    folder = Path(os.environ["XDG_DATA_HOME"]) / "splendor-cli" / "keys"
-    folder.mkdir(parents=True, mode=0o700)
-    os.chmod(folder.parent, 0o700)
-    key = folder / "secret.toml"
-    key.write_text(text, encoding="utf-8")
-    key.chmod(0o600)
-
-
 def _finished(path: Path) -> Table:
     """A 2-player sealed game played to the end, where bob published his keys and ann did not."""
     table = Table.new("base", 2, 3).deal()
@@ -69,7 +59,7 @@ def test_verify_names_who_owes_the_keys_of_a_finished_game_until_they_publish(tm
         " nor re-make their shuffles (`splendor seal` publishes them)"
     ]
 
-    _install_key(table.keys["ann"].to_toml())
+    table.install_keys("ann", Path(os.environ["XDG_DATA_HOME"]) / "splendor-cli" / "keys")
     code, out, err = cli("seal", "-g", path)
     assert code == 0, err
     code, out, err = cli("verify", "-g", path, "--json")

@@ -74,3 +74,35 @@ def test_a_copy_under_another_id_of_a_game_the_key_revealed_in_is_refused(tmp_pa
     assert done.code == 4, done
     assert f"this file is game {game!r}, but your key played its first events as game 'another-game-7'" in done.err
     assert path.read_bytes() == before
+
+
+def test_each_key_joins_with_randomness_it_keeps_and_without_it_reveals_nothing(tmp_path: Path) -> None:
+    """From format 4 a player's card key of a game comes from 32 random bytes their machine keeps
+    (the keys folder's `games`), not from their secret key and the game's root (which the asker
+    chose), and each join carries a nonce of its own; a machine that lost them says so (exit 2)
+    and writes nothing."""
+    from splendor_cli.crypto.keys import SecretKey
+    from splendor_cli.sealing.events import PlayerJoined
+    from splendor_cli.sealing.signing import GameKey
+
+    path, ann, bob = dealt(tmp_path)
+    record = parse(path.read_text(), event_types)
+    root = bytes.fromhex(full_digest(event_to_dict(record.events[0])))
+    joins = {e.player: e for e in record.events if isinstance(e, PlayerJoined)}
+    assert len({e.nonce for e in joins.values()}) == 2 and all(len(e.nonce) == 64 for e in joins.values())
+    for machine in (ann, bob):
+        keys = Path(machine.env()["XDG_DATA_HOME"]) / "splendor-cli" / "keys"
+        ((noted, kept),) = (line.split() for line in (keys / "games").read_text().splitlines())
+        assert noted == root.hex() and (keys / "games").stat().st_mode & 0o077 == 0
+        secret = SecretKey.from_toml((keys / "secret.toml").read_text())
+        card = joins[machine.name].card
+        assert GameKey(secret, root, bytes.fromhex(kept)).key.public.card.to_hex() == card
+        assert GameKey(secret, root).key.public.card.to_hex() != card  # not derived from the root
+    ann.ok("play", "-g", path, *face_up_reserves(ann, path)[0].split())  # a card to deal: bob's share owed
+    games = Path(bob.env()["XDG_DATA_HOME"]) / "splendor-cli" / "keys" / "games"
+    games.unlink()
+    before = path.read_bytes()
+    done = bob("seal", "-g", path)
+    assert done.code == 2, done
+    assert done.err.count("\n") == 1 and "your key of this game (made when you joined it) is not in" in done.err
+    assert path.read_bytes() == before

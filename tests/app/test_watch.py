@@ -50,11 +50,7 @@ class Machines:
         self.data = {}
         for name in self.clones:
             data = tmp_path / f"{name}-data"
-            keys = data / "splendor-cli" / "keys"
-            keys.mkdir(parents=True, mode=0o700)
-            os.chmod(keys.parent, 0o700)
-            (keys / "secret.toml").write_text(self.table.keys[name].to_toml())
-            (keys / "secret.toml").chmod(0o600)
+            self.table.install_keys(name, data / "splendor-cli" / "keys")
             self.data[name] = data
             (tmp_path / f"{name}-cache").mkdir()
         self.tmp = tmp_path

@@ -6,6 +6,7 @@ CorruptLogError naming the event).
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Any
 
@@ -17,7 +18,7 @@ from splendor_cli.errors import CorruptLogError, IllegalMoveError
 from splendor_cli.events import Event, TurnUndone
 from splendor_cli.events.codec import FORMAT, Header, Record, chained, header_full_digest
 from splendor_cli.projection.game import Game, replay
-from splendor_cli.sealing.signing import game_key, sign
+from splendor_cli.sealing.signing import GameKey, sign
 from splendor_cli.signed.events import DealShared, SignedAsked
 from splendor_cli.signed.protocol import SignedTable, deal_share, join_event
 from splendor_cli.variants import find_variant
@@ -60,11 +61,16 @@ class Table:
         self.record = attrs.evolve(self.record, events=(*self.record.events, event))
         return event
 
+    def game_key(self, seat: str) -> GameKey:
+        """`seat`'s keys of this game, from randomness kept for it (here: the seat and the root)."""
+        kept = hashlib.sha256(f"kept:{seat}".encode() + self.protocol.root).digest()
+        return GameKey(self.keys[seat], self.protocol.root, kept)
+
     def join(self, seat: str) -> Event:
-        return self.add(join_event(self.protocol, seat, self.keys[seat], self.source.randbytes), seat)
+        return self.add(join_event(self.protocol, seat, self.game_key(seat), self.source.randbytes), seat)
 
     def share(self, seat: str) -> Event:
-        secret = game_key(self.keys[seat], self.protocol.root)
+        secret = self.game_key(seat).key
         return self.add(DealShared(player=seat, share=deal_share(self.protocol, secret, self.source.randbytes)), seat)
 
     def deal(self) -> Table:
@@ -96,17 +102,26 @@ def test_a_signed_game_is_joined_shared_dealt_and_played() -> None:
 
 
 def test_the_deal_follows_from_the_shares_alone() -> None:
-    """The same keys deal the same cards (a share is one value per key and game: its proof's
-    randomness changes nothing); other keys deal other cards."""
+    """The same joins deal the same cards (a share is one value per key and session: its proof's
+    randomness changes nothing); other keys, or other nonces, deal other cards."""
     one, two = Table.new(seed=1).deal(), Table.new(seed=1)
+    for event in one.record.events[1 : 1 + len(one.protocol.seats)]:  # the same joins (nonces too)
+        two.add(event)
     two.source = random.Random(99)  # other proofs, same shares
-    two.deal()
+    for seat in two.protocol.seats:
+        two.share(seat)
+    two.add(two.game.deal())
+    three = Table.new(seed=1)
+    three.source = random.Random(98)  # the same keys, other nonces: another session
+    three.deal()
 
     def unchained(table: Table) -> object:
         event: Any = table.record.events[-1]
         return attrs.evolve(event, parent="")  # the chain differs: other proofs before it
 
+    assert two.protocol.session() == one.protocol.session() != three.protocol.session()
     assert unchained(one) == unchained(two)
+    assert unchained(three) != unchained(one)
     assert unchained(Table.new(seed=2).deal()) != unchained(one)
 
 
@@ -121,7 +136,7 @@ def test_nobody_can_vary_their_share_or_deal_another_setup() -> None:
     from splendor_cli.sealing.signing import context
 
     point = hash_to_point("chosen", b"bob")
-    secret = game_key(table.keys["bob"], table.protocol.root)
+    secret = table.game_key("bob").key
     chosen = decryption_share(
         Ciphertext(a=point, b=point), secret.card, context(table.protocol.root, "deal"), random.randbytes
     )
@@ -144,17 +159,18 @@ def test_the_deal_refuses_steps_out_of_order(step: str) -> None:
         assert "only once every player has joined" in table.refused(table.signed(event, "ann"))
     elif step == "join twice":
         assert "ann has joined already" in table.refused(
-            table.signed(join_event(table.protocol, "ann", table.keys["ann"], random.randbytes), "ann")
+            table.signed(join_event(table.protocol, "ann", table.game_key("ann"), random.randbytes), "ann")
         )
     elif step == "share twice":
         table.join("bob")
         table.share("ann")
-        secret = game_key(table.keys["ann"], table.protocol.root)
+        secret = table.game_key("ann").key
         event = DealShared(player="ann", share=deal_share(table.protocol, secret, random.randbytes))
         assert "ann has shown their share of the deal already" in table.refused(table.signed(event, "ann"))
     else:
         eve = SecretKey.generate("eve", random.Random("eve").randbytes)
-        stranger = chained(table.record, join_event(table.protocol, "eve", eve, random.randbytes))
+        eves = GameKey(eve, table.protocol.root, bytes(32))
+        stranger = chained(table.record, join_event(table.protocol, "eve", eves, random.randbytes))
         assert "'eve' does not play in this game" in table.refused(sign(stranger, table.record.events[-1], eve))
 
 
@@ -162,11 +178,11 @@ def test_a_join_is_bound_to_its_game_seat_and_key() -> None:
     """A join made for bob's seat cannot take ann's (the proof is bound to the seat), nor be
     signed by another key; ann cannot join with bob's key."""
     table = Table.new()
-    made = join_event(table.protocol, "bob", table.keys["bob"], random.randbytes)
+    made = join_event(table.protocol, "bob", table.game_key("bob"), random.randbytes)
     moved = attrs.evolve(made, player="ann")
     signed_by_bob = sign(chained(table.record, moved), table.record.events[-1], table.keys["bob"])
     assert "does not verify" in table.refused(signed_by_bob)
-    mine = join_event(table.protocol, "ann", table.keys["ann"], random.randbytes)
+    mine = join_event(table.protocol, "ann", table.game_key("ann"), random.randbytes)
     assert "the signature is not ann's" in table.refused(table.signed(mine, "bob"))
     table.join("bob")
     copied = attrs.evolve(made, player="ann")
@@ -215,7 +231,7 @@ def test_a_signed_game_refuses_another_protocols_events_and_an_open_header() -> 
     from splendor_cli.sealing.events import PlayerJoined
 
     table = Table.new()
-    made = join_event(table.protocol, "ann", table.keys["ann"], random.randbytes)
+    made = join_event(table.protocol, "ann", table.game_key("ann"), random.randbytes)
     sealed = PlayerJoined(player="ann", signing=made.signing, card=made.card, possession=made.possession)
     assert "not sealed" in table.refused(table.signed(sealed, "ann"))
     with pytest.raises(CorruptLogError, match=r"signed_asked in a game that is not signed"):

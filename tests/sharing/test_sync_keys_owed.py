@@ -31,16 +31,6 @@ def bob_commits(quiet_git: None, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv(f"GIT_{role}_EMAIL", "bob@example.org")
 
 
-def _install_key(text: str) -> None:
-    """A player's key on this machine (the test's data folder)."""
-    folder = Path(os.environ["XDG_DATA_HOME"]) / "splendor-cli" / "keys"
-    folder.mkdir(parents=True, mode=0o700, exist_ok=True)
-    os.chmod(folder.parent, 0o700)
-    key = folder / "secret.toml"
-    key.write_text(text, encoding="utf-8")
-    key.chmod(0o600)
-
-
 def _finished(repo: Path) -> tuple[Table, Path]:
     """A 2-player sealed game played to the end, bob's keys published and ann's not, committed."""
     table = Table.new("base", 2, 3).deal()
@@ -58,7 +48,8 @@ def _finished(repo: Path) -> tuple[Table, Path]:
 
 def test_sync_names_who_owes_the_keys_of_a_finished_sealed_game(tmp_path: Path) -> None:
     table, path = _finished(tmp_path)
-    _install_key(table.keys["bob"].to_toml())  # bob's machine: his keys are out, ann's are owed
+    # bob's machine: his keys are out, ann's are owed
+    table.install_keys("bob", Path(os.environ["XDG_DATA_HOME"]) / "splendor-cli" / "keys")
     code, out, err = cli("sync", "-g", path, "--as", "bob")
     assert code == 0, err
     assert [line for line in out.splitlines() if "keys of" in line] == [OWED]
@@ -67,7 +58,8 @@ def test_sync_names_who_owes_the_keys_of_a_finished_sealed_game(tmp_path: Path) 
     (game,) = json.loads(out)["games"]
     assert game["finished"] is True and game["keys_owed"] == ["ann"]
 
-    _install_key(table.keys["ann"].to_toml())  # ann's machine: her sync publishes her keys
+    # ann's machine: her sync publishes her keys
+    table.install_keys("ann", Path(os.environ["XDG_DATA_HOME"]) / "splendor-cli" / "keys")
     code, out, err = cli("sync", "-g", path, "--as", "ann")
     assert code == 0, err
     assert "keys of" not in out and "committed" in out

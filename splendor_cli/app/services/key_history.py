@@ -22,13 +22,14 @@ such event in the copy kept (`anchor`): they said so.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...errors import GameFileError, IllegalMoveError
 
 if TYPE_CHECKING:
     from ...crypto.keys import SecretKey
     from ...projection.game import Game
+    from ...sealing.signing import GameKey
     from ...store import Loaded
 
 
@@ -39,6 +40,29 @@ def seat_of_key(game: Game, secret: SecretKey) -> str | None:
     keys = getattr(signers, "keys", None) or {}
     mine = secret.public.signing
     return next((seat for seat, public in keys.items() if public.signing == mine), None)
+
+
+def game_key(table: Any, secret: SecretKey, *, joining: bool) -> GameKey:
+    """This user's keys of the game of `table` (a table of keys: its `root`, and `keyed`, format 4
+    on): from the randomness kept for it in the keys folder (`keyfile.game_secret`, made when
+    `joining`), or, in an older game, derived from `secret` and the root.
+
+    Raises:
+        UsageError: the game is of format 4, this user joined it, and the keys folder keeps nothing for it.
+    """
+    from ...errors import UsageError
+    from ...sealing.signing import GameKey
+    from .keyfile import GAMES_FILE, game_secret, keys_folder
+
+    if not table.keyed:
+        return GameKey(secret, table.root)
+    kept = game_secret(table.root.hex(), make=joining)
+    if kept is None:
+        raise UsageError(
+            f"your key of this game (made when you joined it) is not in {keys_folder()}/{GAMES_FILE}: play it"
+            " from the machine you joined it on, or copy that file's line for it here"
+        )
+    return GameKey(secret, table.root, kept)
 
 
 def check(loaded: Loaded, secret: SecretKey) -> None:

@@ -239,6 +239,28 @@ def note_shuffled(root: str, seq: int) -> None:
     _note(SHUFFLED_FILE, f"{root} {seq}")
 
 
+GAMES_FILE = "games"
+"""The randomness this user keeps for each game of keys of format 4 they joined, one line a game:
+the game's root (hex) and 32 random bytes (hex), from which their card key and shuffle seeds of
+that game come (`sealing.signing.GameKey`). Lost, it is lost: the game cannot go on with this key."""
+
+
+def game_secret(root: str, *, make: bool) -> bytes | None:
+    """The 32 random bytes this user keeps for the game of root `root` (hex); when there are none
+    and `make`, new ones, noted (fsynced) before they are used. None: none, and not `make`."""
+    for words in _lines(GAMES_FILE):
+        if len(words) == 2 and words[0] == root and len(words[1]) == 64:
+            try:
+                return bytes.fromhex(words[1])
+            except ValueError:
+                continue
+    if not make:
+        return None
+    kept = os.urandom(32)
+    _note(GAMES_FILE, f"{root} {kept.hex()}")
+    return kept
+
+
 ACTED_FILE = "acted"
 """The last event this user's key wrote in each game of keys, one line a game: the game's root
 (hex), the event's seq, its full digest (hex) and the game's id (key_history.py)."""
