@@ -113,6 +113,11 @@ def test_key_export_secret_warns_and_round_trips(tmp_path: Path) -> None:
     link = tmp_path / "link.toml"
     link.symlink_to(tmp_path / "nowhere.toml")
     assert cli("key", "export", "--secret", "-o", link)[0] == 2 and not (tmp_path / "nowhere.toml").exists()
+    assert "back that file up too" not in cli("key", "export", "--secret")[2]  # no game joined yet
+    games = key_file().parent / "games"
+    games.write_text(f"{'ab' * 32} {'cd' * 32}\n")
+    code, _, err = cli("key", "export", "--secret")
+    assert code == 0 and f"your keys of each game you joined are in {games}: back that file up too" in err
 
 
 def test_a_key_file_others_may_read_is_refused() -> None:

@@ -100,7 +100,8 @@ def key_export(*, secret: bool = False, output: str | None = None) -> None:
     """Print your public keys (TOML), for the other players; or your secret keys, for a backup.
 
     The public keys come with a proof that you hold their secrets. With --secret, print your
-    secret keys instead, for a backup: whoever reads them plays as you.
+    secret keys instead, for a backup: whoever reads them plays as you. Your keys of each game
+    you joined are kept beside them (`games` in the keys folder): back that file up too.
 
     Examples:
 
@@ -109,7 +110,7 @@ def key_export(*, secret: bool = False, output: str | None = None) -> None:
     splendor key export --secret -o /media/usb/splendor-keys.toml
     """
     from ...crypto.keys import context
-    from ..services.keyfile import CREATE, keys_folder, read_key
+    from ..services.keyfile import CREATE, GAMES_FILE, keys_folder, read_key
 
     key = read_key(keys_folder())
     fd = None
@@ -126,6 +127,12 @@ def key_export(*, secret: bool = False, output: str | None = None) -> None:
             "splendor: warning: these are your SECRET keys: whoever reads them signs moves and opens cards"
             " as you; keep the backup private\n"
         )
+        games = os.path.join(keys_folder(), GAMES_FILE)
+        if os.path.lexists(games):
+            sys.stderr.write(
+                f"splendor: your keys of each game you joined are in {games}: back that file up too (a game"
+                " cannot go on without its line)\n"
+            )
     else:
         text = key.public.to_toml(key.possession(context("key", key.name), os.urandom))
     if fd is None:
