@@ -3,9 +3,11 @@
 A sealed game (`splendor new --sealed`) starts with `SealedAsked`. Then:
 
 1. **Keys.** Each player joins (`PlayerJoined`) with their Ed25519 identity key and a card key
-   made for this game alone (`game_key`: derived from their secret key and the game, so that
-   publishing it at the end tells nothing of their other games), proving that they hold both
-   secrets in this game's context (the digest of the first event, and their seat).
+   made for this game alone (`signing.GameKey`: from randomness they keep for it, format 4 on;
+   before, derived from their secret key and the game), so that publishing it at the end tells
+   nothing of their other games, proving that they hold both secrets in this game's context
+   (the digest of the first event, and their seat), and a fresh nonce: the game's session id
+   hashes every nonce, and the shuffles, shares, deal and draws are bound to it.
 2. **Shuffles.** Once every player has joined, each shuffles the game's decks once (as many as
    it declares: three for Splendor and a Duel), in any order
    (`DeckShuffled`): every card re-encrypted under the joint key (the sum of the card keys) and

@@ -178,11 +178,6 @@ class GameKey:
         return hashlib.sha256(framed(b"splendor-cli/shuffle-seed/v2", self.kept, label.encode("utf-8"))).digest()
 
 
-def game_key(secret: SecretKey, root: bytes, kept: bytes | None = None) -> SecretKey:
-    """A player's key of the game of root `root` (`GameKey.key`)."""
-    return GameKey(secret, root, kept).key
-
-
 def joined_key(
     keys: Mapping[str, PublicKey], event: KeyJoined, root: bytes, *, keyed: bool, verify: bool, rule: str
 ) -> tuple[PublicKey, bytes]:
@@ -243,7 +238,6 @@ __all__ = [
     "check_signature",
     "context",
     "full_digest",
-    "game_key",
     "header_digest",
     "joined_key",
     "seed_label",

@@ -244,7 +244,7 @@ def deal_seed(table: SignedTable) -> bytes:
 
 
 def deal_share(table: SignedTable, secret: SecretKey, source: Any) -> str:
-    """`secret`'s share of the deal (a game key: `sealing.signing.game_key`), proved, as written."""
+    """`secret`'s share of the deal (a player's key of this game: `sealing.signing.GameKey.key`), proved, as written."""
     from ..crypto.elgamal import Ciphertext, decryption_share
 
     point = deal_point(table)
