@@ -17,6 +17,8 @@ from ..params import COLOR, GAME, JSON, NOTIFY, Param, command
 from ..services import boards, gamefile
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ...projection import Game
     from ...sharing.git import Git
     from ...sharing.gitsync import Made, Repo, Upstream
@@ -130,25 +132,49 @@ def sync(
     output.out("\n".join(lines))
 
 
-def sync_here(game: str | None, as_: str | None, *, offline: bool = False, picture: bool = False) -> SyncResult:
+def sync_here(
+    game: str | None,
+    as_: str | None,
+    *,
+    offline: bool = False,
+    picture: bool = False,
+    say: Callable[[str], None] | None = None,
+) -> SyncResult:
     """The sync service (sharing/sync.py) as `splendor sync` runs it, for `splendor watch` too: the
     repository of `game` (else of the current folder), its merge driver installed if missing,
     and the games `sync` looks after there, the local player `as_` (else as `_me` finds them).
+    A fork that is a race of protocol events (app/services/races.py) is settled, said by `say`
+    (default: a line on stderr), and the sync run again.
 
     Raises what `sharing.sync.sync` raises (UsageError outside a repository)."""
+    from ...errors import ForkError
     from ...sharing import gitsync
     from ...sharing.sync import sync as share
+    from ..services.races import settle
 
     repo = gitsync.locate(game) if game else gitsync.locate_folder(".")
     _ensure_driver(repo)
-    return share(
-        repo,
-        lambda: _games(game, repo),
-        lambda loaded, path: _me(loaded, as_, path),
-        local=local(picture),
-        offline=offline,
-        file=game,
-    )
+
+    def run() -> SyncResult:
+        return share(
+            repo,
+            lambda: _games(game, repo),
+            lambda loaded, path: _me(loaded, as_, path),
+            local=local(picture),
+            offline=offline,
+            file=game,
+        )
+
+    try:
+        return run()
+    except ForkError:
+        if not settle(repo, as_, say or _say):
+            raise
+    return run()
+
+
+def _say(line: str) -> None:
+    sys.stderr.write(f"splendor: {safe(line)}\n")
 
 
 def _made(made: Made) -> dict[str, Any]:

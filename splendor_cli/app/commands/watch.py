@@ -27,7 +27,6 @@ from ..params import GAME, JSON, Param, command
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import Any
 
     from ...store import Loaded
@@ -234,17 +233,11 @@ class Watcher:
             self.say(f"round failed (next round tries again): {message}")
 
     def _git_round(self) -> list[tuple[Loaded, str | None]]:
-        from ...errors import ForkError
         from ...sharing.sync import AuditRefused
         from .syncing import sync_here
 
         try:
-            try:
-                result = sync_here(self.game, self.as_)
-            except ForkError:
-                if not self._settle_races():
-                    raise
-                result = sync_here(self.game, self.as_)
+            result = sync_here(self.game, self.as_, say=self.say)
         except AuditRefused as exc:
             sys.stderr.write(exc.details + "\n")
             raise
@@ -263,40 +256,6 @@ class Watcher:
         # each copy checked against what this user saw of it, then remembered, as `sync` does
         return [(seen_now(synced.loaded), synced.me) for synced in result.games]
 
-    def _settle_races(self) -> bool:
-        """A merge left forked by a race of parts: this player's part of a sealed game, written
-        while another player's was pushed, is one side. That side is left out (with the player's
-        consent, as `splendor resolve --keep theirs` does it) and the next sync writes the part
-        again after the other's. A fork with a move of theirs on our side is left to the player.
-        Whether it settled any."""
-        from ... import store
-        from ...events import actor
-        from ...forks import split_fork
-        from ...sharing import gitsync
-        from ..services.players import who_am_i
-        from .undo import resolve
-
-        repo = gitsync.locate(self.game) if self.game else gitsync.locate_folder(".")
-        settled = False
-        for rel in gitsync.unmerged(repo) if gitsync.under_way(repo) == "merge" else []:
-            path = str(repo.top / rel)
-            try:
-                fork = split_fork(store.read_bytes(path))
-            except (OSError, SplendorError):
-                continue
-            if fork is None:
-                continue
-            header = fork.record.header
-            me = who_am_i(header.players, header.emails, self.as_, os.path.dirname(path))
-            if me is None or not all(_part_of(event, me) for event in fork.ours.events):
-                continue
-            with _captured(lambda line: None):
-                resolve(keep="theirs", game=path)
-            other = actor(fork.theirs.events[0]) or "another player"
-            self.say(f"{header.game}: your part #{fork.seq + 1} raced {other}'s: withdrawn, written again after it")
-            settled = True
-        return settled
-
     def _mail_round(self) -> list[tuple[Loaded, str | None]]:
         import contextlib
 
@@ -308,7 +267,9 @@ class Watcher:
             with contextlib.suppress(SplendorError):  # apply says what is wrong with it
                 before[path] = store.read(path).game.seq
                 self.seen.setdefault(path, before[path])
-        with _captured(self.say):
+        from ..services.quiet import captured
+
+        with captured(self.say):
             apply(maildir=self.maildir, mbox=self.mbox, game=self.game, folder=self.folder)
         return [self._post_part(path, before.get(path, 0)) for path in self._mail_games()]
 
@@ -349,7 +310,9 @@ class Watcher:
         if not to:
             self.say(f"{header.game}: #{tail[-1].seq}-{tail[0].seq} are yours: no address to mail them to")
             return loaded, me
-        with _captured(self.say):
+        from ..services.quiet import captured
+
+        with captured(self.say):
             export(game=path, last=len(tail), to=",".join(to))
         cache.put(slot, MAILED, str(loaded.game.seq))
         return loaded, me
@@ -435,25 +398,6 @@ def _first_of_turn(loaded: Loaded, me: str) -> int:
         if who and who != me:
             return event.seq
     return 0
-
-
-class _captured:
-    """What a command body prints on stdout while inside, each line given to `say`."""
-
-    def __init__(self, say: Callable[[str], None]) -> None:
-        import io
-
-        self.say, self.buffer = say, io.StringIO()
-
-    def __enter__(self) -> None:
-        self.saved = sys.stdout
-        sys.stdout = self.buffer
-
-    def __exit__(self, *exc: object) -> None:
-        sys.stdout = self.saved
-        for line in self.buffer.getvalue().splitlines():
-            if line.strip():
-                self.say(line)
 
 
 # -- --install ------------------------------------------------------------------------------------
