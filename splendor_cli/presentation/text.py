@@ -167,19 +167,33 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def gem_row(label: str, tokens: Tokens, gems: tuple[Gem, ...], slot: int, total: str | None = None) -> Text:
-    """`tokens  7  w2 u1    r3    *1`: the total, then each gem in its own place, blank when none.
+def gem_row(
+    label: str, tokens: Tokens, gems: tuple[Gem, ...], slot: int, total: str | None = None, *, color: bool = False
+) -> Text:
+    """`tokens  7  w2 u1    r3    *1`: the total, then each gem in its own place (`gem_place`).
 
     `total` replaces the count of the tokens (a Duel's `points` row shows `9/20` there); `label`
-    may be "" (then the row starts with the total).
+    may be "" (then the row starts with the total). `color`: the board is printed in colour.
     """
     total = f"{tokens.total():>2}" if total is None else total
     row = Text(f"{label:<6} {total} " if label else f"{total} ")
     for gem in gems:
-        count = tokens[gem]
         row.append(" ")
-        row.append(f"{gem.letter}{count}".ljust(slot) if count else " " * slot, style=GEM_STYLE[gem])
+        row.append_text(gem_place(gem, tokens[gem], slot, color=color))
     return row
+
+
+def gem_place(gem: Gem, count: int, slot: int, *, color: bool = False) -> Text:
+    """`w2` in its gem's colour, padded to `slot`; a count of 0 a dim `·` in colour, else blank.
+
+    Only the letter and the count are coloured: a gem drawn on a background (white, gold) would
+    otherwise leave a coloured block where there is nothing, which reads as a glitch. Without
+    colour a 0 stays blank, the board's text as it always was.
+    """
+    if count:
+        place = f"{gem.letter}{count}"
+        return Text.assemble((place, GEM_STYLE[gem]), " " * (slot - len(place)))
+    return Text("·".ljust(slot), style="dim") if color else Text(" " * slot)
 
 
 def reserved_card(

@@ -65,7 +65,7 @@ def board_text(game: Moment, *, width: int = 100, color: bool = False, ascii: bo
     frame = box.ASCII if ascii else box.ROUNDED
     out = new_console(width, color)
     market, market_width = _market(state, frame, width)
-    players, players_width = _players(state, frame, width, out)
+    players, players_width = _players(state, frame, width, out, color)
     # Both tables as wide as the wider one (or the terminal), so that the board reads as one block.
     market.width = players.width = min(width, max(market_width, players_width))
     out.print(Group(_headline(game, state, width), _bank(state, width), _nobles(state, width), market, players))
@@ -182,13 +182,13 @@ def _tall_cell(card_id: str | None) -> Text:
 # -- the players -----------------------------------------------------------------------------------
 
 
-def _players(state: GameState, frame: box.Box, width: int, out: Console) -> tuple[Table, int]:
+def _players(state: GameState, frame: box.Box, width: int, out: Console, color: bool) -> tuple[Table, int]:
     """The players' table in the widest layout that fits `width` (see `board_text`), and its width."""
-    table = _player_rows(state, frame)
+    table = _player_rows(state, frame, color)
     needed = natural_width(out, table)
     if needed <= width:
         return table, needed
-    return _player_blocks(state, frame, width)
+    return _player_blocks(state, frame, width, color)
 
 
 def _note(state: GameState, i: int) -> Text:
@@ -203,7 +203,7 @@ def _slot(state: GameState) -> int:
     return 1 + max(len(str(n)) for p in state.players for n in (*p.tokens.counts, *p.bonuses.counts))
 
 
-def _player_rows(state: GameState, frame: box.Box) -> Table:
+def _player_rows(state: GameState, frame: box.Box, color: bool) -> Table:
     """One row per player, in turn order, the one to move (or each winner) said under the name.
 
     Tokens and cards (bonuses) sit on two lines with the colours in fixed places, so that what a
@@ -229,19 +229,19 @@ def _player_rows(state: GameState, frame: box.Box) -> Table:
         table.add_row(
             name,
             Text(str(player.points), style=style),
-            Text("\n").join(_holdings(player, slot)),
+            Text("\n").join(_holdings(player, slot, color=color)),
             Text("\n").join(_reserved(player, one_line=True)) if player.reserved else Text("-", style="dim"),
             "\n".join(safe(noble) for noble in player.nobles) or Text("-", style="dim"),  # one a line: narrower
         )
     return table
 
 
-def _holdings(player: PlayerState, slot: int, label: int = 6) -> list[Text]:
+def _holdings(player: PlayerState, slot: int, label: int = 6, *, color: bool) -> list[Text]:
     """`tokens  7  w2 u1    r3    *1` over `cards   4  w1    g2 r1`: the colours in fixed places
-    (the rows of every player as wide, blank places included)."""
+    (the rows of every player as wide, the places of a 0 included: `gem_place`)."""
     return [
-        Text(f"{'tokens':<{label}} ").append_text(gem_row("", player.tokens, GEMS, slot)),
-        Text(f"{'cards':<{label}} ").append_text(gem_row("", player.bonuses, COLOURS, slot)),
+        Text(f"{'tokens':<{label}} ").append_text(gem_row("", player.tokens, GEMS, slot, color=color)),
+        Text(f"{'cards':<{label}} ").append_text(gem_row("", player.bonuses, COLOURS, slot, color=color)),
     ]
 
 
@@ -251,14 +251,14 @@ def _reserved(player: PlayerState, one_line: bool) -> list[Text]:
     return [line for card in cards for line in card.split()]
 
 
-def _player_blocks(state: GameState, frame: box.Box, width: int) -> tuple[Table, int]:
+def _player_blocks(state: GameState, frame: box.Box, width: int, color: bool) -> tuple[Table, int]:
     """The players one under another, for a narrow terminal, and the width that needs: each
     under a heading line (name, whose turn, points, nobles won), then the tokens and cards, and
     the reserved cards beside them when they fit (the costs on the same line), else under them
     (on two lines each when even that is too wide)."""
     inner = width - 4  # the frame and the padding
     slot = _slot(state)
-    holdings = [_holdings(p, slot) for p in state.players]
+    holdings = [_holdings(p, slot, color=color) for p in state.players]
     reserved = [_reserved(p, one_line=True) for p in state.players]
     held = max(row.cell_len for rows in holdings for row in rows)
     cards = max((line.cell_len for lines in reserved for line in lines), default=0)
@@ -266,7 +266,7 @@ def _player_blocks(state: GameState, frame: box.Box, width: int) -> tuple[Table,
     side = held + 2 + len(label) + cards <= inner
     if not side:  # the labels under one another, the values starting together
         label = "reserved "
-        holdings = [_holdings(p, slot, len(label) - 1) for p in state.players]
+        holdings = [_holdings(p, slot, len(label) - 1, color=color) for p in state.players]
         if len(label) + cards > inner:
             reserved = [_reserved(p, one_line=False) for p in state.players]
     table = Table(box=frame, show_header=False, show_lines=True, padding=(0, 1))

@@ -29,6 +29,7 @@ from ...presentation.text import (
     card_extras,
     card_title,
     cost_text,
+    gem_place,
     gem_row,
     natural_width,
     new_console,
@@ -68,7 +69,7 @@ def board_text(game: Moment, *, width: int = 100, color: bool = False, ascii: bo
         table_width = natural_width(out, table)
     # The pyramid stays as narrow as it is: its labels by its cards.
     common = min(width, max(table_width, natural_width(out, pyramid)))
-    players, needed = _players(state, frame, width, common)
+    players, needed = _players(state, frame, width, common, color)
     table.width = players.width = min(width, max(common, needed))
     out.print(Group(_headline(game, state, width), table, pyramid, players))
     return printed(out)
@@ -246,7 +247,7 @@ def _card_cell(card_id: str | None) -> Text:
 # -- the players -----------------------------------------------------------------------------------
 
 
-def _players(state: DuelState, frame: box.Box, width: int, fill: int) -> tuple[Table, int]:
+def _players(state: DuelState, frame: box.Box, width: int, fill: int, color: bool) -> tuple[Table, int]:
     """The two players side by side, in turn order, the one to move (or the winner) said by the
     name; and the width the table needs, at least `fill` if that fits `width` (the cards bought
     are wrapped to it, nothing else wraps). When they do not fit side by side (a narrow
@@ -260,9 +261,12 @@ def _players(state: DuelState, frame: box.Box, width: int, fill: int) -> tuple[T
     players = state.players
     slot = 1 + max(len(str(n)) for p in players for n in (*p.tokens.counts, *p.bonuses.counts, *p.colour_points))
     holdings = [
-        ("tokens", [_token_row(p.tokens, slot) for p in players]),
-        ("bonuses", [_stripped(gem_row("", p.bonuses, COLOURS, slot)) for p in players]),
-        ("points", [_stripped(gem_row("", _colour_points(p), COLOURS, slot, f"{p.points:>2}")) for p in players]),
+        ("tokens", [_token_row(p.tokens, slot, color) for p in players]),
+        ("bonuses", [_stripped(gem_row("", p.bonuses, COLOURS, slot, color=color)) for p in players]),
+        (
+            "points",
+            [_stripped(gem_row("", _colour_points(p), COLOURS, slot, f"{p.points:>2}", color=color)) for p in players],
+        ),
         ("privileges", [Text(f"{p.privileges:>2}") for p in players]),
     ]
     goals = [
@@ -323,12 +327,12 @@ def _widest(text: Text) -> int:
     return max(line.cell_len for line in text.split())
 
 
-def _token_row(tokens: Tokens, slot: int) -> Text:
+def _token_row(tokens: Tokens, slot: int, color: bool) -> Text:
     """` 7  w2 u1    r3    p1 *1`: the colours in the places of the bonuses below, then pearls and gold."""
-    row = gem_row("", tokens, COLOURS, slot)
+    row = gem_row("", tokens, COLOURS, slot, color=color)
     for gem in (Gem.PEARL, Gem.GOLD):
         row.append(" ")
-        row.append(f"{gem.letter}{tokens[gem]}" if tokens[gem] else "  ", style=GEM_STYLE[gem])
+        row.append_text(gem_place(gem, tokens[gem], 2, color=color))
     return _stripped(row)
 
 
