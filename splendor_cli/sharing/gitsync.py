@@ -235,14 +235,16 @@ def _sealed_together(last: Event, event: Event) -> bool:
 
 def subject(game: str, variant: AnyVariant, events: Sequence[Event]) -> str:
     """A commit's standard subject: `<game> #12 bob: take white blue green`, the first event of the
-    group in the log's words, and the rest counted."""
+    group in the log's words, and the rest counted. An event nobody made (a sealed game's first,
+    an undo nobody signed) is named as the log names it, with no name before it: `<game> #1 new
+    sealed game: ann, bob; ...`."""
     first = events[0]
     if isinstance(first, variant.setup_type):
         return f"{game}: new game"
-    who = actor(first) or "someone"
+    who = actor(first)
     seqs = f"#{first.seq}" if len(events) == 1 else f"#{first.seq}-{events[-1].seq}"
     more = len(events) - 1
-    text = f"{game} {seqs} {who}: {event_notation(variant, first)}"
+    text = f"{game} {seqs} {f'{who}: ' if who else ''}{event_notation(variant, first)}"
     if more and any(is_protocol_event(e) for e in events):  # a turn with its steps of the table protocol
         text += f" (and {more} more event{'s' if more > 1 else ''})"
     elif more:
