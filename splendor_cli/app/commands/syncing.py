@@ -461,6 +461,20 @@ def _git_here(path: str) -> Git:
     return Git(cwd=Path(os.path.dirname(path) or "."))
 
 
+def _turn(row: dict[str, Any]) -> str:
+    """The turn as `show` heads the board with it: the turn under way (`3, round 2`; a Duel has no
+    rounds), the turns played once the game is over (`game over after 40 turns`), nothing while
+    the deal is under way (the next column says `dealing`)."""
+    played: int = row["turn"]
+    if row["finished"]:
+        return str(played)
+    if row["to_move"] is None:
+        return ""
+    if row["variant"] == "base":
+        return f"{played + 1}, round {played // len(row['players']) + 1}"
+    return str(played + 1)
+
+
 def _table(rows: list[dict[str, Any]]) -> str:
     """The games as aligned columns (every string from a file made `safe`)."""
     cells = [["", "game", "variant", "turn", "to move", "last move", "when"]]
@@ -477,7 +491,7 @@ def _table(rows: list[dict[str, Any]]) -> str:
                 "*" if row["your_turn"] else "",
                 row["path"],
                 f"{row['variant']} {len(row['players'])}p",
-                str(row["turn"]),
+                _turn(row),
                 status,
                 move,
                 row["when"],
