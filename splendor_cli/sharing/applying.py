@@ -92,13 +92,39 @@ def _judged(game: Game, event: Event) -> Game:
 
     Raises:
         IllegalMoveError: (exit 3) the event breaks the rules; nothing is applied.
+        GameFileError: (exit 4) at a table of keys, the event is not its author's (`_forged`),
+            refused whatever the rules say, as every reader of a file holding it refuses it;
+            nothing is applied.
     """
     try:
         return game.apply(event, check=True)
     except CorruptLogError as exc:
-        raise IllegalMoveError(
-            f"illegal move in the block: {exc} ({_entry(game.variant, event)}); nothing applied", rule="block"
-        ) from None
+        entry = _entry(game.variant, event)
+        if _forged(game, event):
+            raise GameFileError(f"refused in the block: {exc} ({entry}); nothing applied") from None
+        raise IllegalMoveError(f"illegal move in the block: {exc} ({entry}); nothing applied", rule="block") from None
+
+
+def _forged(game: Game, event: Event) -> bool:
+    """Whether `event` (refused already) is refused as not its player's own in a game whose events
+    are signed: a move claiming to be played for its player by another (`by`: each seat plays
+    its own turns), or an event not signed by its author's key (`sealing.signing.check_signature`,
+    as its protocol checks it; but the setup, which nobody signs, and a join, checked by the
+    key it brings)."""
+    from ..events import PlayEvent
+    from ..sealing.events import KeyJoined
+    from ..sealing.signing import check_signature
+
+    signers = game.protocol.signers() if game.protocol.signed else None
+    if signers is None or not game.events or isinstance(event, (game.variant.setup_type, KeyJoined)):
+        return False
+    if isinstance(event, PlayEvent) and event.by:
+        return True
+    try:
+        check_signature(signers.keys, event, game.events[-1], rule=game.protocol.name)
+    except IllegalMoveError:
+        return True
+    return False
 
 
 def forked_file(data: bytes, record: Record, game: Game, blocks: Sequence[MoveBlock]) -> bytes | None:
@@ -148,10 +174,13 @@ def forked_file(data: bytes, record: Record, game: Game, blocks: Sequence[MoveBl
 
 
 def _entry(variant: AnyVariant, event: Event) -> str:
-    """How `play` reports an event: `#7 bob: take white blue green`, `#9 undo: back to ...`."""
-    if isinstance(event, variant.play_types):
-        return f"#{event.seq} {actor(event)}: {event_notation(variant, event)}"
-    return f"#{event.seq} {event_notation(variant, event)}"
+    """How `play` reports an event: `#7 bob: take white blue green`, `#9 undo: back to ...`, a
+    protocol's event by its author as a mailed whole game's are (`notify.entry`): `#3 bob: joins ...`."""
+    notation = event_notation(variant, event)
+    who = actor(event)
+    if who and not notation.startswith("undo"):
+        return f"#{event.seq} {who}: {notation}"
+    return f"#{event.seq} {notation}"
 
 
 def _digest_before(record: Record, seq: int) -> str:

@@ -545,15 +545,15 @@ def merge_refusal(repo: Repo, rel: str, merged: bytes, email: str | None = None)
 def keep_refusals(repo: Repo, rel: str, data: bytes) -> dict[str, str | None] | None:
     """For the forked file `data` of the merge under way, why the audit would refuse the merge
     that keeps each side ("ours", "theirs"; None: it would take it); None when the file is not
-    forked, no merge is under way, git has no author e-mail here, or the game is sealed (its
-    consent: `withdrawn`)."""
+    forked, no merge is under way, git has no author e-mail here, or the game is at a table of
+    keys, sealed or signed (its players' signed consent: `withdrawn`)."""
     from ..forks import split_fork
-    from ..sealing.events import SealedAsked
+    from ..sealing.events import TableAsked
 
     fork = split_fork(data)
     if fork is None or gitsync.under_way(repo) != "merge":
         return None
-    if fork.record.events and isinstance(fork.record.events[0], SealedAsked):
+    if fork.record.events and isinstance(fork.record.events[0], TableAsked):
         return None
     email = gitsync.author_email(repo)
     if not email:
@@ -631,8 +631,9 @@ def withdrawn(repo: Repo, merged: Loaded, local: Local) -> list[str]:
     before and what the read of `merged` verified.
 
     Raises:
-        GameFileError: the merge leaves out events that are not all the local player's: nothing
-            is committed, and the message says which side to keep.
+        ConflictError: the merge leaves out events that are not all the local player's: nothing
+            is committed, the fork is put back, and the message says which side to keep (exit 5,
+            as for an open game's merge that the audit would refuse: `refused`).
     """
     from ..events import actor
     from ..events.codec import event_digest
@@ -658,9 +659,9 @@ def withdrawn(repo: Repo, merged: Loaded, local: Local) -> list[str]:
         why = f"which only {owner} may withdraw" if left.fault is None else f"which no merge may ({left.fault})"
         back = put_fork_back(repo, path, rel, local.gate) is not None
         how = "the fork is back: " if back else f"`git checkout -m -- {rel}`, then "
-        raise GameFileError(
+        raise ConflictError(
             safe(
-                f"{path}: this merge leaves out {left.listed}, {why} in a sealed game ({who}):"
+                f"{path}: this merge leaves out {left.listed}, {why} in a {left.kind} game ({who}):"
                 f" keep {whose} side ({how}`splendor resolve --keep {event_digest(first)[:6]}`)"
                 " and `splendor sync` again; nothing committed, nothing pushed"
             )

@@ -1,4 +1,4 @@
-"""A sealed game's forks, withdrawn by their own player's signed consent (see `verify`): what a
+"""A sealed or signed game's forks, withdrawn by their own player's signed consent (see `verify`): what a
 merge leaves out (`withdrawals`), what the player signs (`withdrawal_statement`), the line of
 the merge's message that holds it (`consent_line`), and whether a message holds it (`consent_fault`)."""
 
@@ -18,7 +18,7 @@ from .versions import Trusted, Version, read_version
 if TYPE_CHECKING:
     from ..sealing.table import Sealing
 
-# -- a sealed game's forks: withdrawn by their own player's signed consent ----------------------
+# -- a sealed or signed game's forks: withdrawn by their own player's signed consent ------------
 
 WITHDRAWN_BY = "Splendor-Withdrawn-By"
 """The key of the line of a merge's message that holds a player's consent to leave out their events."""
@@ -26,12 +26,15 @@ WITHDRAW = "withdraw"
 """The purpose the consent is signed for (`SecretKey.sign`): no event's signature verifies as one."""
 _CONSENT = re.compile(rf"^{WITHDRAWN_BY}: (\S+) ([0-9a-f]{{128}})[ \t]*$", re.MULTILINE)
 
-SEALED_RULE = "settling a forked sealed game may leave out one player's own signed events, by that player"
+
+def table_rule(kind: str) -> str:
+    """The rule of a forked game at a table of keys (`kind`: the protocol's name, sealed or signed)."""
+    return f"settling a forked {kind} game may leave out one player's own signed events, by that player"
 
 
 @attrs.frozen
 class Withdrawal:
-    """A branch of a forked sealed game that a merge leaves out: the events after the fork."""
+    """A branch of a forked sealed or signed game that a merge leaves out: the events after the fork."""
 
     events: tuple[Event, ...]
     player: str
@@ -44,6 +47,12 @@ class Withdrawal:
     """The sealed table of the branch left out (its `keys` verify its player's consent)."""
     listed: str
     """The events, for a person: `#13 bob's turn`."""
+    kind: str = "sealed"
+    """The game's protocol (`sealed`, `signed`), as the messages name it."""
+
+    @property
+    def rule(self) -> str:
+        return table_rule(self.kind)
 
 
 def withdrawal_statement(sealing: Sealing, last_dropped: Event, last_kept: Event) -> bytes:
@@ -66,11 +75,12 @@ def withdrawal_of(dropped: Version, kept: Version, left: tuple[Event, ...]) -> W
     sealing = dropped.game.protocol.signers()  # a sealed game's Sealing, a signed game's table: root and keys
     variant = dropped.game.variant
     owners = list(dict.fromkeys(actor(event) for event in left))
+    kind = dropped.game.protocol.name
     fault = None
     if any(isinstance(event, variant.setup_type) for event in left):
-        fault = f"{SEALED_RULE}, never the deal"
+        fault = f"{table_rule(kind)}, never the deal"
     elif len(owners) > 1:
-        fault = f"{SEALED_RULE}: these are {' and '.join(possessive(who) for who in owners)}"
+        fault = f"{table_rule(kind)}: these are {' and '.join(possessive(who) for who in owners)}"
     return Withdrawal(
         events=left,
         player=owners[0] if len(owners) == 1 and fault is None else "",
@@ -78,6 +88,7 @@ def withdrawal_of(dropped: Version, kept: Version, left: tuple[Event, ...]) -> W
         fault=fault,
         sealing=sealing,
         listed=events_listed(left, variant.stepwise, most=5),
+        kind=kind,
     )
 
 
@@ -89,7 +100,7 @@ def consent_fault(withdrawal: Withdrawal, message: str) -> str | None:
         if name == who and key is not None and key.verify(WITHDRAW, withdrawal.statement, bytes.fromhex(sig)):
             return None
     return (
-        f"{SEALED_RULE}: they are {who}'s, and the merge holds no consent signed by {who}"
+        f"{withdrawal.rule}: they are {who}'s, and the merge holds no consent signed by {who}"
         f" (a `{WITHDRAWN_BY}:` line, which `splendor sync` writes when {who} concludes the merge)"
     )
 

@@ -23,7 +23,7 @@ from sharing.gitrepos import commit_all, identity, init, remote_and_clones, run_
 
 from splendor_cli import records, store
 from splendor_cli.crypto.keys import SecretKey
-from splendor_cli.errors import ForkError, GameFileError, UsageError
+from splendor_cli.errors import ConflictError, ForkError, UsageError
 from splendor_cli.events.codec import Header, Record, format_record
 from splendor_cli.forks import split_fork
 from splendor_cli.gate import Gate, Seen
@@ -250,7 +250,7 @@ def test_a_sealed_merge_leaving_out_another_players_events_is_refused(
     committed, the forked file put back for `resolve` (no git command needed); ann's key
     concludes it, with her signed consent in the merge's message."""
     clone = merging()
-    with pytest.raises(GameFileError, match=r"which only ann may withdraw .*\(the fork is back: `splendor resolve"):
+    with pytest.raises(ConflictError, match=r"which only ann may withdraw .*\(the fork is back: `splendor resolve"):
         sync_in(clone, tmp_path, me="bob", key=sealed_fork.keys["bob"])
     assert gitsync.under_way(gitsync.locate(clone / GAME)) == "merge"
     assert split_fork((clone / GAME).read_bytes()) is not None

@@ -247,7 +247,7 @@ def _sealed_refusals(repo: Repo, data: bytes) -> dict[str, str | None] | None:
             elif seat != left.player:
                 mine = f"your key plays {seat}" if seat else "your key plays no seat of it"
                 refusals[side] = (
-                    f"it leaves out {left.listed}, which only {left.player} may withdraw in a sealed game ({mine})"
+                    f"it leaves out {left.listed}, which only {left.player} may withdraw in a {left.kind} game ({mine})"
                 )
     return refusals if sealed else None
 
