@@ -5,11 +5,13 @@ from __future__ import annotations
 from rich.text import Text
 
 from ..projection.log import LogEntry
+from .marks import bot_move
 from .text import new_console, printed, safe
 
 
 def log_text(entries: list[LogEntry], *, color: bool = False) -> str:
-    """One line per event: seq, turn number, player, notation; undone turns marked and struck.
+    """One line per event: seq, turn number, player, notation; undone turns marked and struck,
+    a bot seat's move marked `(bot)`, a turn played for its player by another `(played by X)`.
 
     What an event says (names, notation, cards) comes from the file: each is made `safe`, so that
     a line is one line and holds no terminal escape."""
@@ -22,6 +24,8 @@ def log_text(entries: list[LogEntry], *, color: bool = False) -> str:
         turn = f"turn {e.turn}" if e.turn is not None else ""
         line = Text.assemble((f"{f'#{e.seq}':>{seq_w}}", "dim"), "  ", f"{turn:<{turn_w}}  ")
         body = Text.assemble((f"{name:<{name_w}}", "bold"), "  ", safe(e.notation))
+        if bot_move(e):
+            body.append("  (bot)", style="dim")  # its bot's move, which every reader computes again
         if e.drawn:
             body.append(f"  (drew {safe(e.drawn)})", style="dim")
         if e.revealed:

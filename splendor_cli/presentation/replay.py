@@ -20,6 +20,7 @@ from typing import Any
 
 from ..projection.game import Game
 from ..projection.log import log_entries
+from .marks import bot_move
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 
@@ -139,7 +140,7 @@ def replay_html(
     rows = []
     for entry in entries:
         who = f"{entry.player} " if entry.player else ""
-        drawn = f" (drew {entry.drawn})" if entry.drawn else ""
+        drawn = (" (bot)" if bot_move(entry) else "") + (f" (drew {entry.drawn})" if entry.drawn else "")
         undone = " (undone)" if entry.undone else ""
         css = ' class="undone"' if entry.undone else ""
         text = html.escape(f"{who}{entry.notation}{drawn}{undone}")

@@ -62,15 +62,20 @@ def test_a_turn_played_for_another_on_purpose_is_recorded_and_reported(tmp_path:
     assert code == 0 and "played by" not in out
 
 
-def test_as_says_who_is_at_the_keyboard(tmp_path: Path) -> None:
-    """ann at bob's machine (hot-seat) says --as ann: her own turn, nothing recorded; --for with
-    a name nobody plays is exit 2."""
+def test_as_is_no_way_round_who_is_at_the_keyboard(tmp_path: Path) -> None:
+    """bob's git e-mail says he is at the keyboard: `--as ann` on ann's turn is refused (exit 3),
+    naming the `--for ann` that plays it on purpose; --as bob is bob himself; --for with a name
+    nobody plays is exit 2."""
     _, bob = _clones(tmp_path)
     path = bob / "g.toml"
+    before = path.read_bytes()
     code, out, err = cli("take", "r", "k", "w", "-g", path, "--as", "ann")
-    assert code == 0 and "played by" not in out and "by =" not in path.read_text(), err
+    assert code == 3 and "--for ann" in err and err.count("\n") == 1, (out, err)
+    assert path.read_bytes() == before
     code, _, err = cli("take", "g", "g", "-g", path, "--for", "zed")
     assert code == 2 and "zed" in err
+    code, out, err = cli("take", "r", "k", "w", "-g", path, "--for", "ann", "--as", "bob")
+    assert code == 0 and "(played by bob)" in out, err
 
 
 def test_nobody_known_keeps_hot_seat_play(tmp_path: Path) -> None:

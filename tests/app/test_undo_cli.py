@@ -25,7 +25,7 @@ def _log(path: Path) -> list[dict[str, Any]]:
 
 def _two_turns(path: Path, players: str = "ann,bob") -> None:
     assert cli("new", "-g", path, "--players", players, "--seed", 1)[0] == 0
-    assert cli("take", "-g", path, "--as", "ann", "white", "blue", "green")[0] == 0  # whatever git's e-mail says
+    assert cli("take", "-g", path, "--as", "ann", "white", "blue", "green")[0] == 0
     assert cli("take", "-g", path, "--as", "bob", "red", "black", "white")[0] == 0
 
 
@@ -65,9 +65,9 @@ def test_the_git_e_mail_mapped_in_the_header_says_who_asks(tmp_path: Path, email
     (any case) makes it ann's undo of bob's turn: refused; an unmapped address says nothing, so
     the undo is bob's, whose turn it is. --as says otherwise."""
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, env={**os.environ, **NO_GIT_CONFIG})
-    subprocess.run(["git", "-C", str(tmp_path), "config", "user.email", email], check=True)
     path = tmp_path / "g.toml"
-    _two_turns(path, "ann=ann@example.org,bob=bob@example.org")
+    _two_turns(path, "ann=ann@example.org,bob=bob@example.org")  # before git knows who is here
+    subprocess.run(["git", "-C", str(tmp_path), "config", "user.email", email], check=True)
     got, _, err = cli("undo", "-g", path, env=NO_GIT_CONFIG)
     assert got == code, err
     if code:

@@ -16,6 +16,8 @@ from ..services.gamefile import game_path, load, load_side, state_json, views
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
+    from typing import Any
+
     from ...projection.game import Game
     from ...store import Loaded
 
@@ -117,7 +119,17 @@ def show(
     if text is not None:
         out(text)
         return
-    out(board(seen(played, who, every=every), color, played.variant))
+    out(board(seen(played, who, every=every), color, played.variant) + _relayed(played))
+
+
+def _relayed(game: Game) -> str:
+    """What `show` says under an open game's board of the turns played for their player by
+    another on purpose (`play --for`: the event's `by`), as `verify` says it; "" when none."""
+    from ...errors import safe
+    from ...sharing.audit_rules import played_for_line, played_for_others
+
+    line = played_for_line(played_for_others(game))
+    return f"\n{safe(line)}" if line else ""
 
 
 def _dealing(game: Game) -> str:
@@ -173,7 +185,8 @@ def state(
 def moves(*, game: str | None = None, json: bool = False, as_: str | None = None) -> None:
     """List every legal turn of the player to move (in a Duel: every legal next step), one notation a line.
 
-    Each line is what `play` accepts. Once the game is over, none (--json: []), and stderr says who won.
+    Each line is what `play` accepts. Purchases come first, then takes, reserves, and pass last:
+    a script that plays the first one ends a game. Once the game is over, none (--json: []), and stderr says who won.
 
     Example:
 
@@ -203,19 +216,25 @@ def moves(*, game: str | None = None, json: bool = False, as_: str | None = None
     from ..services.table_part import part
 
     visible = None if table.finished else part(now).mover_view(now, as_)  # the seat to move's own moves
+    from ..services.move_order import in_order
+
     if visible is not None:
         options = variant.legal_moves(visible)
+        items = [variant.move_json(visible, move) for move in options]
+        order = in_order(items)  # the moves that end a game first
         if json:
-            text = json_text([variant.move_json(visible, move) for move in options])
+            text = json_text([items[i] for i in order])
         else:
-            text = "\n".join(variant.format_move(move) for move in options)
+            text = "\n".join(variant.format_move(options[i]) for i in order)
         out(text)
         if mine is not None:
             _keep(loaded, mine[1], text)
     elif json:
         out(views(loaded, moves=True)[1])
     elif not table.finished:
-        out("\n".join(variant.format_move(move) for move in variant.legal_moves(now.state)))
+        options = variant.legal_moves(now.state)
+        order = in_order([variant.move_json(now.state, move) for move in options])
+        out("\n".join(variant.format_move(options[i]) for i in order))
     if table.finished:
         sys.stderr.write(f"splendor: {now.variant.whose_turn(now.state)}; no moves left\n")
 
@@ -304,9 +323,24 @@ def log(*, game: str | None = None, json: bool = False, color: str = "auto", sid
         _log_fork(game, json, on)
         return
     if json:
-        out(json_text([e.to_json() for e in entries]))
+        out(json_text(_rows(entries)))
         return
     out(log_text(entries, color=on))
+
+
+def _rows(entries: list[Any]) -> list[dict[str, Any]]:
+    """`log --json`'s entries, each with `bot` (the spec of the bot seat whose move it is) when a
+    bot seat's bot played it (docs/contract.md)."""
+    from ...bots import seat_spec
+
+    rows = []
+    for entry in entries:
+        row = entry.to_json()
+        spec = seat_spec(entry.player or "") if entry.turn is not None else None
+        if spec:
+            row["bot"] = spec
+        rows.append(row)
+    return rows
 
 
 def _log_fork(game: str | None, json: bool, color: bool) -> None:
@@ -324,9 +358,10 @@ def _log_fork(game: str | None, json: bool, color: bool) -> None:
     sides = {side: log_entries(store.from_bytes(path, fork.prefix + fork.branch(side).data).game) for side in SIDES}
     common = [e for e in sides["ours"] if e.seq <= fork.seq]
     if json:
-        rows = [e.to_json() for e in common]
+        rows = _rows(common)
         for side in SIDES:
-            rows += [{**e.to_json(), "side": side, "ref": fork.label(side)} for e in sides[side] if e.seq > fork.seq]
+            later = [e for e in sides[side] if e.seq > fork.seq]
+            rows += [{**row, "side": side, "ref": fork.label(side)} for row in _rows(later)]
         out(json_text(rows))
     else:
         parts = [log_text(common, color=color).rstrip("\n")]

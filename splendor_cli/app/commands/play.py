@@ -22,6 +22,13 @@ if TYPE_CHECKING:
 
 
 _BOTS = Param("bots", "--bots", kind="flag", help="Then let the bot seats play, up to the next person.")
+WHY = Param(
+    "why",
+    "--why",
+    kind="flag",
+    help="Also the bot's best moves (--top), each with its estimate of the mover's chance of winning and a reason.",
+)
+TOP = Param("top", "--top", kind="int", low=1, high=20, metavar="N", help="How many moves --why lists (default 3).")
 FOR = Param(
     "for_",
     "--for",
@@ -66,8 +73,9 @@ def play(
 
     splendor play --for ann take red green blue   (ann's turn, played for her: the log says by whom)
 
-    Who you are: --as, $SPLENDOR_PLAYER, your key (a sealed game), or the player whose e-mail in the
-    header is your git e-mail. Someone else's turn is refused, unless you say --for NAME.
+    Who you are: your key (a sealed game), the player whose e-mail in the header is your git
+    e-mail, $SPLENDOR_PLAYER; else --as (a hot-seat game). When that is known, --as someone else
+    is refused, as is someone else's turn: say --for NAME to play NAME's turn on purpose.
     """
     from ...bots import seat_spec
 
@@ -92,7 +100,7 @@ def play(
         now = after.game.table
         if as_ is None and not now.finished and seat_spec(now.player.name):
             raise IllegalMoveError(
-                f"it is {now.player.name}'s turn, a bot's: `splendor bot` plays it (or say --as {now.player.name})",
+                f"it is {now.player.name}'s turn, a bot's: `splendor bot` plays it (or add --bots to your move)",
                 rule="turn",
             )
         mover = as_ or (now.player.name if len(parsed) > 1 else None)
@@ -142,17 +150,33 @@ def _seat(loaded: Loaded, as_: str | None, for_: str | None) -> tuple[str | None
     they did): `--for NAME` (played by whoever is at the keyboard, when known), else the person
     at the keyboard (players.at_keyboard), else None (nobody known: the player to move).
 
+    Who is at the keyboard is known when the header's e-mails name the user's git e-mail, or
+    $SPLENDOR_PLAYER names a player (players.known_player): then `--as` naming anyone else is
+    refused, not taken as who you are (it is no way round the check of turns): `--for` plays
+    another player's turn on purpose, recorded. Where nothing is known, `--as` says who you are.
+
     Raises:
         UsageError: --for names nobody who plays.
-        IllegalMoveError: the person at the keyboard is known, and another player is to move
-            (rule `turn`): naming both, and how to play for them on purpose.
+        IllegalMoveError: the person at the keyboard is known, and `--as` names someone else, or
+            another player is to move (rule `turn`): naming both, and how to play for them on
+            purpose.
     """
     from ...bots import seat_spec
-    from ..services.players import at_keyboard
+    from ..services.players import at_keyboard, known_player
 
     if as_ and as_ not in loaded.record.header.players:
         return as_, ""  # nobody who plays: `decide` says so
-    me, how = at_keyboard(loaded, as_)
+    known, said = known_player(loaded)
+    if known is not None and as_ and as_ != known:
+        import os
+
+        claim = "$SPLENDOR_PLAYER" if os.environ.get("SPLENDOR_PLAYER") == as_ else "--as"
+        raise IllegalMoveError(
+            f"you are {known} (says {said}), not {as_}: {claim} does not make you another player; to play"
+            f" {as_}'s turn for them on purpose, say --for {as_} (it is recorded as played by {known})",
+            rule="turn",
+        )
+    me, how = (known, said) if known is not None else at_keyboard(loaded, as_)
     now = loaded.game.table
     if for_:
         if seat_spec(for_):
@@ -168,13 +192,14 @@ def _seat(loaded: Loaded, as_: str | None, for_: str | None) -> tuple[str | None
         raise IllegalMoveError(f"it is {mover}'s turn, a bot's, not {me}'s (you): `splendor bot` plays it", rule="turn")
     raise IllegalMoveError(
         f"it is {mover}'s turn, not {me}'s (you, says {how}): to play it for {mover} on purpose, say"
-        f" --for {mover} (it is recorded as played by {me}); if you are {mover}, say --as {mover}",
+        f" --for {mover} (it is recorded as played by {me})",
         rule="turn",
     )
 
 
-def _shortcut(action: str, words: list[str], game: str | None, as_: str | None, for_: str | None, json: bool) -> None:
-    play(move=[action, *words], game=game, as_=as_, for_=for_, json=json)
+def _shortcut(action: str, words: list[str], **options: Any) -> None:
+    """`play` with the action word said: every option of `play` (`--bots`, `--notify` too)."""
+    play(move=[action, *words], **options)
 
 
 @command(
@@ -184,9 +209,18 @@ def _shortcut(action: str, words: list[str], game: str | None, as_: str | None, 
     AS,
     FOR,
     JSON,
+    _BOTS,
+    NOTIFY,
 )
 def take(
-    *, colours: list[str], game: str | None = None, as_: str | None = None, for_: str | None = None, json: bool = False
+    *,
+    colours: list[str],
+    game: str | None = None,
+    as_: str | None = None,
+    for_: str | None = None,
+    json: bool = False,
+    bots: bool = False,
+    notify: bool = False,
 ) -> None:
     """Take 3 gems of different colours, or 2 of one colour (add 'return ...' past 10 tokens).
 
@@ -198,7 +232,7 @@ def take(
 
     splendor take b2 c3 d4   (Duel)
     """
-    _shortcut("take", colours, game, as_, for_, json)
+    _shortcut("take", colours, game=game, as_=as_, for_=for_, json=json, bots=bots, notify=notify)
 
 
 @command(
@@ -212,9 +246,18 @@ def take(
     AS,
     FOR,
     JSON,
+    _BOTS,
+    NOTIFY,
 )
 def reserve(
-    *, card: list[str], game: str | None = None, as_: str | None = None, for_: str | None = None, json: bool = False
+    *,
+    card: list[str],
+    game: str | None = None,
+    as_: str | None = None,
+    for_: str | None = None,
+    json: bool = False,
+    bots: bool = False,
+    notify: bool = False,
 ) -> None:
     """Reserve a face-up card or the top card of a deck, and take a gold if there is one.
 
@@ -228,7 +271,7 @@ def reserve(
 
     splendor reserve 2-05 a1   (Duel)
     """
-    _shortcut("reserve", card, game, as_, for_, json)
+    _shortcut("reserve", card, game=game, as_=as_, for_=for_, json=json, bots=bots, notify=notify)
 
 
 @command(
@@ -238,9 +281,18 @@ def reserve(
     AS,
     FOR,
     JSON,
+    _BOTS,
+    NOTIFY,
 )
 def buy(
-    *, card: list[str], game: str | None = None, as_: str | None = None, for_: str | None = None, json: bool = False
+    *,
+    card: list[str],
+    game: str | None = None,
+    as_: str | None = None,
+    for_: str | None = None,
+    json: bool = False,
+    bots: bool = False,
+    notify: bool = False,
 ) -> None:
     """Buy a face-up or reserved card (default payment: coloured tokens before gold).
 
@@ -254,22 +306,30 @@ def buy(
 
     splendor buy 1-27 as red   (Duel)
     """
-    _shortcut("buy", card, game, as_, for_, json)
+    _shortcut("buy", card, game=game, as_=as_, for_=for_, json=json, bots=bots, notify=notify)
 
 
-@command("replenish", GAME, AS, FOR, JSON)
-def replenish(*, game: str | None = None, as_: str | None = None, for_: str | None = None, json: bool = False) -> None:
+@command("replenish", GAME, AS, FOR, JSON, _BOTS, NOTIFY)
+def replenish(
+    *,
+    game: str | None = None,
+    as_: str | None = None,
+    for_: str | None = None,
+    json: bool = False,
+    bots: bool = False,
+    notify: bool = False,
+) -> None:
     """Duel: replenish the board from the bag (your opponent takes a privilege).
 
     Example:
 
     splendor replenish -g games/duel.toml
     """
-    _shortcut("replenish", [], game, as_, for_, json)
+    _shortcut("replenish", [], game=game, as_=as_, for_=for_, json=json, bots=bots, notify=notify)
 
 
-@command("bot", GAME, JSON)
-def bot(*, game: str | None = None, json: bool = False) -> None:
+@command("bot", GAME, JSON, WHY, TOP)
+def bot(*, game: str | None = None, json: bool = False, why: bool = False, top: int = 3) -> None:
     """Let the bot seats play: every turn (Duel: step) of a seat named bot:SPEC, up to the next person.
 
     Seat bots with `splendor new --players alice,bot:mcts,bot:greedy`.
@@ -279,31 +339,40 @@ def bot(*, game: str | None = None, json: bool = False) -> None:
 
     Each bot draws from a source seeded by the game and the move number: the same file always gets the same moves.
 
+    --why says, under each move, the bot's best moves there and why (as `hint --why`).
+
     Example:
 
     splendor bot -g games/friday.toml
+
+    splendor bot --why
     """
 
+    reasons: list[tuple[Loaded, str, Any, Any]] = []
     with writing(game) as loaded:
-        after = _bot_turns(loaded)
+        after = _bot_turns(loaded, (reasons, top) if why else None)
         if after is not loaded:
             after = append(loaded, staged=after)
     if after is loaded and not json:
         now = loaded.game
         out(now.variant.whose_turn(now.state) + ("" if now.table.finished else ": not a bot seat, nothing to play"))
         return
-    _report(loaded, after, json)
+    _report(loaded, after, json, reasons)
 
 
-def _bot_turns(loaded: Loaded) -> Loaded:
+def _bot_turns(loaded: Loaded, why: tuple[list[Any], int] | None = None) -> Loaded:
     """`loaded` with every consecutive move of a bot seat staged, until a person is to move or the
     game ends. Each bot draws from a source seeded by the game and the event before its move, so
-    the same file always gets the same moves."""
+    the same file always gets the same moves. `why`: a list to which each move's table, seat,
+    move and best options are added (`--why`), and how many options."""
     from ...bots import seat_spec
 
     door, after = gate(), loaded
     while not after.game.table.finished and (spec := seat_spec(after.game.table.player.name)):
-        after = door.stage(after, after.game.decide(_suggest(after, spec)), decided=True)
+        move = _suggest(after, spec)
+        if why is not None:
+            why[0].append((after, spec, move, _options(after, spec, move, why[1])))
+        after = door.stage(after, after.game.decide(move), decided=True)
     return after
 
 
@@ -329,15 +398,25 @@ def _suggest(loaded: Loaded, spec: str) -> Any:
         help="The bot asked: random, greedy, mcts, expert (the default), or with a budget: expert:N, expert:Ns.",
     ),
     JSON,
+    WHY,
+    TOP,
 )
-def hint(*, game: str | None = None, bot: str = "expert", json: bool = False) -> None:
-    """Suggest a move to the player to move (what a bot would play), without playing it.
+def hint(*, game: str | None = None, bot: str = "expert", json: bool = False, why: bool = False, top: int = 3) -> None:
+    """Suggest a move to the player to move (what a bot would play), without playing it, and the
+    command that plays it.
+
+    --why lists the bot's best moves, its own first, each with the mover's chance of winning after
+    it (expert: as its search estimates it; the other bots: as the model reads the position right
+    after the move) and one reason: points, a noble, a card it denies an opponent, a card it makes
+    affordable.
 
     Example:
 
     splendor hint -g games/friday.toml --bot greedy
+
+    splendor hint --why   (expert's best three moves, and why)
     """
-    from ...bots import parse_spec
+    from ...bots import parse_spec, seat_spec
 
     parse_spec(bot)
     from ..services.players import check_my_turn
@@ -349,39 +428,106 @@ def hint(*, game: str | None = None, bot: str = "expert", json: bool = False) ->
     check_my_turn(loaded, None, "hint")  # your key, your git e-mail: a hint is for the player to move
     move = _suggest(loaded, bot)
     text = variant.format_move(move)
+    options = _options(loaded, bot, move, top) if why else ()
+    mover = state.player.name
     if json:
-        out(json_text({"player": state.player.name, "bot": bot, **variant.move_json(loaded.game.state, move)}))
+        shown: dict[str, Any] = {"player": mover, "bot": bot, **variant.move_json(loaded.game.state, move)}
+        if why:
+            from ...bots.why import options_json
+
+            shown["why"] = options_json(variant, loaded.game.state, options)
+        out(json_text(shown))
+        return
+    where = f" -g {_quoted(game)}" if game else ""
+    if seat_spec(mover):
+        command = f"splendor bot{where}"  # a bot seat's turn: its bot plays it
     else:
-        out(f'{state.player.name}: {text}   (suggested by {bot}; play it with: splendor play "{text}")')
+        bots = " --bots" if any(seat_spec(p) for p in loaded.record.header.players) else ""
+        command = f'splendor play{where}{bots} "{text}"'
+    lines = [f"{mover}: {text}   (suggested by {bot}; play it with: {command})"]
+    if why:
+        lines += _why_lines(loaded, bot, mover, options)
+    out("\n".join(lines))
 
 
-def _report(loaded: Loaded, after: Loaded, json: bool) -> None:
-    """What `play` and `bot` print: the events added (JSON: the last one too), then whose turn."""
+def _quoted(path: str) -> str:
+    """A game path as a shell reads it back (quoted only when it must be), made safe to print."""
+    import shlex
+
+    return safe(shlex.quote(path))
+
+
+def _options(loaded: Loaded, spec: str, played: Any, top: int) -> Any:
+    """The best `top` moves of the bot of `spec` for the player to move, `played` (its move) first
+    (bots/why.py): seen as the seat sees the table, drawn from the source its move is drawn from."""
+    from ...bots.check import seat_random
+    from ...bots.why import best_moves
+    from ..services.table_part import part
+
+    game = loaded.game
+    state = part(game).view(game, game.state.player.name)
+    source = seat_random(loaded.record.header.game, game.seq)
+    return best_moves(game.variant, spec, state, source, played, top=top)
+
+
+def _why_lines(loaded: Loaded, spec: str, mover: str, options: Any) -> list[str]:
+    """`--why` for a person: a heading, then one line a move: the chance, the move, the reason."""
+    from ...bots import parse_spec
+
+    variant = loaded.game.variant
+    how = "as its search estimates it" if parse_spec(spec)[0] == "expert" else "as the position after it looks"
+    lines = [f"{spec}'s best moves for {mover}, with {mover}'s chance of winning after each ({how}):"]
+    texts = [variant.format_move(o.move) for o in options]
+    width = max(len(t) for t in texts)
+    for option, text in zip(options, texts):
+        lines.append(f"  {round(100 * option.chance):>3}%  {text:<{width}}  {option.reason}")
+    return lines
+
+
+def _report(loaded: Loaded, after: Loaded, json: bool, why: list[Any] | None = None) -> None:
+    """What `play` and `bot` print: the events added (JSON: the last one too), then whose turn:
+    when a bot seat is to move, how its turn is played. `why` (`bot --why`): under each bot move,
+    its best options."""
+    from ...bots import seat_spec
     from ...events import actor
     from ...projection.log import event_notation
 
     views(after)  # bots ask for these next: answer them from the cache
     added = after.record.events[loaded.game.seq :]
     variant, now = after.game.variant, after.game.state
+    explained = {before.game.seq + 1: (before, spec, options) for before, spec, _, options in why or ()}
     if json:
         from ...events.codec import event_to_dict
 
         last = added[-1] if added else None
-        out(
-            json_text(
-                {
-                    "seq": after.game.seq,
-                    "notation": event_notation(variant, last) if last else None,
-                    "event": event_to_dict(last) if last else None,
-                    "events": [event_to_dict(e) for e in added],
-                    "to_move": None if now.finished else now.player.name,
-                    "finished": now.finished,
-                    "winners": list(now.winners()),
-                    **variant.status(now),
-                }
-            )
-        )
+        shown = {
+            "seq": after.game.seq,
+            "notation": event_notation(variant, last) if last else None,
+            "event": event_to_dict(last) if last else None,
+            "events": [event_to_dict(e) for e in added],
+            "to_move": None if now.finished else now.player.name,
+            "finished": now.finished,
+            "winners": list(now.winners()),
+            **variant.status(now),
+        }
+        if why is not None:
+            from ...bots.why import options_json
+
+            shown["why"] = [
+                {"seq": seq, "player": before.game.table.player.name, "bot": spec}
+                | {"moves": options_json(variant, before.game.state, options)}
+                for seq, (before, spec, options) in explained.items()
+            ]
+        out(json_text(shown))
         return
-    lines = [f"#{e.seq} {actor(e) or 'deal'}: {event_notation(variant, e)}" for e in added]
-    lines.append(variant.whose_turn(now))
+    lines = []
+    for e in added:
+        lines.append(f"#{e.seq} {actor(e) or 'deal'}: {event_notation(variant, e)}")
+        if e.seq in explained:
+            before, spec, options = explained[e.seq]
+            lines += ["  " + line for line in _why_lines(before, spec, before.game.table.player.name, options)]
+    turn = variant.whose_turn(now)
+    if not now.finished and seat_spec(after.game.table.player.name):
+        turn += ": `splendor bot` plays its turn (or add --bots to your move)"
+    lines.append(turn)
     out("\n".join(lines))

@@ -91,6 +91,23 @@ def at_keyboard(loaded: Loaded, as_: str | None) -> tuple[str | None, str]:
     return me, "your git e-mail" if me else ""
 
 
+def known_player(loaded: Loaded) -> tuple[str | None, str]:
+    """Who is at the keyboard by what is not typed on the command line, and what says so: in a
+    sealed or signed game the seat the local key joined, else the player whose e-mail in the
+    header is the user's git e-mail, else the player $SPLENDOR_PLAYER names; (None, "") when
+    nothing says (a game without e-mails, nothing set). Against it, `--as` naming someone else is
+    a false claim, which `play` refuses (`--for` plays for another on purpose)."""
+    import os
+
+    me, how = at_keyboard(loaded, None)
+    if me is not None:
+        return me, how
+    env = os.environ.get("SPLENDOR_PLAYER") or ""
+    if env in loaded.record.header.players:
+        return env, "$SPLENDOR_PLAYER"
+    return None, ""
+
+
 def check_my_turn(loaded: Loaded, as_: str | None, what: str) -> None:
     """Before `moves` or `hint`: refuse when the person at the keyboard is known (`at_keyboard`)
     and another player is to move, saying whose turn it is (the moves listed would be theirs,
