@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Sequence
 
 from ..errors import GameFileError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..events.codec import Record
+    from ..sharing.relays import Mark
 
 MAX_BYTES = 16 << 20
 """The largest memory file read (16 MiB: a quarter of a million events of 64 hex digits)."""
@@ -44,6 +46,34 @@ def _same(was: str, is_: str) -> bool:
     """Whether `was`, a line of the memory, is the digest `is_` of the file's event: the whole
     of it, or its first 16 digits for a line an earlier release wrote."""
     return was == (is_ if len(was) == FULL else is_[:SHORT])
+
+
+RELAYS = ".relays"
+"""The suffix of the file beside a game's memory that keeps the relayed moves seen (their `Mark`)."""
+
+
+def _parting(seen: Sequence[str], now: Sequence[str]) -> int | None:
+    """The index (0-based) of the first event seen that is not the copy's event there; None when
+    the copy agrees with every event seen that it holds."""
+    return next((i for i, (was, is_) in enumerate(zip(seen, now)) if not _same(was, is_)), None)
+
+
+def _read_marks(text: str) -> dict[str, Mark]:
+    """The relayed moves kept beside a memory, by digest (lines that do not read are skipped)."""
+    from ..sharing.relays import Mark
+
+    marks: dict[str, Mark] = {}
+    for line in text.split("\n"):
+        words = line.split()
+        if len(words) != 4 or len(words[0]) != FULL:
+            continue
+        try:
+            marks[words[0]] = Mark(
+                seat=bytes.fromhex(words[2]).decode(), key=words[1], by=bytes.fromhex(words[3]).decode()
+            )
+        except (ValueError, UnicodeDecodeError):
+            continue
+    return marks
 
 
 def game_file(folder: str | None, game: str) -> str | None:
@@ -139,13 +169,16 @@ class Seen:
         """
         seen = self.digests(record.header.game)
         now = record.digests
-        for seq, (was, is_) in enumerate(zip(seen, now), start=1):
-            if not _same(was, is_):
-                raise GameFileError(
-                    f"{path}: event #{seq} is not the event #{seq} you saw of game"
-                    f" {record.header.game!r}: an earlier turn was rewritten (if all the players"
-                    " agree to this copy, `splendor forget -g FILE` accepts it)"
-                )
+        parting = _parting(seen, now)
+        if parting is not None:
+            if self._gives_way(record, seen, parting):
+                return parting  # a relayed move seen gave way to its seat's own, or to itself
+            seq = parting + 1
+            raise GameFileError(
+                f"{path}: event #{seq} is not the event #{seq} you saw of game"
+                f" {record.header.game!r}: an earlier turn was rewritten (if all the players"
+                " agree to this copy, `splendor forget -g FILE` accepts it)"
+            )
         if len(now) < len(seen) and behind_ok:
             return len(now)
         if len(now) < len(seen):  # a strict prefix of what was seen: an older copy, not a forgery
@@ -188,12 +221,45 @@ class Seen:
         seen = self.digests(record.header.game)
         # An earlier release's memory of short lines that the file matches whole is written again, full.
         upgrade = len(seen) == len(now) and any(len(d) != FULL for d in seen) and all(map(_same, seen, now))
-        if not replace and len(seen) >= len(now) and not upgrade:
+        parting = _parting(seen, now)
+        gave_way = parting is not None and self._gives_way(record, seen, parting)
+        if not replace and len(seen) >= len(now) and not upgrade and not gave_way:
             return  # nothing new
-        if not replace and not all(map(_same, seen, now)):
+        if not replace and parting is not None and not gave_way:
             return  # a copy that contradicts what was seen is never remembered over it (its next read is refused)
         write_private(self.folder, path, "\n".join(now) + "\n")
+        self._remember_relays(record, path)
+
+    def _gives_way(self, record: Record, seen: list[str], parting: int) -> bool:
+        """Whether the events seen from `parting` on (0-based) are relayed moves that give way to
+        the copy's events there (`sharing.relays.gives_way`): the seat's own move, or the same move."""
+        from ..sharing.relays import gives_way
+
+        path = self.file(record.header.game)
+        if path is None:
+            return False
+        marks = _read_marks(read_private(path + RELAYS, MAX_BYTES))
+        left = [marks.get(digest) for digest in seen[parting:]]
+        return bool(gives_way(left, record.events[parting:]))
+
+    def _remember_relays(self, record: Record, path: str) -> None:
+        """Keep the `Mark` of each relayed move of `record` (`play --for`), by its digest: what a
+        later copy's check needs to let it give way (`_gives_way`)."""
+        if not any(getattr(event, "by", "") for event in record.events):
+            forget_private(path + RELAYS)
+            return
+        from ..sharing.relays import mark
+
+        lines = []
+        for event, digest in zip(record.events, record.digests, strict=True):
+            found = mark(event) if getattr(event, "by", "") else None
+            if found is not None:
+                lines.append(f"{digest} {found.key} {found.seat.encode().hex()} {found.by.encode().hex()}")
+        assert self.folder is not None
+        write_private(self.folder, path + RELAYS, "\n".join(lines) + "\n")
 
     def forget(self, game: str) -> None:
         """Forget what was seen of game `game` (the gate's alone to call)."""
-        forget_private(self.file(game))
+        path = self.file(game)
+        forget_private(path)
+        forget_private(None if path is None else path + RELAYS)

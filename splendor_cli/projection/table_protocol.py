@@ -72,6 +72,13 @@ class TableProtocol:
         return {}
 
     @classmethod
+    def remade(cls, event: Event) -> bool:
+        """Whether `event` is a step its player owes the protocol that is made again when it is
+        left out (a join, a shuffle, a share: `splendor seal` writes what is owed), not a choice
+        of theirs (a consent): a race of such steps settles by itself (app/services/races.py)."""
+        return False
+
+    @classmethod
     def notation(cls, event: Event) -> str:
         """How the log writes an event the protocol owns, in words ("": not one of its own)."""
         return ""

@@ -112,9 +112,11 @@ def check_undo(game: History, *, to: int, by: str, forced: bool) -> list[str]:
         else:
             why = "does not exist"
         raise IllegalMoveError(f"cannot undo to event #{to}: it {why}", rule="undo")
-    actors = [_actor_at(game, i) for i in range(game.after.index(to) + 1, len(game.after))]
-    if by and not forced:
-        others = others_of(actors, by)
+    indices = range(game.after.index(to) + 1, len(game.after))
+    actors = [_actor_at(game, i) for i in indices]
+    if by and not forced:  # a move `by` played for another (`play --for`) is theirs to take back too
+        relayed = [getattr(game.events[game.after[i] - 1], "by", "") for i in indices]
+        others = others_of([by if relayer == by else name for name, relayer in zip(actors, relayed)], by)
         if others:
             raise IllegalMoveError(
                 f"{by} may take back only their own turns (and the bots' answers to them);"

@@ -60,6 +60,10 @@ class SealedTable(TableProtocol):
         }
 
     @classmethod
+    def remade(cls, event: Event) -> bool:
+        return isinstance(event, (PlayerJoined, DeckShuffled, CardsShown, KeysPublished))
+
+    @classmethod
     def notation(cls, event: Event) -> str:
         match event:
             case SealedAsked():

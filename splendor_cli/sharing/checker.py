@@ -13,6 +13,7 @@ from ..forks import cut, decode
 from ..gate.judge import judge_events
 from .audit_rules import carrier_fault, events_listed, moves_reason, resolved_fork, rewrite_reason, withdrawal_fault
 from .history import Blob, Carrier
+from .relays import superseded
 from .versions import Trusted, Version, extend_version, read_version
 from .withdrawals import consent_fault, withdrawal_of
 
@@ -158,6 +159,8 @@ class Checker:
         )
         if not withdrawable or not resolved_fork(before, after):
             return reason
+        if superseded(left, theirs[common:]):  # a relayed turn gave way to its own, or to itself
+            return None
         if before.game.protocol.signed:  # signed events: the consent of their player, not the commit's e-mail
             withdrawal = withdrawal_of(before, after, left)
             fault = withdrawal.fault or consent_fault(withdrawal, message() if message is not None else "")

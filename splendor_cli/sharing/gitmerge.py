@@ -7,7 +7,9 @@ the digest of the one before it. So two copies of a game merge by comparing thei
 - one side continues the other: the longer one (a fast-forward);
 - both continue the common events differently (two players moved from stale copies): the game
   has *forked*. When only one side replays by the rules (the other's turn was played by someone
-  who was not to move), that side is kept and the other's turns are named as dropped. When both
+  who was not to move), that side is kept and the other's turns are named as dropped. When one
+  side holds only a copy of the other's first move, or a move relayed for a seat that played its
+  own on the other side, it gives way (relays.py: a rule chooses, not a person). When both
   replay, neither can be chosen for the players: the result is a *forked file*, the common
   events followed by our branch and then their branch (two events with one parent), and the
   merge stops as a conflict until `splendor resolve --keep REF` keeps one branch (REF: the
@@ -37,6 +39,7 @@ from ..records import parse_text, replay_record
 from ..store import StrPath
 from ..variants import find_variant
 from .git import Git
+from .relays import superseded
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -220,6 +223,12 @@ def merge(base: bytes, ours: bytes, theirs: bytes) -> MergeResult:
         return MergeResult(
             data=ours, conflict=False, message=f"ours already holds theirs, and adds {turns(variant, mine)}"
         )
+    for keep, drop, kept, gone in (("theirs", "ours", their, mine), ("ours", "theirs", our, yours)):
+        why = superseded(gone, kept.record.events[shared:])  # a relayed turn met its own, or itself
+        if why:
+            return MergeResult(
+                data=kept.data, conflict=False, message=f"kept {keep}; left out {turns(variant, gone)} of {drop}: {why}"
+            )
     forked = "".join((our.text.head, *our.text.blocks, *their.text.blocks[shared:])).encode("utf-8")
     fork = split_fork(forked)
     if fork is None:  # pragma: no cover - the blocks were cut from parsed files

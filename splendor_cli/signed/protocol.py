@@ -76,6 +76,10 @@ class SignedTable(TableProtocol):
         return {SignedAsked: _asked, SignerJoined: _joined, DealShared: _shared}
 
     @classmethod
+    def remade(cls, event: Event) -> bool:
+        return isinstance(event, (SignerJoined, DealShared))
+
+    @classmethod
     def notation(cls, event: Event) -> str:
         from ..crypto.keys import fingerprint
 

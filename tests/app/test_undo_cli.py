@@ -97,3 +97,21 @@ def test_the_help_of_undo_says_what_as_means_for_it() -> None:
     assert code == 0
     assert "Who asks for the undo ($SPLENDOR_PLAYER); default: your git e-mail in the header," in text
     assert "else the player whose turn is taken back." in text
+
+
+def test_the_player_who_relayed_a_turn_may_take_it_back(tmp_path: Path) -> None:
+    """cy played bob's turn for him (`--for bob`): her plain `undo` takes it back (the move was her
+    act, issue 32: one command withdraws a relayed move); ann, who neither played nor relayed it,
+    may not without --force."""
+    path = tmp_path / "g.toml"
+    assert cli("new", "-g", path, "--players", "ann,bob,cy", "--seed", 3)[0] == 0
+    assert cli("take", "white", "blue", "green", "-g", path, env={"SPLENDOR_PLAYER": "ann"})[0] == 0
+    code, _, err = cli(
+        "play", "--for", "bob", "take", "red", "black", "green", "-g", path, env={"SPLENDOR_PLAYER": "cy"}
+    )
+    assert code == 0, err
+    before = path.read_bytes()
+    code, _, err = cli("undo", "-g", path, env={"SPLENDOR_PLAYER": "ann"})
+    assert code == 3 and "may take back only their own turns" in err and path.read_bytes() == before
+    code, out, err = cli("undo", "-g", path, env={"SPLENDOR_PLAYER": "cy"})
+    assert code == 0 and "undo: back to just after #2; bob to move" in out, (out, err)

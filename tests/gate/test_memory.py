@@ -134,3 +134,34 @@ def test_a_memory_of_short_digests_still_defends_and_is_rewritten_full(tmp_path:
     lines = known.read_text().split()
     assert len(lines) == 2 and all(len(line) == 64 for line in lines)
     assert [line[:16] for line in lines] == [record.events[1].parent, record.head]
+
+
+def test_a_relayed_turn_seen_gives_way_to_its_seats_own_or_to_itself_and_to_nothing_else(tmp_path: Path) -> None:
+    """A turn played for ann by bob (`--for ann`) and seen here gives way to ann's own turn there,
+    or to the same move typed by another (issue 32: the rule chooses, every clone agrees); never
+    to another move relayed for her: that is a rewritten turn (exit 4)."""
+    base = tmp_path / "base.toml"
+    assert cli("new", "-g", base, "--players", "ann,bob,cy", "--seed", 1)[0] == 0
+    own = ("take", "white", "blue", "green")
+    relayed, other = ("play", "--for", "ann", *own), ("play", "--for", "ann", "take", "red", "black", "green")
+    cases = [
+        (relayed, own, "bob", "ann", True),
+        (relayed, relayed, "bob", "cy", True),
+        (relayed, other, "bob", "cy", False),
+    ]
+    for n, (seen, copy, seen_by, copy_by, taken) in enumerate(cases):
+        memory = {"XDG_DATA_HOME": str(tmp_path / f"data-{n}")}
+        path, theirs = tmp_path / f"g{n}.toml", tmp_path / f"theirs{n}.toml"
+        elsewhere = {"XDG_DATA_HOME": str(tmp_path / f"elsewhere-{n}")}  # another player's machine
+        for target, args, who, where in ((path, seen, seen_by, memory), (theirs, copy, copy_by, elsewhere)):
+            target.write_bytes(base.read_bytes())
+            code, _, err = cli(*args, "-g", target, env={**where, "SPLENDOR_PLAYER": who})
+            assert code == 0, err
+        path.write_bytes(theirs.read_bytes())  # the copy that came in over what was seen
+        code, _, err = cli("state", "-g", path, "--json", env=memory)
+        assert (code == 0) == taken, (n, code, err)
+        if not taken:
+            assert code == 4 and "event #2 is not the event #2 you saw" in err
+            continue
+        code, _, err = cli("take", "red", "red", "-g", path, env={**memory, "SPLENDOR_PLAYER": "bob"})
+        assert code == 0, err  # remembered as it is now: it goes on

@@ -1,8 +1,9 @@
 """Races the table settles by itself (issue 32, item 1): protocol events commute with moves.
 
 Two players who act at once from the same copy fork the game. When this player's side of the
-fork (their unpushed events: git's "ours" in the merge `sync` makes) holds only their own part
-of the table protocol (a join, a shuffle, decryption shares, keys) and at most one move of
+fork (their unpushed events: git's "ours" in the merge `sync` makes) holds only steps they owe
+the table protocol, which are made again when left out (`TableProtocol.remade`: a join, a
+shuffle, decryption shares, keys; not a consent to a rewind) and at most one move of
 theirs, and the other side only protocol events, nothing needs a person to choose: their side is
 left out (their own unpushed events: they consent, as `splendor resolve --keep theirs` does), the
 next write makes their part again after the other's, and their move is played again on the new
@@ -81,14 +82,15 @@ def _race(fork: Fork, me: str) -> tuple[Event | None] | None:
     """What a fork is to `me`: None when it is not a race of protocol events they can settle;
     else the one move of theirs on their side to play again (`(None,)`: none, only their part)."""
     from ...events import PlayEvent, actor
-    from ...projection.table_protocol import is_protocol_event
+    from ...projection.table_protocol import find_protocol, is_protocol_event
 
     ours, theirs = fork.ours.events, fork.theirs.events
     if not ours or not all(actor(event) == me for event in ours):
         return None
+    remade = find_protocol(fork.record.header.table or "open").remade
     moves = [event for event in ours if isinstance(event, PlayEvent)]
-    if len(moves) > 1 or not all(isinstance(e, PlayEvent) or is_protocol_event(e) for e in ours):
-        return None
+    if len(moves) > 1 or not all(isinstance(e, PlayEvent) or remade(e) for e in ours):
+        return None  # more than one move, or a choice of theirs (an undo, a consent): theirs to settle
     if moves and not all(is_protocol_event(event) for event in theirs):
         return None  # another move on their side: a real race between turns
     return (moves[0] if moves else None,)
