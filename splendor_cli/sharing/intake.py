@@ -189,7 +189,7 @@ def take_game(
                 for mail, _ in holders:
                     mail.again = True
                 continue
-            loaded, forked = _take_block(desk, loaded, gid, block, holders, tally=tally)
+            loaded, forked = _take_block(desk, loaded, gid, block, holders, tally=tally, before=before)
         if waiting:
             desk.say(
                 f"{gid}: {count(waiting, 'later move block')} {'waits' if waiting == 1 else 'wait'} until the fork"
@@ -202,16 +202,29 @@ def take_game(
 
 
 def _take_block(
-    desk: Desk, loaded: Loaded, gid: str, block: MoveBlock, holders: Sequence[tuple[Mail, FoundBlock]], *, tally: Tally
+    desk: Desk,
+    loaded: Loaded,
+    gid: str,
+    block: MoveBlock,
+    holders: Sequence[tuple[Mail, FoundBlock]],
+    *,
+    tally: Tally,
+    before: int,
 ) -> tuple[Loaded, bool]:
     """One block onto the game (held under its write lock): the game after it, and whether the
-    block forked it (the fork is written, and said)."""
+    block forked it (the fork is written, and said).
+
+    `before` is the last seq the file had before this run: a block whose events this run brought
+    already (the whole file the mail carries, or another block of this run) is said once, as
+    applied, never also as applied already."""
     span = f"#{block.first}" if block.first == block.last else f"#{block.first}-{block.last}"
     where = f"{gid} {span} ({holders[0][0].message.label})"
     forked = False
     try:
         outcome = apply_blocks(loaded.record, loaded.game, [block])
-        if outcome.is_noop:
+        if outcome.is_noop and block.last > before:  # brought by this run: said as applied
+            pass
+        elif outcome.is_noop:
             tally.known += 1
             desk.say(f"{gid}: {span} applied already")
         else:
