@@ -5,12 +5,15 @@ and the turn `games` gives against the one `show` gives."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 from app.test_sealed_cli import Machine, machines
 from helpers import ROOT
+
+from splendor_cli.sharing.gitmerge import merge
 
 ESCAPE = re.compile(r"\x1b\[([0-9;]*)m")
 EMPTY_BLOCK = re.compile(r"\x1b\[[0-9;]*(?<![0-9])4[0-7](?:;[0-9;]*)?m +\x1b\[0m")
@@ -88,3 +91,28 @@ def test_games_gives_the_turn_show_gives(tmp_path: Path) -> None:
     head = ann.ok("show", "-g", folder / "e.toml").splitlines()[0]
     assert "game over after 78 turns" in head and re.search(r"3p  78  +over: cy", listed[f"{folder}/e.toml"])
     assert re.search(r"2p  +dealing", listed[f"{folder}/d.toml"]), listed
+
+
+@pytest.mark.parametrize("variant", ["base", "duel"])
+def test_a_race_of_joins_says_the_deal_was_under_way(tmp_path: Path, variant: str) -> None:
+    """Two players join a sealed game from the same copy (a race during the deal): the forked
+    file says the deal was under way and what it waited for, never that the game was over
+    (issue 31 made the fork's standing replay the table protocol; the shuffles and the seed
+    commitments are tested in test_setup_fork_message.py)."""
+    ann, bob = (m.key() for m in machines(tmp_path, "ann", "bob"))
+    base = tmp_path / "sealed.toml"
+    ann.ok("new", "-g", base, "--players", "ann,bob", "--sealed", "--variant", variant)
+    mine, theirs = tmp_path / "ann.toml", tmp_path / "bob.toml"
+    shutil.copy(base, mine)
+    shutil.copy(base, theirs)
+    ann.ok("seal", "-g", mine, "--as", "ann")
+    bob.ok("seal", "-g", theirs, "--as", "bob")
+    merged = merge(base.read_bytes(), mine.read_bytes(), theirs.read_bytes())
+    assert merged.conflict
+    forked = tmp_path / "forked.toml"
+    forked.write_bytes(merged.data)
+    for command in (("show",), ("state", "--json"), ("seal",)):
+        done = ann(*command, "-g", forked)
+        assert done.code == 5 and "game forked after event #1" in done.err, (command, done)
+        assert "the deal was under way (waiting for ann and bob to join" in done.err, (command, done)
+        assert "was over" not in done.err, (command, done)
