@@ -462,17 +462,13 @@ def _git_here(path: str) -> Git:
 
 
 def _turn(row: dict[str, Any]) -> str:
-    """The turn as `show` heads the board with it: the turn under way (`3, round 2`; a Duel has no
-    rounds), the turns played once the game is over (`game over after 40 turns`), nothing while
-    the deal is under way (the next column says `dealing`)."""
+    """The turn as `show` heads the board with it: the turn under way (1 for a new game; `show`
+    adds the base game's round), the turns played once the game is over (`game over after 40
+    turns`), nothing while the deal is under way (the next column says `dealing`)."""
     played: int = row["turn"]
     if row["finished"]:
         return str(played)
-    if row["to_move"] is None:
-        return ""
-    if row["variant"] == "base":
-        return f"{played + 1}, round {played // len(row['players']) + 1}"
-    return str(played + 1)
+    return "" if row["to_move"] is None else str(played + 1)
 
 
 def _table(rows: list[dict[str, Any]]) -> str:
