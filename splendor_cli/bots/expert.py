@@ -85,6 +85,22 @@ def search(
     options = variant.legal_moves(state)
     if len(options) == 1:
         return options[0]
+    return ranked(grow(variant, state, rng, iterations=iterations, seconds=seconds))[0][0]
+
+
+def ranked(children: dict[Hashable, Any]) -> list[tuple[Any, int, float]]:
+    """The root's moves as the search ends, best first: each move (undrawn), its visits and its
+    value, the mean of the chances of winning backed up through it for the seat to move at the
+    root (`Variant.chances`, averaged over the samples and replies the search walked). The
+    first is the move played: the most visited (its value breaks ties)."""
+    rows = [(move, node.visits, node.total / node.visits) for move, node in children.items()]
+    return sorted(rows, key=lambda row: (row[1], row[2]), reverse=True)
+
+
+def grow(
+    variant: AnyVariant, state: Any, rng: random.Random, *, iterations: int | None, seconds: float | None
+) -> dict[Hashable, Any]:
+    """The root's children after the search's budget (at least two legal moves), by move."""
     seat = state.to_move
     chance = RandomChance(rng)
     chances = variant.chances
@@ -175,7 +191,7 @@ def search(
             result = chances(world)
         back_up(path, result)
     assert root.children
-    return max(root.children.items(), key=lambda item: (item[1].visits, item[1].total / item[1].visits))[0]
+    return root.children
 
 
 def expert_bot(variant: AnyVariant, *, iterations: int | None = None, seconds: float | None = None) -> Bot:

@@ -162,7 +162,7 @@ _TWO_DRAWN = re.compile(r'tokens = \["(\w+)", "(?!\1)(\w+)"')
 
 
 def _until_replenish(path: Path, *, two: bool = False) -> None:
-    """Play the first listed step (privileges and replenish come first) until a replenish is
+    """Play the first listed step (purchases first, the optional privilege and replenish late) until a replenish is
     played (with `two`, one whose first two tokens differ)."""
     while not (_TWO_DRAWN.search(path.read_text()) if two else b'type = "board_replenished"' in path.read_bytes()):
         items = json.loads(cli("moves", "-g", path, "--json")[1])

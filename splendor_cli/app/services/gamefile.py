@@ -164,6 +164,10 @@ def state_json(game: Game, state: Any = None) -> dict[str, Any]:
 
 
 def moves_json(game: Game) -> list[dict[str, Any]]:
-    """`moves --json`: every legal move of the player to move, as JSON."""
+    """`moves --json`: every legal move of the player to move, as JSON, in the order `moves`
+    lists them (move_order.py)."""
+    from .move_order import in_order
+
     variant, state = game.variant, game.state
-    return [variant.move_json(state, move) for move in variant.legal_moves(state)]
+    items = [variant.move_json(state, move) for move in variant.legal_moves(state)]
+    return [items[i] for i in in_order(items)]  # the moves that end a game first
