@@ -116,3 +116,13 @@ def test_a_race_of_joins_says_the_deal_was_under_way(tmp_path: Path, variant: st
         assert done.code == 5 and "game forked after event #1" in done.err, (command, done)
         assert "the deal was under way (waiting for ann and bob to join" in done.err, (command, done)
         assert "was over" not in done.err, (command, done)
+
+
+def test_the_readme_says_how_long_each_tier_takes() -> None:
+    """The quick start says how long every tier (its command, CI's) and the fast tier take, on what
+    machine, and the command of the fast tier (issue 32: "the README does not say how long the
+    tests take")."""
+    quick = (ROOT / "README.md").read_text(encoding="utf-8").split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    words = " ".join(quick.split())
+    assert re.search(r"every tier of the tests, .*: \d+ to \d+ minutes on a two-core machine", words), words
+    assert re.search(r"`\.venv/bin/python -m pytest` runs the fast tier alone, \d+ to \d+ minutes", words), words
