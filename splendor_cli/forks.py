@@ -208,13 +208,18 @@ def split_fork(data: bytes) -> Fork | None:
     )
 
 
-def describe_fork(fork: Fork) -> str:
+def describe_fork(fork: Fork, only: str | None = None) -> str:
     """One line naming both turns that follow the fork point (each with the digest that names
-    it), who was to move there, and the command that settles it."""
+    it), who was to move there, and the command that settles it: either side's, or, when only
+    the side `only` may be kept by this user (the audit refuses the other from them), that side's."""
     who = fork.standing()
     variant = find_variant(fork.record.header.variant)
     ours, theirs = (f"{turns(variant, fork.branch(s).events)} [{fork.label(s)}] ({s})" for s in SIDES)
-    return (
-        f"game forked after event #{fork.seq}: {ours} and {theirs} both follow it; {who};"
-        f" keep one with `splendor resolve --keep {fork.label('ours')}` or `--keep {fork.label('theirs')}`"
-    )
+    if only is not None:
+        keep = (
+            f"keep `splendor resolve --keep {fork.label(only)}` (the other side leaves out moves that are"
+            " not yours to withdraw: the audit refuses it from you)"
+        )
+    else:
+        keep = f"keep one with `splendor resolve --keep {fork.label('ours')}` or `--keep {fork.label('theirs')}`"
+    return f"game forked after event #{fork.seq}: {ours} and {theirs} both follow it; {who}; {keep}"

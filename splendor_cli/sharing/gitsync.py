@@ -522,7 +522,8 @@ def ahead(repo: Repo, up: Upstream) -> int:
 
 def push(repo: Repo, up: Upstream) -> bool:
     """Push HEAD to the upstream branch: True when it was taken; False when the remote has
-    commits HEAD lacks (someone pushed first: fetch, merge and push again).
+    commits HEAD lacks, or another push was updating the branch at that moment (`_RACED`:
+    fetch, merge and push again).
 
     Raises:
         UsageError: the push failed for another reason (no access, no network...).
@@ -538,6 +539,21 @@ def push(repo: Repo, up: Upstream) -> bool:
     if done.returncode == 0:
         return True
     text = (done.stdout + done.stderr).decode("utf-8", "replace")
-    if "[rejected]" in text or "fetch first" in text or "non-fast-forward" in text or "stale info" in text:
+    if any(sign in text for sign in _RACED):
         return False
     raise UsageError(f"git push {up.remote}: {done.last_line()}")
+
+
+_RACED = (
+    "[rejected]",
+    "fetch first",
+    "non-fast-forward",
+    "stale info",
+    # another push updating the branch at this moment: the remote held its lock, or moved under it
+    "failed to update ref",
+    "cannot lock ref",
+    "failed to lock",
+    "incorrect old value",
+)
+"""What git says of a push refused because someone else pushed first, or is pushing now: fetch,
+merge and push again (`sharing.sync.exchange`)."""

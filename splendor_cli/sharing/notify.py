@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from email.message import EmailMessage
 
     from ..events import Event
+    from ..events.codec import Header
     from ..store import Loaded
 
 from .notify_send import Mail, post_webhook, send_mails
@@ -483,4 +484,45 @@ def notify_game(
     if hooks:
         payload = webhook_payload(loaded)
         out += [Sent(kind="webhook", line=post_webhook(url, payload)) for url in hooks]
+    return out
+
+
+def notify_stalled(
+    header: Header, seq: int, settings: Settings, text: str, *, env: Mapping[str, str] | None = None
+) -> list[Sent]:
+    """Tell every player of the game of `header` (at event #`seq`), once, that it is stuck and
+    what settles it (`text`, one line: the failure and its command): a mail to each player with a
+    plain address (when a server is set) and each webhook (`stuck`: true). A line for each
+    notification and each player left out. Raises what `notify_game` raises."""
+    from ..bots import seat_spec
+
+    hooks = list(settings.webhooks)
+    for url in hooks:
+        check_url(url, "--webhook")
+    if settings.smtp is None and not hooks:
+        raise UsageError(
+            "nothing to notify with: set a mail server (splendor.smtp.host) or a webhook (splendor.webhook.url)"
+        )
+    line = safe(f"{header.game}: stuck at #{seq}: {text}")
+    out: list[Sent] = []
+    smtp = settings.smtp
+    if smtp is not None:
+        mails = []
+        for name, address in zip(header.players, header.emails or ("",) * len(header.players)):
+            if seat_spec(name) or not is_address(address):
+                out.append(Sent(kind="note", line=safe(f"{name}: no plain e-mail address in the game file, no mail")))
+                continue
+            message = build_message(
+                sender=smtp.sender or "nobody@invalid",
+                to_name=name,
+                to_address=address,
+                subject=f"{header.game}: stuck, a player must settle it",
+                body=f"{line}\n\nsplendor watch stopped retrying this game until its repository changes.\n",
+                game=header.game,
+                seq=seq,
+            )
+            mails.append(Mail(name=name, addresses=(address,), message=message))
+        out += [Sent(kind="mail", line=sent) for sent in send_mails(smtp, mails, env=env)]
+    payload = {"game": header.game, "seq": seq, "stuck": True, "content": line, "text": line}
+    out += [Sent(kind="webhook", line=post_webhook(url, payload)) for url in hooks]
     return out

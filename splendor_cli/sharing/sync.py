@@ -288,7 +288,12 @@ def exchange(
     After the fetch (and merge), the local player's part of each sealed game (`who` says who
     they are in a game) is written and committed: written before it, a part that others owe at
     the same time (joins, shares) would fork the game."""
-    for _ in range(gitsync.PUSH_TRIES):
+    for attempt in range(gitsync.PUSH_TRIES):
+        if attempt:  # another push went first, or was under way: leave it time to finish
+            import random
+            import time
+
+            time.sleep(random.uniform(0.05, 0.2) * 2**attempt)
         if gitsync.fetch(repo, up):
             lost = rewritten.vanished(repo, up, present(games()), local.gate, read)
             if lost is not None:  # a force-push over what was audited: nothing merged, nothing remembered
@@ -328,27 +333,24 @@ def exchange(
     )
 
 
-def _only_side(repo: Repo, rel: str) -> str:
-    """When the audit would take the merge that keeps one side of the forked file at `rel` and
-    refuse the other (`keep_refusals`), the words that say so; else ""."""
+def fork_refused(repo: Repo, rel: str, exc: ForkError) -> ForkError:
+    """The error of a merge that stopped on the forked game file at `rel`: the fork described
+    with the one `splendor resolve --keep` the audit accepts from this user when it refuses the
+    other side (`keep_refusals`: never a fix that would be refused), then sync again."""
     from .. import store
-    from ..forks import split_fork
+    from ..forks import describe_fork, split_fork
 
+    message = str(exc)
     try:
         data = store.read_bytes(repo.top / rel)
         fork = split_fork(data)
         refusals = keep_refusals(repo, rel, data) if fork is not None else None
     except (OSError, SplendorError):
-        return ""
-    if fork is None or refusals is None:
-        return ""
-    good = [side for side, fault in refusals.items() if fault is None]
-    if len(good) != 1:
-        return ""
-    return (
-        f" (the audit takes only `splendor resolve --keep {fork.label(good[0])}` from you: the other side"
-        " leaves out moves that are not yours to withdraw)"
-    )
+        fork = refusals = None
+    good = [side for side, fault in refusals.items() if fault is None] if refusals is not None else []
+    if fork is not None and len(good) == 1:
+        message = f"{rel}: {describe_fork(fork, only=good[0])}"
+    return ForkError(f"{message}; then `splendor sync` again", seq=exc.seq)
 
 
 def present(paths: list[str]) -> list[str]:
@@ -364,7 +366,7 @@ def _stopped(repo: Repo) -> None:
         try:
             store.read(repo.top / rel)
         except ForkError as exc:
-            raise ForkError(f"{exc}; then `splendor sync` again{_only_side(repo, rel)}", seq=exc.seq) from None
+            raise fork_refused(repo, rel, exc) from None
         except SplendorError:
             pass
     raise ConflictError(
@@ -507,7 +509,7 @@ def settle_merge(repo: Repo, paths: list[str], local: Local) -> None:
         try:
             merged = store.read(path, local.gate.trusted)
         except ForkError as exc:
-            raise ForkError(f"{exc}; then `splendor sync` again", seq=exc.seq) from None
+            raise fork_refused(repo, gitsync.locate(path).rel, exc) from None
         consents += withdrawn(repo, merged, local)
         if not merged.game.protocol.signed:  # a signed game's merge is judged by its players' consent
             refused(repo, merged, local.gate)

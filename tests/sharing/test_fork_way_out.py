@@ -112,7 +112,7 @@ def test_sync_undoes_its_own_refused_merge_and_says_what_next(tmp_path: Path, mo
     """The stuck state of the issue: a merge commit an earlier release made, that leaves out bob's
     undo (every sync refused to push it, and resolve saw no fork). Sync undoes that merge (made by
     sync, never pushed), says so and what to run; then the fork, resolve, and sync end it."""
-    table, _, bob_side = _stale_turn_over_a_pushed_undo(tmp_path, monkeypatch)
+    table, cy_side, bob_side = _stale_turn_over_a_pushed_undo(tmp_path, monkeypatch)
     path = table.home["cy"] / GAME
     mine = table.git("cy", "rev-parse", "HEAD")
     _, kept = gitmerge.resolve(path.read_bytes(), "cy")
@@ -128,7 +128,8 @@ def test_sync_undoes_its_own_refused_merge_and_says_what_next(tmp_path: Path, mo
     assert table.git("cy", "rev-parse", "HEAD") == mine
     assert table.git("cy", "status", "--porcelain", "--untracked-files=no") == ""
     code, _, err = table.run("cy", "sync")
-    assert code == 5 and f"the audit takes only `splendor resolve --keep {bob_side}` from you" in err
+    assert code == 5 and f"keep `splendor resolve --keep {bob_side}` (the other side leaves out moves" in err
+    assert "--keep " + cy_side not in err  # never offered: the audit would refuse it
     table.ok("cy", "resolve", "--keep", "bob")
     report = json.loads(table.ok("cy", "sync", "--json"))
     assert report["pushed"] is True

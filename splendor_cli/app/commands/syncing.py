@@ -158,7 +158,7 @@ def sync_here(
     def run() -> SyncResult:
         return share(
             repo,
-            lambda: _games(game, repo),
+            lambda: games_here(game, repo),
             lambda loaded, path: _me(loaded, as_, path),
             local=local(picture),
             offline=offline,
@@ -181,7 +181,7 @@ def _made(made: Made) -> dict[str, Any]:
     return {"commit": made.commit, "first": made.first, "last": made.last, "subject": made.subject}
 
 
-def _games(game: str | None, repo: Repo) -> list[str]:
+def games_here(game: str | None, repo: Repo) -> list[str]:
     """The game files sync looks after: `-g FILE`; else the one the commands find, or every game
     of the folder where they found several; none in a repository without a game yet. Games both
     in the current folder and in games/ (a stray copy beside the table's games) are refused, as

@@ -40,6 +40,13 @@ NOTIFIED = "watch-notified"
 MAILED = "watch-mailed"
 """The cache's view that holds, for a game and its player, the last event watch mailed by mail."""
 KINDS = ("systemd", "launchd", "cron")
+STRIKES = 3
+"""Rounds in a row that fail the same way before watch says it once more, and stops repeating
+it: a failure only a player can settle (a fork, an audit refusal: exit 4 or 5) stops the retries
+(`Watcher.parked`) and tells every player once; another (no network) goes on being tried."""
+PARKED_EVERY = 12
+"""While stopped on a failure a player must settle, watch still tries one round in this many
+(another clone may have settled it), and at once when this repository changes."""
 
 
 @command(
@@ -199,6 +206,13 @@ class Watcher:
         """The turn each game last notified its player of (this process; the cache keeps it across)."""
         self.report: dict[str, Any] = {}
         self.failure: SplendorError | OSError | None = None
+        self.report_error: dict[str, Any] | None = None
+        self.last_failure: str | None = None
+        self.strikes = 0
+        """Rounds in a row that failed as `last_failure` says."""
+        self.parked: tuple[str, int] | None = None
+        """The state of the repository (`_state`) when watch stopped retrying a failure a player
+        must settle, and the rounds skipped since."""
 
     @property
     def where(self) -> str:
@@ -214,9 +228,21 @@ class Watcher:
             log(line)
 
     def round(self) -> None:
-        """One round; a failure is logged (and kept in `failure`), never raised."""
-        self.failure = None
+        """One round; a failure is logged (and kept in `failure`), never raised. The same failure
+        is said `STRIKES` times at most (`_failed`); while parked on one a player must settle,
+        the round is skipped unless the repository changed (or one round in `PARKED_EVERY`)."""
         self.report = {"ok": True, "error": None, "committed": [], "pushed": False, "games": [], "log": []}
+        if self.parked is not None:
+            state, skipped = self.parked
+            now = self._state()
+            if now == state and skipped + 1 < PARKED_EVERY:
+                self.parked = (state, skipped + 1)
+                self.report.update(ok=False, error=self.report_error)
+                return
+            self.parked = None
+            if now != state:
+                self.say("the repository changed: trying again")
+        self.failure = None
         try:
             games = self._mail_round() if self.maildir is not None or self.mbox is not None else self._git_round()
             for loaded, me in games:
@@ -229,8 +255,76 @@ class Watcher:
                 where = f"{exc.filename}: " if exc.filename else ""
                 code, exit_code, message = "os-error", 1, f"{where}{exc.strerror or exc}"
             message = " ".join(message.split())
-            self.report.update(ok=False, error={"code": code, "exit": exit_code, "message": safe(message)})
+            self.report_error = {"code": code, "exit": exit_code, "message": safe(message)}
+            self.report.update(ok=False, error=self.report_error)
+            self._failed(message, exit_code)
+            return
+        if self.last_failure is not None and self.strikes >= STRIKES:
+            self.say("the round worked again")
+        self.last_failure, self.strikes = None, 0
+
+    def _failed(self, message: str, exit_code: int) -> None:
+        """Say a failed round, unless it failed so `STRIKES` times in a row already: then once
+        more, and, when only a player can settle it (exit 4 or 5, over git), stop retrying and
+        tell every player, once, what settles it (the failure names its command)."""
+        self.strikes = self.strikes + 1 if message == self.last_failure else 1
+        self.last_failure = message
+        if self.strikes < STRIKES:
             self.say(f"round failed (next round tries again): {message}")
+            return
+        git = self.maildir is None and self.mbox is None
+        settled_by_a_player = git and exit_code in (4, 5)
+        if self.strikes > STRIKES:
+            if settled_by_a_player:
+                self.parked = (self._state(), 0)  # still not settled: back to waiting, silently
+            return
+        if not settled_by_a_player:
+            self.say(f"round failed {STRIKES} times the same way (the next rounds try again, silently): {message}")
+            return
+        self.parked = (self._state(), 0)
+        self.say(f"round failed {STRIKES} times the same way, and a player must settle it: {message}")
+        self.say("no more rounds until this repository changes (or one in a while); the players are told once")
+        if self.notify:
+            self._tell_stuck(message)
+
+    def _state(self) -> str:
+        """What changes when someone acts on this repository: HEAD, the operation under way, the
+        status of its files and the bytes of its games (a settled fork, a commit, a pull)."""
+        import hashlib
+
+        from ... import store
+        from ...sharing import gitsync
+        from .syncing import games_here
+
+        try:
+            repo = gitsync.locate(self.game) if self.game else gitsync.locate_folder(".")
+            status = gitsync.git(repo.top, "status", "--porcelain", "-z")
+            games = "".join(hashlib.sha256(store.read_bytes(path)).hexdigest() for path in games_here(self.game, repo))
+            return f"{gitsync.head(repo)}\0{gitsync.under_way(repo)}\0{status}\0{games}"
+        except (SplendorError, OSError):
+            return ""
+
+    def _tell_stuck(self, message: str) -> None:
+        """Tell every player of each game here that it is stuck and what settles it (mail, webhooks)."""
+        from ... import store
+        from ...forks import split_fork
+        from ...sharing import gitsync
+        from ...sharing.notify import notify_stalled
+        from ..services.notices import settings_for
+        from .syncing import games_here
+
+        repo = gitsync.locate(self.game) if self.game else gitsync.locate_folder(".")
+        for path in games_here(self.game, repo):
+            try:
+                data = store.read_bytes(path)
+                fork = split_fork(data)
+                record = fork.record if fork is not None else store.read(path).record
+                sent = notify_stalled(record.header, len(record.events), settings_for(path), message)
+            except (SplendorError, OSError) as exc:
+                self.say(f"{path}: not told: {exc}")
+                continue
+            for one in sent:
+                self.say(f"{record.header.game}: told {one.line}")
 
     def _git_round(self) -> list[tuple[Loaded, str | None]]:
         from ...sharing.sync import AuditRefused
