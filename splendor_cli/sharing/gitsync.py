@@ -5,8 +5,10 @@ Commits are made with git's plumbing on a private index (`read-tree`, `hash-obje
 `update-index --cacheinfo`, `write-tree`, `commit-tree`, `update-ref`), so that each turn gets
 a commit of its own that holds the game file exactly as it was after that turn, whatever else
 the user has changed or staged: only the game file goes into these commits. Each commit's
-author is the player of its turn (their address from the header, when it maps one), as the
-audit (`verify --git`) wants it.
+author is who played its turn (their address from the header, when it maps one): its player,
+or who played it for them on purpose (`play --for`, the event's `by`), as the audit (`verify
+--git`) wants it. Who may type a turn is the gate's business: `--as` another player is refused
+where the header says who the user is (app/commands/play.py).
 
 Git runs through `git.Git` (sharing/git.py); nothing here prints.
 """
@@ -296,7 +298,8 @@ def commit_turns(repo: Repo, loaded: Loaded) -> list[Made]:
     for i, chunk in enumerate(chunks):
         count += len(chunk)
         version = data if i == len(chunks) - 1 else data[: ends[count - 1]]
-        who = next((actor(e) for e in chunk if actor(e) and not seat_spec(actor(e))), "")
+        player = next((e for e in chunk if actor(e) and not seat_spec(actor(e))), None)
+        who = (getattr(player, "by", "") or actor(player)) if player is not None else ""  # who played it
         author = {"name": who, "email": emails[who]} if emails.get(who) else None
         made.append(
             _commit(

@@ -79,20 +79,21 @@ def test_a_fork_stops_sync_and_is_settled_by_turn_name(tmp_path: Path, rebase: b
 
 
 def test_sync_offline_commits_each_turn_and_sync_without_a_remote_says_so(tmp_path: Path) -> None:
-    """Two turns played at one keyboard become two commits (the audit's rule), with nothing else
-    of the work tree or the index committed."""
+    """Two turns played at one keyboard (bob's for him, on purpose: `--for`) become two commits
+    (the audit's rule), each by who played it, with nothing else of the work tree or the index
+    committed; the audit takes them."""
     alice, _ = _start(tmp_path, rebase=False)
     (alice.home / "notes.txt").write_text("mine")
     alice.git("add", "notes.txt")
     alice.splendor("take", "white", "blue", "green")
-    alice.splendor("take", "red", "red", "--as", "bob")
+    alice.splendor("take", "red", "red", "--for", "bob")
     made = alice.splendor("sync", "--offline").stdout
     assert [line.split()[3:5] for line in made.splitlines() if line.startswith("committed ")] == [
         ["#2", "alice:"],
         ["#3", "bob:"],
     ]
     assert alice.git("status", "--porcelain") == "A  notes.txt\n"  # still staged, never committed
-    assert alice.git("log", "-2", "--format=%an").split() == ["bob", "alice"]
+    assert alice.git("log", "-2", "--format=%an").split() == ["alice", "alice"]  # who played each
     assert alice.splendor("verify", "--git", "-g", GAME).returncode == 0
 
 
