@@ -247,14 +247,20 @@ class Places:
             shutil.copytree(self.root / "kept" / name / where.name, where, symlinks=True)
 
 
-def put_key(home: Path, key: Any) -> None:
-    """ann's key in her folder, as `splendor key new` keeps it."""
+def put_key(home: Path, table: Any) -> None:
+    """ann's keys in her folder, as her machine keeps them: her key (`splendor key new`) and, from
+    format 4, the randomness kept for the game she joined (`Table.install_keys`, where the
+    revision's tests have it)."""
     folder = home / ".local" / "share" / "splendor-cli" / "keys"
     folder.mkdir(parents=True, exist_ok=True)
     for part in (home / ".local" / "share" / "splendor-cli", folder):
         part.chmod(0o700)
+    install = getattr(table, "install_keys", None)
+    if install is not None:
+        install("ann", folder)
+        return
     path = folder / "secret.toml"
-    path.write_text(key.to_toml())
+    path.write_text(table.keys["ann"].to_toml())
     path.chmod(0o600)
 
 
@@ -390,7 +396,7 @@ def prepare(places: Places, kind: str, moves: int, seed: int, sides: list[Side])
         (places.home / sub).mkdir(parents=True, exist_ok=True)
     places.home.chmod(0o700)
     if kind == "sealed":
-        put_key(places.home, game.keys["ann"])
+        put_key(places.home, game.table)
     ann_plays(places, game)
     ann_syncs(places, sides)  # her first sync after her move: the whole history audited
     pull_builder(places, game)
