@@ -13,36 +13,26 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import cli
-from sharing.gitrepos import remote_and_clones
+from sharing.test_fork_way_out import GAME, NAMES
+from sharing.test_fork_way_out import Table as Clones
 
 from splendor_cli.events.codec import parse
 from splendor_cli.variants import event_types
 
-GAME = "games/g.toml"
-NAMES = ("ann", "bob", "cy")
-
 pytestmark = pytest.mark.slow  # three clones and a dozen syncs a test
 
 
-class Table:
-    """Three clones of one remote; each player runs splendor in their own clone."""
+class Table(Clones):
+    """Three clones of one remote, each player's memory on; ann's new open game synced to all."""
 
     def __init__(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.monkeypatch, self.tmp_path = monkeypatch, tmp_path
-        _, clones = remote_and_clones(tmp_path, *NAMES)
-        self.home = dict(zip(NAMES, clones))
+        super().__init__(tmp_path, monkeypatch)
         (self.home["ann"] / "games").mkdir()
         self.ok("ann", "new", "-g", GAME, "--players", ",".join(NAMES), "--seed", "7")
         self.ok("ann", "take", "white", "blue", "green")
         self.ok("ann", "sync")
         for name in ("bob", "cy"):
             self.ok(name, "sync")
-
-    def run(self, who: str, *args: object) -> tuple[int, str, str]:
-        self.monkeypatch.chdir(self.home[who])
-        data = self.tmp_path / f"{who}-data"
-        return cli(*args, env={"SPLENDOR_PLAYER": who, "SPLENDOR_NO_MEMORY": "", "XDG_DATA_HOME": str(data)})
 
     def ok(self, who: str, *args: object) -> str:
         code, out, err = self.run(who, *args)
