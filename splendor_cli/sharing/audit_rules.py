@@ -21,27 +21,6 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def played_for_others(game: Any) -> list[dict[str, Any]]:
-    """The turns (steps) of a game played for their player by another on purpose (`play --for`,
-    the event's `by`): each `{"seq", "player", "by"}`, in the log's order (`verify` and
-    `verify --git` report them)."""
-    found = []
-    for event in game.events:
-        by = getattr(event, "by", "")
-        if by and isinstance(by, str) and not isinstance(event, TurnUndone | SeedsRestarted):
-            found.append({"seq": event.seq, "player": actor(event), "by": by})
-    return found
-
-
-def played_for_line(played: list[dict[str, Any]]) -> str:
-    """`played_for_others` in one line for a person ("" when there is none)."""
-    if not played:
-        return ""
-    shown = ", ".join(f"#{p['seq']} {p['player']}'s by {p['by']}" for p in played[:10])
-    more = f" and {len(played) - 10} more" if len(played) > 10 else ""
-    return f"played for another player on purpose: {shown}{more}"
-
-
 def rewrite_reason(old: bytes, new: bytes, *, parent: str | None = None) -> str:
     """Where `new` stops extending `old`, for a person: the line, and the event it belongs to;
     `parent` names the merge's parent whose file `old` is."""

@@ -89,8 +89,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import UsageError, safe
+from ..projection.log import played_for_line, played_for_others
 from ..store import Loaded, StrPath
-from .audit_rules import played_for_line, played_for_others, plural
+from .audit_rules import plural
 from .checker import Checker
 from .history import (
     Blob,

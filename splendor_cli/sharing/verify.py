@@ -13,8 +13,9 @@ from typing import Any
 
 from ..errors import safe
 from ..events import TurnUndone
+from ..projection.log import played_for_line, played_for_others
 from ..store import Loaded
-from .audit_rules import played_for_line, played_for_others, plural
+from .audit_rules import plural
 
 # -- the file --------------------------------------------------------------------------------
 

@@ -126,7 +126,7 @@ def _relayed(game: Game) -> str:
     """What `show` says under an open game's board of the turns played for their player by
     another on purpose (`play --for`: the event's `by`), as `verify` says it; "" when none."""
     from ...errors import safe
-    from ...sharing.audit_rules import played_for_line, played_for_others
+    from ...projection.log import played_for_line, played_for_others
 
     line = played_for_line(played_for_others(game))
     return f"\n{safe(line)}" if line else ""
