@@ -53,7 +53,8 @@ _MAX_SAID = 20
 
 
 def apply_mail(desk: Desk, path: str, data: bytes) -> None:
-    """The blocks of one mail onto one game file, all or none (what `apply MAIL` always did)."""
+    """The blocks of one mail onto one game file, all or none (what `apply MAIL` always did); a
+    race of protocol steps against a move settles by its rule (`mail_desk.write_fork`)."""
     from .mail import find_blocks
 
     notes: list[str] = []
@@ -63,13 +64,16 @@ def apply_mail(desk: Desk, path: str, data: bytes) -> None:
         try:
             outcome = apply_blocks(loaded.record, loaded.game, blocks)
         except StaleBlockError as exc:
-            if not exc.missing:
-                write_fork(desk, loaded, blocks)
-            raise
-        if outcome.events:
-            loaded = desk.add(loaded, outcome.events)
-    desk.say(*outcome.message.splitlines())
-    if outcome.events:
+            settled = None if exc.missing else write_fork(desk, loaded, blocks)
+            if settled is None:
+                raise
+            said, changed, loaded = [settled.message], settled.loaded is not loaded, settled.loaded
+        else:
+            said, changed = outcome.message.splitlines(), bool(outcome.events)
+            if changed:
+                loaded = desk.add(loaded, outcome.events)
+    desk.say(*said)
+    if changed:
         desk.changed(loaded)
 
 

@@ -238,12 +238,16 @@ def _take_block(
             tally.fail(where, exc)
             return loaded, False
         try:
-            write_fork(desk, loaded, [block])
+            settled = write_fork(desk, loaded, [block])
         except MailForked as fork:
             forked = True
             tally.fail(where, fork)
         else:
-            tally.fail(where, exc)
+            if settled is None:
+                tally.fail(where, exc)
+            else:  # a race of protocol steps against a move: settled by its rule
+                desk.say(f"{gid}: {settled.message}")
+                loaded = settled.loaded
     except SplendorError as exc:  # refused for good: an illegal move, a move the gate refuses
         tally.fail(where, exc)
     for mail, found in holders:
@@ -265,7 +269,10 @@ def _take_whole(desk: Desk, loaded: Loaded, whole: Whole, *, tally: Tally) -> Lo
         raise ConflictError(f"the attached game file has another header than {loaded.path}: not the same game")
     for mine, other in zip(ours.events, theirs.events):
         if event_digest(mine) != event_digest(other):
-            write_fork(desk, loaded, [MoveBlock(game=ours.header.game, events=theirs.events[1:])])
+            settled = write_fork(desk, loaded, [MoveBlock(game=ours.header.game, events=theirs.events[1:])])
+            if settled is not None:  # a race of protocol steps against a move: settled by its rule
+                desk.say(f"{ours.header.game}: {settled.message}")
+                return settled.loaded
             raise ConflictError(
                 f"the attached game file differs from {loaded.path} at #{mine.seq}:"
                 f" the copies forked after #{mine.seq - 1}"

@@ -238,7 +238,10 @@ def apply(
         read = mailbox.read_maildir(maildir) if maildir is not None else mailbox.read_mbox(mbox or "")
         _say(*(f"skipped: {note}" for note in read.notes))
         desk = _desk(folder, game, commit=commit, notify=notify)
-        take_in(desk, read.messages, extra=game, new_path=None, folder=folder, strict=False)
+        try:
+            take_in(desk, read.messages, extra=game, new_path=None, folder=folder, strict=False)
+        finally:
+            _play_raced(desk)
         return
     try:
         if mail is None or mail == "-":
@@ -249,10 +252,23 @@ def apply(
             data = store.read_bytes(mail)
     except OSError as exc:
         raise UsageError(f"{mail}: cannot read: {exc.strerror}") from None
-    _apply_one(data, game=game, folder=folder, commit=commit, notify=notify)
+    desk = _desk(folder, game, commit=commit, notify=notify)
+    try:
+        _apply_one(desk, data, game=game, folder=folder)
+    finally:
+        _play_raced(desk)
 
 
-def _apply_one(data: bytes, *, game: str | None, folder: str, commit: bool, notify: bool) -> None:
+def _play_raced(desk: Desk) -> None:
+    """The user's moves that a race of protocol steps left out (the mail's steps came first: the
+    rule of `sharing.mail_desk.race_side`), played again after them; a line each."""
+    if desk.raced:
+        from ..services.races import play_raced
+
+        play_raced(desk.raced, os.environ.get("SPLENDOR_PLAYER") or None, _say)
+
+
+def _apply_one(desk: Desk, data: bytes, *, game: str | None, folder: str) -> None:
     """One mail: its blocks onto the game (-g, or the one found) as `apply` always did; a mail
     that carries a whole game file as a mailbox of one message (it may create the game, or bring
     the copy the blocks follow up to date first)."""
@@ -269,7 +285,6 @@ def _apply_one(data: bytes, *, game: str | None, folder: str, commit: bool, noti
         if not carried:
             raise  # no game here, and nothing in the mail to make one
         target = None
-    desk = _desk(folder, game, commit=commit, notify=notify)
     if target is not None and not carried:
         apply_mail(desk, target, data)
         return
@@ -354,6 +369,12 @@ def _desk(folder: str, game: str | None, *, commit: bool, notify: bool) -> Desk:
             _commit(loaded)
         return loaded
 
+    def went_on(loaded: Loaded) -> Loaded:
+        from ..services.key_history import go_on_from
+
+        go_on_from(loaded)  # the key goes on in the copy a race's rule kept, and writes its part there
+        return add(loaded, ())
+
     def changed(loaded: Loaded) -> None:
         if loaded.game.states:  # nothing to show before the deal
             views(loaded)
@@ -365,6 +386,7 @@ def _desk(folder: str, game: str | None, *, commit: bool, notify: bool) -> Desk:
     return Desk(
         gate=gate(),
         add=add,
+        went_on=went_on,
         changed=changed,
         say=_say,
         note=_note,

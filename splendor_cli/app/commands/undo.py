@@ -10,6 +10,7 @@ from ...errors import UsageError
 from ..output import out
 from ..params import GAME, JSON, Param, command
 from ..services.gamefile import append, game_path, gate, locks, views, writing
+from ..services.key_history import go_on_from
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
@@ -149,7 +150,7 @@ def resolve(*, keep: str, game: str | None = None) -> None:
         if fork is not None:
             _refuse_what_the_audit_refuses(path, data, fork, side)
         loaded = gate().replace(path, kept, read=data, agreed=True)  # an agreed choice between two branches
-    _go_on_from(loaded)
+    go_on_from(loaded)
     lines = []
     if fork is not None:  # what the protocol loses with the other side
         from ..services.table_part import part
@@ -169,20 +170,6 @@ def resolve(*, keep: str, game: str | None = None) -> None:
             ]
         )
     )
-
-
-def _go_on_from(loaded: Loaded) -> None:
-    """The copy this user settled on (`resolve`, `forget`) is the history their key goes on in:
-    in a sealed game, the last share it showed in the copy is noted as where it stands
-    (services/key_history.py), so that it reveals cards in this copy, and in no other branch."""
-    if not loaded.game.protocol.hidden:
-        return
-    from ...sealing.command_line import local_key
-    from ..services import key_history
-
-    secret = local_key(required=False)
-    if secret is not None:
-        key_history.anchor(loaded, secret)
 
 
 def _refuse_what_the_audit_refuses(path: str, data: bytes, fork: Fork, side: str) -> None:
@@ -264,5 +251,5 @@ def forget(*, game: str | None = None) -> None:
     splendor forget -g games/friday.toml
     """
     loaded = gate().forget(game_path(game))
-    _go_on_from(loaded)
+    go_on_from(loaded)
     out(f"forgot what you saw of game {loaded.record.header.game}; {loaded.path} is what you know of it now")

@@ -24,9 +24,12 @@ from typing import TYPE_CHECKING, Any
 from ...errors import SplendorError
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ...events import Event
     from ...forks import Fork
     from ...sharing.gitsync import Repo
+    from ...sharing.mail_desk import Raced
 
 
 def settle(repo: Repo, as_: str | None, say: Callable[[str], None]) -> bool:
@@ -98,19 +101,40 @@ def _race(fork: Fork, me: str) -> tuple[Event | None] | None:
 
 def _settle_one(fork: Fork, path: str, me: str, move: Event | None, say: Callable[[str], None]) -> None:
     """Leave this player's side out, and play their move again on the new position (or say why not)."""
-    from ... import store
     from ...events import actor
     from ..commands.undo import resolve
     from .quiet import captured
 
-    game_id = fork.record.header.game
     other = actor(fork.theirs.events[0]) or "another player"
-    chosen = _view_at(fork, "ours", move) if move is not None else None
     with captured(lambda line: None):
         resolve(keep="theirs", game=path)
     if move is None:
-        say(f"{game_id}: your part #{fork.seq + 1} raced {other}'s: withdrawn, written again after it")
+        say(f"{fork.record.header.game}: your part #{fork.seq + 1} raced {other}'s: withdrawn, written again after it")
         return
+    play_again(path, fork, move, say)
+
+
+def play_raced(raced: Sequence[Raced], as_: str | None, say: Callable[[str], None]) -> None:
+    """The moves a mail's race of protocol steps left out here (`mail_desk.write_fork`), played
+    again by their player when this user is that player (another player's is theirs to play)."""
+    from ...events import actor
+
+    for one in raced:  # the key went on in the copy the rule kept (`Desk.went_on`)
+        if _me(one.fork, as_, os.path.dirname(one.path)) == actor(one.move):
+            play_again(one.path, one.fork, one.move, say)
+
+
+def play_again(path: str, fork: Fork, move: Event, say: Callable[[str], None]) -> None:
+    """Play `move`, left out of this player's side of `fork` (the file at `path` now holds the
+    other side), again on the new position through the gate; or say why it goes back to them:
+    it is no longer legal, or the other side showed them a card they did not see when they chose."""
+    from ... import store
+    from ...events import actor
+
+    game_id = fork.record.header.game
+    other = actor(fork.theirs.events[0]) or "another player"
+    me = actor(move)
+    chosen = _view_at(fork, "ours", move)
     loaded = store.read(path)
     notation = _notation(loaded, move)
     again = f"`splendor play -g {path} {notation}`"
@@ -121,6 +145,7 @@ def _settle_one(fork: Fork, path: str, me: str, move: Event | None, say: Callabl
         )
         return
     from ..commands.play import play
+    from .quiet import captured
 
     try:
         with captured(lambda line: None):
@@ -162,4 +187,4 @@ def _view(game: Any, seat: str) -> Any:
     return part(game).view(game, seat)
 
 
-__all__ = ["settle"]
+__all__ = ["play_again", "play_raced", "settle"]
