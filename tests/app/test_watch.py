@@ -313,3 +313,20 @@ def test_the_log_holds_no_raw_control_character(tmp_path: Path, monkeypatch: pyt
     code, out, err = cli("watch", "--once", "-g", hostile, "--as", "bob")
     assert code != 0 and "round failed" in out, (out, err)
     assert not any(ord(c) < 32 and c != "\n" for c in out + err), (out, err)
+
+
+def test_your_turn_names_the_turn_under_way_as_show_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """watch said the turns played ("your turn, bob (turn 1)" on bob's first turn, which `show`
+    and `log` call turn 2): it names the turn under way."""
+    _, (ann, bob) = remote_and_clones(tmp_path, "ann", "bob")
+    monkeypatch.chdir(ann)
+    (ann / "games").mkdir()
+    assert cli("new", "-g", GAME, "--players", "ann=ann@example.org,bob=bob@example.org", "--seed", "3")[0] == 0
+    assert cli("take", "white", "blue", "green", "-g", GAME)[0] == 0
+    assert cli("sync")[0] == 0
+    monkeypatch.chdir(bob)
+    code, out, err = cli("watch", "--once", "--mute")
+    assert code == 0, err
+    assert ": your turn, bob (turn 2)" in out, out
+    code, out, err = cli("show", "-g", GAME, "--color", "never")
+    assert code == 0 and "turn 2, round 1: bob to move" in out, (out, err)

@@ -443,7 +443,7 @@ class Watcher:
         turn = f"{game.table.turn}@{_first_of_turn(loaded, me)}"
         if self._told(loaded, me) == turn:
             return
-        self.say(f"{gid}: your turn, {me} (turn {game.table.turn})")
+        self.say(f"{gid}: your turn, {me} (turn {game.table.turn + 1})")  # the turn under way, as `show` says it
         self._remember(loaded, me, turn)
         if not self.notify:
             return
