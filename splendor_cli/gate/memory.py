@@ -52,6 +52,11 @@ RELAYS = ".relays"
 """The suffix of the file beside a game's memory that keeps the relayed moves seen (their `Mark`)."""
 
 
+GAVE_WAY: list[str] = []
+"""What this process let give way of what the user saw (`Seen.check`), a line each, for the
+command to say once (`sync`, `watch`) and clear: a relayed move replaced by its player's own."""
+
+
 def _parting(seen: Sequence[str], now: Sequence[str]) -> int | None:
     """The index (0-based) of the first event seen that is not the copy's event there; None when
     the copy agrees with every event seen that it holds."""
@@ -171,8 +176,10 @@ class Seen:
         now = record.digests
         parting = _parting(seen, now)
         if parting is not None:
-            if self._gives_way(record, seen, parting):
-                return parting  # a relayed move seen gave way to its seat's own, or to itself
+            why = self._gives_way(record, seen, parting)
+            if why:  # a relayed move seen gave way to its seat's own, or to itself: said once
+                GAVE_WAY.append(f"{path}: #{parting + 1} as you saw it gave way: {why}")
+                return parting
             seq = parting + 1
             raise GameFileError(
                 f"{path}: event #{seq} is not the event #{seq} you saw of game"
@@ -222,7 +229,7 @@ class Seen:
         # An earlier release's memory of short lines that the file matches whole is written again, full.
         upgrade = len(seen) == len(now) and any(len(d) != FULL for d in seen) and all(map(_same, seen, now))
         parting = _parting(seen, now)
-        gave_way = parting is not None and self._gives_way(record, seen, parting)
+        gave_way = parting is not None and bool(self._gives_way(record, seen, parting))
         if not replace and len(seen) >= len(now) and not upgrade and not gave_way:
             return  # nothing new
         if not replace and parting is not None and not gave_way:
@@ -230,17 +237,18 @@ class Seen:
         write_private(self.folder, path, "\n".join(now) + "\n")
         self._remember_relays(record, path)
 
-    def _gives_way(self, record: Record, seen: list[str], parting: int) -> bool:
-        """Whether the events seen from `parting` on (0-based) are relayed moves that give way to
-        the copy's events there (`sharing.relays.gives_way`): the seat's own move, or the same move."""
+    def _gives_way(self, record: Record, seen: Sequence[str], parting: int) -> str:
+        """Why the events seen from `parting` on (0-based), relayed moves, give way to the copy's
+        events there (`sharing.relays.gives_way`: the seat's own move, or the same move); ""
+        when they do not."""
         from ..sharing.relays import gives_way
 
         path = self.file(record.header.game)
         if path is None:
-            return False
+            return ""
         marks = _read_marks(read_private(path + RELAYS, MAX_BYTES))
         left = [marks.get(digest) for digest in seen[parting:]]
-        return bool(gives_way(left, record.events[parting:]))
+        return gives_way(left, record.events[parting:])
 
     def _remember_relays(self, record: Record, path: str) -> None:
         """Keep the `Mark` of each relayed move of `record` (`play --for`), by its digest: what a

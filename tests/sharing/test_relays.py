@@ -64,6 +64,8 @@ def test_a_turn_relayed_and_pushed_first_gives_way_to_the_seats_own(
     table.ok("bob", "take", "white", "red", "black")  # bob plays his own, from a copy without it
     out = table.ok("bob", "sync")
     assert "bob played their own move: the one cy played for them gives way" in out, out
+    out = table.ok("cy", "sync")  # cy is told that the turn she played for bob gave way
+    assert "#3 as you saw it gave way: bob played their own move: the one cy played for them gives way" in out, out
     table.agree()
     assert table.events("cy")[-1] == ("tokens_taken", "bob", "")
 

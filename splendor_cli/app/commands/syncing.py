@@ -99,6 +99,7 @@ def sync(
 
             notified = notify_after(after)
         reports.append(_GameReport(after, synced.me, synced.seen, notified))
+    gave_way(_say)  # what the reads of this sync let give way of what you saw
     if json:
         output.out(
             output.json_text(
@@ -171,6 +172,15 @@ def sync_here(
         if not settle(repo, as_, say or _say):
             raise
     return run()
+
+
+def gave_way(say: Callable[[str], None]) -> None:
+    """Say, once, what this process let give way of what the user saw (a turn they played for a
+    player, replaced by that player's own: `gate.memory.GAVE_WAY`)."""
+    from ...gate.memory import GAVE_WAY
+
+    while GAVE_WAY:
+        say(GAVE_WAY.pop(0))
 
 
 def _say(line: str) -> None:

@@ -328,7 +328,7 @@ class Watcher:
 
     def _git_round(self) -> list[tuple[Loaded, str | None]]:
         from ...sharing.sync import AuditRefused
-        from .syncing import sync_here
+        from .syncing import gave_way, sync_here
 
         try:
             result = sync_here(self.game, self.as_, say=self.say)
@@ -348,7 +348,9 @@ class Watcher:
         for synced in result.games:
             self.seen.setdefault(synced.loaded.path, synced.seen)
         # each copy checked against what this user saw of it, then remembered, as `sync` does
-        return [(seen_now(synced.loaded), synced.me) for synced in result.games]
+        games = [(seen_now(synced.loaded), synced.me) for synced in result.games]
+        gave_way(self.say)
+        return games
 
     def _mail_round(self) -> list[tuple[Loaded, str | None]]:
         import contextlib
