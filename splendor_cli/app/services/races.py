@@ -13,6 +13,10 @@ other side showed them a card they could not see when they chose it.
 
 A fork with another player's move on the other side, or more than one move of ours, is a real
 race between turns: it is left to the players (`splendor resolve`).
+
+Over git the side pushed first stands. By mail nothing is pushed first: `sharing.mail_desk.
+race_side` orders both sides by one rule, the same on every machine, and the user's own moves it
+leaves out are played again here (`play_raced`, through `play_again` as above).
 """
 
 from __future__ import annotations
