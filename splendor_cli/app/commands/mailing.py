@@ -370,7 +370,7 @@ def _desk(folder: str, game: str | None, *, commit: bool, notify: bool) -> Desk:
         return loaded
 
     def went_on(loaded: Loaded) -> Loaded:
-        from ..services.key_history import go_on_from
+        from ..services.table_part import go_on_from
 
         go_on_from(loaded)  # the key goes on in the copy a race's rule kept, and writes its part there
         return add(loaded, ())

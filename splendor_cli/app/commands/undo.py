@@ -10,7 +10,7 @@ from ...errors import UsageError
 from ..output import out
 from ..params import GAME, JSON, Param, command
 from ..services.gamefile import append, game_path, gate, locks, views, writing
-from ..services.key_history import go_on_from
+from ..services.table_part import go_on_from
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:

@@ -104,20 +104,6 @@ def check(loaded: Loaded, secret: SecretKey) -> None:
         )
 
 
-def go_on_from(loaded: Loaded) -> None:
-    """The copy this user settled on (`resolve`, `forget`, a race settled by its rule) is the
-    history their key goes on in: at a table that hides cards, the last event by which the local
-    key revealed something in the copy is noted as where it stands (`anchor`), so that it reveals
-    cards in this copy, and in no other branch."""
-    if not loaded.game.protocol.hidden:
-        return
-    from .table_part import part
-
-    secret = part(loaded.game).secret(loaded)
-    if secret is not None:
-        anchor(loaded, secret)
-
-
 def anchor(after: Loaded, secret: SecretKey) -> None:
     """Note the last event of `after` by which the key's seat revealed something, as the history
     the key goes on in this game (the note forgotten when there is none)."""

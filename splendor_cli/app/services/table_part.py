@@ -167,6 +167,20 @@ PART = TablePart()
 """The open protocol's part."""
 
 
+def go_on_from(loaded: Loaded) -> None:
+    """The copy this user settled on (`resolve`, `forget`, a race settled by its rule) is the
+    history their key goes on in: at a table that hides cards, the last event by which the local
+    key revealed something in the copy is noted as where it stands (`key_history.anchor`), so
+    that it reveals cards in this copy, and in no other branch."""
+    if not loaded.game.protocol.hidden:
+        return
+    from .key_history import anchor
+
+    secret = part(loaded.game).secret(loaded)
+    if secret is not None:
+        anchor(loaded, secret)
+
+
 def part(game: Game) -> TablePart:
     """The command line's part of `game`'s table protocol."""
     module = game.protocol.command_line
