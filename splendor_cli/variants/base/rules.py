@@ -171,7 +171,23 @@ def qualifying_nobles(state: GameState, bonuses: Tokens) -> tuple[str, ...]:
     have = bonuses.counts
     if sum(have) < _NOBLE_LEAST:
         return ()
-    return tuple(n for n in state.nobles if all(map(operator.le, _REQUIRES[n], have)))
+    return _nobles_meeting(state.nobles, have)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _nobles_meeting(nobles: tuple[str, ...], have: tuple[int, ...]) -> tuple[str, ...]:
+    """`qualifying_nobles` of the nobles on the table and bonus counts (a position's nobles and a
+    player's bonuses recur: asked again at every turn until a card is bought)."""
+    return tuple(n for n in nobles if all(map(operator.le, _REQUIRES[n], have)))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _nobles_after(nobles: tuple[str, ...], have: tuple[int, ...], at: int) -> tuple[str, ...]:
+    """The nobles that may visit after a purchase adds a bonus of colour `at` to `have` (never empty:
+    `("",)` when none)."""
+    after = list(have)
+    after[at] += 1
+    return tuple(n for n in nobles if all(map(operator.le, _REQUIRES[n], after))) or _NONE
 
 
 def _noble(state: GameState, bonuses: Tokens, noble: str | None) -> str:
@@ -351,7 +367,7 @@ def _takes_from(available: tuple[Gem, ...]) -> tuple[Tokens, ...]:
     return tuple(Tokens.from_gems(combo) for n in sizes for combo in itertools.combinations(available, n))
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=1 << 15)
 def _bank_takes(bank: tuple[int, ...]) -> tuple[Tokens, ...]:
     """Every legal take from a bank with these gem counts (gold aside)."""
     twos = tuple(_TWO[gem] for gem, n in zip(COLOURS, bank) if n >= 4)
@@ -441,14 +457,28 @@ _BUY = {card: ((_key("buy", card=card),),) for card in CARDS}
 _PASS = (_key("pass"),)
 
 
+_TAKE_KEY = {gems: _key("take", gems) for gems in _TAKEN}
+"""Every possible take as a group's action, built once."""
+_RESERVE_KEY = {card: _key("reserve", EMPTY, card) for card in CARDS}
+_DECK_KEY = {level: _key("reserve", EMPTY, "", level) for level in (1, 2, 3)}
+_NO_OVER: tuple[tuple[tuple[_Key], Tokens], ...] = ()
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _bank_keys(bank: tuple[int, ...]) -> tuple[_Key, ...]:
+    """Every legal take from a bank with these gem counts (gold aside), as actions: what
+    `_takes_for` keeps for a hand with room for 3 more tokens or more (most hands)."""
+    return tuple(_TAKE_KEY[gems] for gems in _bank_takes(bank))
+
+
 @functools.lru_cache(maxsize=4096)
 def _takes_for(bank: tuple[int, ...], room: int) -> tuple[tuple[_Key, ...], tuple[tuple[tuple[_Key], Tokens], ...]]:
     """Every legal take from a bank with these gem counts (gold aside), for a hand with room for
     `room` more tokens: the takes that keep the hand within 10, then each take that does not,
     with what it takes."""
     takes = _bank_takes(bank)
-    kept = tuple(_key("take", gems) for gems in takes if _TAKEN[gems] <= room)
-    over = tuple(((_key("take", gems),), gems) for gems in takes if _TAKEN[gems] > room)
+    kept = tuple(_TAKE_KEY[gems] for gems in takes if _TAKEN[gems] <= room)
+    over = tuple(((_TAKE_KEY[gems],), gems) for gems in takes if _TAKEN[gems] > room)
     return kept, over
 
 
@@ -461,9 +491,10 @@ def _returns_of(hand: tuple[int, ...]) -> tuple[Tokens, ...]:
 @functools.lru_cache(maxsize=4096)
 def _reserves_for(board: tuple[tuple[str | None, ...], ...], decks: tuple[bool, ...]) -> tuple[_Key, ...]:
     """Every reserve from this board (revealed cards only) and from the decks not empty."""
+    keys = _RESERVE_KEY
     return (
-        *(_key("reserve", EMPTY, card) for row in board for card in row if card is not None and card in _COST),
-        *(_key("reserve", EMPTY, "", level) for level, left in enumerate(decks, start=1) if left),
+        *(keys[card] for row in board for card in row if card in keys),
+        *(_DECK_KEY[level] for level, left in enumerate(decks, start=1) if left),
     )
 
 
@@ -484,7 +515,11 @@ def choices(state: GameState) -> Choices:
     per = len(same)
     groups: list[_Group] = []
     size = 0
-    kept, over = _takes_for(state.bank.counts[:5], MAX_TOKENS - total)
+    room = MAX_TOKENS - total
+    if room >= 3:  # every take fits: the bank alone says which
+        kept, over = _bank_keys(state.bank.counts[:5]), _NO_OVER
+    else:
+        kept, over = _takes_for(state.bank.counts[:5], room)
     for keys, gems in over:
         returns = _returns_of(tuple(map(operator.add, counts, gems.counts)))
         groups.append((keys, returns, same))
@@ -508,7 +543,6 @@ def choices(state: GameState) -> Choices:
     purse = total + bought  # no card costing more than this can be afforded
     price, never = _PRICE.get, purse + 1  # a placeholder (a sealed card, unrevealed) has no price: never bought
     nobles_may = bought + 1 >= _NOBLE_LEAST
-    nobles_with: dict[int, tuple[str, ...]] = {}  # by the colour of the bonus a buy adds
     cost5 = _COST5
     for row in (*state.board, player.reserved):
         for card in row:
@@ -526,11 +560,7 @@ def choices(state: GameState) -> Choices:
                 continue
             nobles: tuple[str, ...] = _NONE
             if nobles_may:
-                at = _BONUS_AT[card]
-                found = nobles_with.get(at)
-                if found is None:
-                    found = nobles_with[at] = qualifying_nobles(state, bonuses + _BONUS_OF[card]) or _NONE
-                nobles = found
+                nobles = _nobles_after(state.nobles, have, _BONUS_AT[card])
             groups.append((*_BUY[card], _KEEP, nobles))
             size += len(nobles)
     if not groups:
