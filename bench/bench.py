@@ -14,6 +14,14 @@ Targets (issue #2): >= 100 games/s; fold of a 90-event game <= 5 ms; cold state 
 Target (issue #4): >= 100 random Duel games/s.
 Target (issue #23): >= 300 base and >= 250 Duel random games per CPU second (the bots' moves
 applied by the trusted `variant.play`, not judged again by `decide`).
+
+    python bench/bench.py --compare REV [--games 200] [--rounds 3]
+
+prints only the random games per CPU second of the package at git revision REV and of the
+working tree, side by side: each in a fresh process (REV's `splendor_cli` exported to a
+temporary folder with `git archive`) playing 5 runs, the two run alternately `--rounds` times so
+that whatever else the machine does falls on both; the best run of each (caches warm, as above)
+and its best first run (caches cold).
 """
 
 from __future__ import annotations
@@ -117,11 +125,77 @@ def cold_start(runs: int) -> list[str]:
     return lines
 
 
+_RATE = """
+import sys, time
+from splendor_cli.bots.tournament import run
+games, repeats = int(sys.argv[2]), int(sys.argv[3])
+for variant in ("base", "duel"):
+    rates = []
+    for _ in range(repeats):
+        began = time.process_time()
+        run(players=2, games=games, seed=1, variant=variant)
+        rates.append(games / (time.process_time() - began))
+    print(variant, rates[0], max(rates))
+"""
+
+
+def compare(revision: str, games: int, rounds: int, repeats: int = 5) -> list[str]:
+    """Random 2-player games per CPU second, base and Duel, of `revision` and of the working tree:
+    each round a fresh process per code, which plays `repeats` runs of `games` games; the best run
+    of all (caches warm, as `games_per_second` measures) and the best first run (caches cold)."""
+    import shutil
+
+    commit = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", revision], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    folder = Path(tempfile.mkdtemp(prefix="splendor-compare-"))
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", commit, "splendor_cli"], capture_output=True, check=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+        roots = {commit: folder, "working tree": ROOT}
+        best: dict[str, dict[str, float]] = {label: {} for label in roots}
+        cold: dict[str, dict[str, float]] = {label: {} for label in roots}
+        for _ in range(rounds):
+            for label, root in roots.items():
+                environ = {**os.environ, "PYTHONPATH": str(root), "PYTHONDONTWRITEBYTECODE": "1"}
+                out = subprocess.run(
+                    [sys.executable, "-c", _RATE, str(root), str(games), str(repeats)],
+                    env=environ,
+                    cwd=root,
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                ).stdout
+                for line in out.splitlines():
+                    variant, first, top = line.split()
+                    cold[label][variant] = max(cold[label].get(variant, 0.0), float(first))
+                    best[label][variant] = max(best[label].get(variant, 0.0), float(top))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    lines = [
+        f"random 2-player games per CPU second (seed 1, {games} games a run): {rounds} alternate processes"
+        f" per code, {repeats} runs each; best run (caches warm) and best first run (caches cold)",
+        f"{'':14}{'base':>8}{'Duel':>8}{'base cold':>11}{'Duel cold':>11}",
+    ]
+    for label in roots:
+        warm, fresh = best[label], cold[label]
+        lines.append(f"{label:14}{warm['base']:8.1f}{warm['duel']:8.1f}{fresh['base']:11.1f}{fresh['duel']:11.1f}")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--compare", metavar="REV", help="games per CPU second of REV and of the working tree")
+    parser.add_argument("--rounds", type=int, default=3, help="with --compare: alternate runs of each")
     args = parser.parse_args()
+    if args.compare:
+        for line in compare(args.compare, args.games, args.rounds):
+            print(line)
+        return
     print(games_per_second(args.games))
     print(games_per_second(args.games, variant="duel"))
     for line in (*fold(4 * args.runs), *cold_start(args.runs)):
