@@ -1,0 +1,307 @@
+"""Self-play games for training an evaluation (issue 33, item 2), on every core of one machine.
+
+    python bench/selfplay.py --out DIR [--variant base|duel] [--players 2] [--games 100] [--seed 1]
+                             [--bots expert,expert] [--jobs 0] [--shard-games 5] [--resume]
+
+Plays `--games` games of `--variant` at `--players` with the bots of `--bots` (specs as
+`splendor simulate --bots` takes them and parsed by the same code: one spec for every seat, or
+one per seat; the seats rotate from one game to the next). Game k is exactly game k of
+`splendor simulate --seed S` with the same bots: its deal and every choice of its bots come from
+`random.Random(f"{S}:{k}")` alone, so the files do not depend on `--jobs` or on which process
+finishes first. `--jobs` processes (0, the default: one per core; spawned, not forked).
+
+Writes to `--out DIR`:
+
+- `run.json`: the settings (variant, players, bots, seed, shard size) and the feature names.
+- `games-NNNNNN.jsonl`, one shard a run of `--shard-games` games (shard i: games i*G to i*G+G-1),
+  in game order. Each game gives one line per position in which a seat chose a move (in a Duel,
+  a step), then one summary line:
+  - `{"type": "position", "seed": "S:k", "game": k, "move": m, "player": p, "features": [...],
+    "outcome": o}`: the game seed, the move number (0 for the first), the seat to move (its index
+    in turn order), the features of every seat in turn order as the evaluation the `expert` bot
+    searches by reads them (`splendor_cli/variants/<variant>/evaluation.features`, in its `NAMES`
+    order, booleans as 0 and 1), and the final outcome for the seat to move: 1 for a sole winner,
+    1/n for one of n sharing a victory (a Duel drawn: 1/2 each), 0 for a loser, null for a game
+    stopped unfinished (`tournament.MAX_TURNS`).
+  - `{"type": "game", "seed": "S:k", "game": k, "seating": [...], "winners": [...], "points":
+    [...], "outcomes": [...], "turns": t, "moves": m, "finished": true}`: the bots' seat names in
+    turn order (as `simulate` names them), the winners, every seat's points and outcome.
+
+A shard is written whole (to a temporary file, then renamed) once all its games are played.
+Without `--resume`, a DIR holding shards is refused; with it, the shards already complete (every
+game of their range summarised) are kept and only the others are played: a run killed midway and
+started again gives the same files as one run. The settings must match `run.json` (`--games` may
+grow).
+
+Prints a progress bar on stderr (games done, games/s, ETA), then one line on stdout: games played
+and kept, positions written, wall time and games a minute, and each bot's wins. Asserts nothing;
+exit 0, or 2 on bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+FORMAT = 1
+
+
+def play_game(variant_name: str, bots: tuple[tuple[str, str], ...], seed: int, number: int) -> list[str]:
+    """Game `number` of the run of `seed`: its JSON lines (the positions, then the summary)."""
+    from splendor_cli.bots import make_bot
+    from splendor_cli.bots.tournament import MAX_TURNS, Tournament
+    from splendor_cli.projection.seeding import RandomChance
+    from splendor_cli.variants import find_variant
+
+    # the same game as tournament.play_game (splendor simulate): the same rng, seating and bots
+    tournament = Tournament(seats=bots, variant=variant_name)
+    variant = find_variant(variant_name)
+    evaluation = importlib.import_module(f"splendor_cli.variants.{variant_name}.evaluation")
+    game_seed = f"{seed}:{number}"
+    rng = random.Random(game_seed)
+    seated = tournament.seating(number)
+    specs = dict(tournament.seats)
+    play = {name: make_bot(variant, specs[name]) for name in seated}
+    state = variant.start(variant.deal(seated, RandomChance(rng)))
+    limit = 4 * MAX_TURNS if variant.stepwise else MAX_TURNS
+    seats = range(len(seated))
+    positions: list[tuple[int, list[list[float]]]] = []
+    steps = 0
+    while not state.finished and steps < limit:
+        positions.append((state.to_move, [_compact(evaluation.features(state, i)) for i in seats]))
+        state = variant.play(state, play[state.player.name](state, rng))
+        steps += 1
+    winners = state.winners()
+    outcomes: list[float | None]
+    if not state.finished:
+        outcomes = [None for _ in seats]
+    elif not winners:  # a Duel drawn
+        outcomes = [1 / len(seated) for _ in seats]
+    else:
+        outcomes = [1 / len(winners) if p.name in winners else 0.0 for p in state.players]
+    lines = [
+        _line(
+            {
+                "type": "position",
+                "seed": game_seed,
+                "game": number,
+                "move": move,
+                "player": player,
+                "features": features,
+                "outcome": outcomes[player],
+            }
+        )
+        for move, (player, features) in enumerate(positions)
+    ]
+    summary = {
+        "type": "game",
+        "seed": game_seed,
+        "game": number,
+        "seating": list(seated),
+        "winners": list(winners),
+        "points": [p.points for p in state.players],
+        "outcomes": outcomes,
+        "turns": state.turn,
+        "moves": steps,
+        "finished": state.finished,
+    }
+    lines.append(_line(summary))
+    return lines
+
+
+def _compact(features: tuple[Any, ...]) -> list[float]:
+    """Booleans and whole numbers as integers, other numbers to 4 decimals (short lines)."""
+    out: list[float] = []
+    for x in features:
+        x = float(x)
+        out.append(int(x) if x.is_integer() else round(x, 4))
+    return out
+
+
+def _line(record: dict[str, Any]) -> str:
+    return json.dumps(record, separators=(",", ":")) + "\n"
+
+
+def _task(task: tuple[str, tuple[tuple[str, str], ...], int, int]) -> tuple[int, list[str]]:
+    variant, bots, seed, number = task
+    return number, play_game(variant, bots, seed, number)
+
+
+def _ignore_interrupts() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def shard_path(out: Path, index: int) -> Path:
+    return out / f"games-{index:06d}.jsonl"
+
+
+def complete(path: Path, numbers: range) -> bool:
+    """Whether the shard at `path` holds the summary of every game of `numbers`, and nothing else."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return False
+    found = []
+    for line in text.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            return False
+        if record.get("type") == "game":
+            found.append(record.get("game"))
+    return found == list(numbers)
+
+
+class Bar:
+    """A progress bar on stderr: plain text, rewritten in place with `\\r`."""
+
+    def __init__(self, total: int, skipped: int) -> None:
+        self.total, self.skipped = total, skipped
+        self.began = time.monotonic()
+        self.drawn = -1.0
+
+    def __call__(self, done: int, final: bool = False) -> None:
+        now = time.monotonic()
+        if not final and now - self.drawn < 0.2:
+            return
+        self.drawn = now
+        elapsed = now - self.began
+        played = done - self.skipped
+        rate = played / elapsed if elapsed > 0 else 0.0
+        left = self.total - done
+        eta = _clock(left / rate) if rate > 0 else "--:--"
+        filled = 30 * done // max(1, self.total)
+        line = f"[{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total} games  {rate:.3g} games/s  ETA {eta}"
+        sys.stderr.write("\r" + line)
+        if final:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(seconds + 0.5)
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60:02d}:{rest % 60:02d}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], epilog=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--out", required=True, type=Path, help="the folder of the shards")
+    parser.add_argument("--variant", default="base", choices=("base", "duel"))
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bots", default="expert,expert", help="bot specs as `splendor simulate --bots` takes them")
+    parser.add_argument("--jobs", type=int, default=0, help="processes (0: one per core)")
+    parser.add_argument("--shard-games", type=int, default=5, help="games per shard")
+    parser.add_argument("--resume", action="store_true", help="keep the complete shards of DIR, play the rest")
+    args = parser.parse_args()
+
+    from splendor_cli.bots.tournament import Tournament
+    from splendor_cli.errors import UsageError
+
+    if args.games < 1 or args.shard_games < 1 or args.jobs < 0:
+        parser.error("--games and --shard-games take a positive number, --jobs 0 or more")
+    try:
+        tournament = Tournament.of(args.bots.split(","), args.players, args.variant)
+    except UsageError as error:
+        parser.error(str(error))
+    evaluation = importlib.import_module(f"splendor_cli.variants.{args.variant}.evaluation")
+    settings = {
+        "format": FORMAT,
+        "variant": args.variant,
+        "players": args.players,
+        "bots": [list(seat) for seat in tournament.seats],
+        "seed": args.seed,
+        "shard_games": args.shard_games,
+        "features": list(evaluation.NAMES),
+    }
+    out: Path = args.out
+    manifest = out / "run.json"
+    if any(out.glob("games-*.jsonl*")) or manifest.exists():
+        if not args.resume:
+            parser.error(f"{out} holds a run already: --resume to complete it, or another --out")
+        try:
+            before = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            parser.error(f"{out} holds shards but no readable run.json: not a run of this script")
+        if before != settings:
+            parser.error(f"{out}/run.json was written with other settings: {before}")
+    out.mkdir(parents=True, exist_ok=True)
+    manifest.write_text(json.dumps(settings, indent=1) + "\n", encoding="utf-8")
+    for stray in out.glob("games-*.jsonl.tmp"):
+        stray.unlink()
+
+    size = args.shard_games
+    shards = {i: range(i * size, min((i + 1) * size, args.games)) for i in range((args.games + size - 1) // size)}
+    todo = {i: numbers for i, numbers in shards.items() if not complete(shard_path(out, i), numbers)}
+    numbers = [n for part in todo.values() for n in part]
+    skipped = args.games - len(numbers)
+    jobs = min(args.jobs or os.cpu_count() or 1, max(1, len(numbers)))
+    bar = Bar(args.games, skipped)
+    bar(skipped, final=not numbers)
+    pending: dict[int, list[str]] = {}
+    wins = dict.fromkeys(tournament.names, 0.0)
+    positions = 0
+    began = time.perf_counter()
+
+    def finished(number: int, lines: list[str]) -> None:
+        nonlocal positions
+        pending[number] = lines
+        shard = number // size
+        if all(n in pending for n in todo[shard]):
+            path = shard_path(out, shard)
+            temporary = path.with_name(path.name + ".tmp")
+            with temporary.open("w", encoding="utf-8", newline="\n") as file:
+                for n in todo[shard]:
+                    file.writelines(pending[n])
+            os.replace(temporary, path)
+            for n in todo[shard]:
+                game = json.loads(pending.pop(n)[-1])
+                positions += game["moves"]
+                for name, share in zip(game["seating"], game["outcomes"]):
+                    wins[name] += share or 0.0
+
+    tasks = [(args.variant, tournament.seats, args.seed, n) for n in numbers]
+    done = skipped
+    try:
+        if jobs <= 1:
+            for task in tasks:
+                finished(*_task(task))
+                done += 1
+                bar(done, final=done == args.games)
+        elif tasks:
+            import multiprocessing
+
+            context = multiprocessing.get_context("spawn")
+            with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
+                for number, lines in pool.imap_unordered(_task, tasks):
+                    finished(number, lines)
+                    done += 1
+                    bar(done, final=done == args.games)
+    except KeyboardInterrupt:
+        sys.stderr.write("\ninterrupted: the complete shards are kept; --resume plays the rest\n")
+        raise SystemExit(130) from None
+    seconds = time.perf_counter() - began
+    played = len(numbers)
+    rate = f"{played / seconds * 60:.1f} games/min" if played and seconds > 0 else "-"
+    score = ", ".join(f"{name} {value:g}" for name, value in wins.items())
+    print(
+        f"{played} games played, {skipped} kept from before; {positions} positions written to {out};"
+        f" {seconds:.1f} s with {jobs} jobs ({rate}); wins of the games played: {score}"
+    )
+
+
+if __name__ == "__main__":
+    main()
