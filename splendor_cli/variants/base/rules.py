@@ -59,6 +59,7 @@ def cached_move(
 
 
 ONE_GOLD = Tokens.of(gold=1)
+_trusted = Tokens._trusted
 _TWO = {gem: Tokens.of({gem: 2}) for gem in GEMS}
 _NONE = ("",)
 _BONUS_OF = {card.id: card.gives for card in CARDS.values()}
@@ -450,11 +451,17 @@ _NO_CHOICES = Choices((), 0)
 _COST5 = {card: cost[:5] for card, cost in _COST.items()}
 """A card's cost in the five colours: no base card costs gold or pearls."""
 assert all(not cost[5] and not cost[6] for cost in _COST.values())
-_BONUS_AT = {card.id: COLOURS.index(card.bonus) for card in CARDS.values() if card.bonus}
+_BONUS_AT: dict[str | None, int] = {card.id: COLOURS.index(card.bonus) for card in CARDS.values() if card.bonus}
 _POINTS = {card.id: card.points for card in CARDS.values()}
-_BUY = {card: ((_key("buy", card=card),),) for card in CARDS}
+_BUY: dict[str | None, tuple[tuple[_Key, ...]]] = {card: ((_key("buy", card=card),),) for card in CARDS}
 """The one action of a purchase, as a group's actions."""
 _PASS = (_key("pass"),)
+_PRICED: dict[str | None, tuple[int, int, int, int, int, int]] = {
+    card: (_PRICE[card], *cost) for card, cost in _COST5.items()
+}
+"""A card's price (all colours) and its cost in the five colours: one look-up per card in `choices`."""
+_UNPRICED = (1 << 30, 0, 0, 0, 0, 0)
+_FULL = (True, True, True)
 
 
 _TAKE_KEY = {gems: _key("take", gems) for gems in _TAKEN}
@@ -511,7 +518,8 @@ def choices(state: GameState) -> Choices:
     tokens, bonuses = player.tokens, player.bonuses
     counts, have = tokens.counts, bonuses.counts
     total = sum(counts)
-    same = qualifying_nobles(state, bonuses) or _NONE
+    bought = sum(have)
+    same = (_nobles_meeting(state.nobles, have) or _NONE) if bought >= _NOBLE_LEAST else _NONE
     per = len(same)
     groups: list[_Group] = []
     size = 0
@@ -528,7 +536,8 @@ def choices(state: GameState) -> Choices:
         groups.append((kept, _KEEP, same))
         size += len(kept) * per
     if len(player.reserved) < MAX_RESERVED:
-        reserves = _reserves_for(state.board, tuple(map(bool, state.decks)))
+        decks = state.decks
+        reserves = _reserves_for(state.board, _FULL if all(decks) else tuple(map(bool, decks)))
         if reserves:
             if total < MAX_TOKENS or not state.bank.counts[5]:
                 returns = _KEEP
@@ -539,16 +548,15 @@ def choices(state: GameState) -> Choices:
     t0, t1, t2, t3, t4, gold, _ = counts
     b0, b1, b2, b3, b4, _, _ = have
     h0, h1, h2, h3, h4 = t0 + b0, t1 + b1, t2 + b2, t3 + b3, t4 + b4
-    bought = sum(have)
     purse = total + bought  # no card costing more than this can be afforded
-    price, never = _PRICE.get, purse + 1  # a placeholder (a sealed card, unrevealed) has no price: never bought
     nobles_may = bought + 1 >= _NOBLE_LEAST
-    cost5 = _COST5
+    priced = _PRICED.get
     for row in (*state.board, player.reserved):
         for card in row:
-            if card is None or price(card, never) > purse:
+            # an empty slot (None) or a placeholder (a sealed card, unrevealed) has no price: never bought
+            price, c0, c1, c2, c3, c4 = priced(card, _UNPRICED)
+            if price > purse:
                 continue
-            c0, c1, c2, c3, c4 = cost5[card]
             short = (
                 (c0 - h0 if c0 > h0 else 0)
                 + (c1 - h1 if c1 > h1 else 0)
@@ -717,15 +725,21 @@ def play(state: GameState, move: Move) -> GameState:
     returned, noble = move.returned, move.noble
     if returned is None or noble is None:
         return evolve(state, decide(state, move))
-    player = state.player
+    me, players = state.to_move, state.players
+    player = players[me]
     bank, board, decks = state.bank, state.board, state.decks
     tokens, reserved, cards = player.tokens, player.reserved, player.cards
     bonuses, points, blind = player.bonuses, player.points, player.blind
     action = move.action
     if action == "take":
         gems = move.gems
-        bank = bank - gems + returned
-        tokens = tokens + gems - returned
+        if returned is EMPTY:  # most takes: the bank and the hand in one step each, a take is gems only
+            a, g, t = bank.counts, gems.counts, tokens.counts
+            bank = _trusted((a[0] - g[0], a[1] - g[1], a[2] - g[2], a[3] - g[3], a[4] - g[4], a[5], a[6]))
+            tokens = _trusted((t[0] + g[0], t[1] + g[1], t[2] + g[2], t[3] + g[3], t[4] + g[4], t[5], t[6]))
+        else:
+            bank = bank - gems + returned
+            tokens = tokens + gems - returned
     elif action == "buy":
         card = move.card
         payment = move.payment
@@ -757,7 +771,40 @@ def play(state: GameState, move: Move) -> GameState:
         bank = bank + returned
         tokens = tokens - returned
         reserved = (*reserved, card)
-    return _next(state, tokens, cards, reserved, blind, bonuses, points, bank, board, decks, noble, action == "pass")
+    # _next, inlined: the state after the turn, the noble's visit, the last round
+    nobles, won = state.nobles, player.nobles
+    if noble:
+        nobles = tuple(n for n in nobles if n != noble)
+        won = (*won, noble)
+        points += _NOBLE_POINTS[noble]
+    player = PlayerState(
+        name=player.name,
+        tokens=tokens,
+        cards=cards,
+        reserved=reserved,
+        blind=blind,
+        nobles=won,
+        bonuses=bonuses,
+        points=points,
+    )
+    last_round = state.last_round or points >= WINNING_POINTS
+    to_move = me + 1
+    if to_move == len(players):
+        to_move = 0
+    after = GameState(
+        players=(*players[:me], player, *players[me + 1 :]),
+        bank=bank,
+        board=board,
+        decks=decks,
+        nobles=nobles,
+        to_move=to_move,
+        turn=state.turn + 1,
+        last_round=last_round,
+        finished=last_round and to_move == 0,
+    )
+    if action == "pass" and not after.finished and not any(has_turn_but_pass(after, i) for i in range(len(players))):
+        after = attrs.evolve(after, finished=True)
+    return after
 
 
 def _face_up_taken(
