@@ -771,40 +771,7 @@ def play(state: GameState, move: Move) -> GameState:
         bank = bank + returned
         tokens = tokens - returned
         reserved = (*reserved, card)
-    # _next, inlined: the state after the turn, the noble's visit, the last round
-    nobles, won = state.nobles, player.nobles
-    if noble:
-        nobles = tuple(n for n in nobles if n != noble)
-        won = (*won, noble)
-        points += _NOBLE_POINTS[noble]
-    player = PlayerState(
-        name=player.name,
-        tokens=tokens,
-        cards=cards,
-        reserved=reserved,
-        blind=blind,
-        nobles=won,
-        bonuses=bonuses,
-        points=points,
-    )
-    last_round = state.last_round or points >= WINNING_POINTS
-    to_move = me + 1
-    if to_move == len(players):
-        to_move = 0
-    after = GameState(
-        players=(*players[:me], player, *players[me + 1 :]),
-        bank=bank,
-        board=board,
-        decks=decks,
-        nobles=nobles,
-        to_move=to_move,
-        turn=state.turn + 1,
-        last_round=last_round,
-        finished=last_round and to_move == 0,
-    )
-    if action == "pass" and not after.finished and not any(has_turn_but_pass(after, i) for i in range(len(players))):
-        after = attrs.evolve(after, finished=True)
-    return after
+    return _next(state, tokens, cards, reserved, blind, bonuses, points, bank, board, decks, noble, action == "pass")
 
 
 def _face_up_taken(
