@@ -18,7 +18,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ..app.services.table_part import KeyPart
-from ..errors import IllegalMoveError, UsageError, excerpt
+from ..errors import IllegalMoveError, UsageError
 
 if TYPE_CHECKING:
     from ..crypto.keys import SecretKey
@@ -61,32 +61,6 @@ def seat_of(game: Game, secret: SecretKey) -> str | None:
     from ..app.services.key_history import seat_of_key
 
     return seat_of_key(game, secret)
-
-
-def my_seat(game: Game, secret: SecretKey, as_: str | None) -> str:
-    """The seat the local key plays: the one it joined, else `as_` (to join).
-
-    Raises:
-        UsageError: the key joined no seat and `as_` is not said, or `as_` is another seat than the key's.
-        IllegalMoveError: `as_` is no player of the game, or joined with another key.
-    """
-    sealing = sealing_of(game)
-    seat = seat_of(game, secret)
-    if seat is not None:
-        if as_ and as_ != seat:
-            raise UsageError(f"your key plays {seat} in this game, not {excerpt(as_)}")
-        return seat
-    if not as_:
-        raise UsageError(f"your key has not joined this game: say which seat is yours with --as NAME ({_seats(game)})")
-    if as_ not in sealing.players:
-        raise IllegalMoveError(f"{excerpt(as_)} does not play in this game ({_seats(game)})", rule="sealed")
-    if as_ in sealing.keys:
-        raise IllegalMoveError(f"{as_} joined this game with another key than yours", rule="sealed")
-    return as_
-
-
-def _seats(game: Game) -> str:
-    return ", ".join(game.players)
 
 
 def replayed(game: Game, seat: str) -> bool:
@@ -290,9 +264,6 @@ class SealedPart(KeyPart):
 
     def key(self, *, required: bool = True) -> SecretKey | None:
         return local_key(required=required)
-
-    def seat(self, game: Game, secret: SecretKey, as_: str | None) -> str:
-        return my_seat(game, secret, as_)
 
     def owed(self, loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
         return part(loaded, seat, secret)

@@ -18,7 +18,7 @@ import os
 from typing import TYPE_CHECKING
 
 from ..app.services.table_part import KeyPart
-from ..errors import IllegalMoveError, UsageError, excerpt
+from ..errors import UsageError
 
 if TYPE_CHECKING:
     from ..crypto.keys import SecretKey
@@ -58,31 +58,6 @@ def seat_of(game: Game, secret: SecretKey) -> str | None:
     from ..app.services.key_history import seat_of_key
 
     return seat_of_key(game, secret)
-
-
-def my_seat(game: Game, secret: SecretKey, as_: str | None) -> str:
-    """The seat the local key plays: the one it joined, else `as_` (to join it).
-
-    Raises:
-        UsageError: `as_` is another seat than the key's, or the key joined none and `as_` is not said.
-        IllegalMoveError: `as_` is no player of the game, or joined with another key.
-    """
-    table = table_of(game)
-    seat = seat_of(game, secret)
-    seats = ", ".join(table.seats)
-    if seat is not None:
-        if as_ and as_ != seat:
-            raise UsageError(
-                f"your key plays {seat} in this game, not {excerpt(as_)}: in a signed game the key says who you are"
-            )
-        return seat
-    if not as_:
-        raise UsageError(f"your key has not joined this game: say which seat is yours with --as NAME ({seats})")
-    if as_ not in table.seats:
-        raise IllegalMoveError(f"{excerpt(as_)} does not play in this game ({seats})", rule="signed")
-    if as_ in table.keys:
-        raise IllegalMoveError(f"{as_} joined this game with another key than yours", rule="signed")
-    return as_
 
 
 def part(loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
@@ -144,12 +119,10 @@ class SignedPart(KeyPart):
     __slots__ = ()
 
     kind = "signed"
+    says_who = ": in a signed game the key says who you are"
 
     def key(self, *, required: bool = True) -> SecretKey | None:
         return local_key(required=required)
-
-    def seat(self, game: Game, secret: SecretKey, as_: str | None) -> str:
-        return my_seat(game, secret, as_)
 
     def owed(self, loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
         return part(loaded, seat, secret)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-from ...errors import UsageError
+from ...errors import IllegalMoveError, UsageError, excerpt
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than the fast path
 if TYPE_CHECKING:
@@ -111,15 +111,36 @@ class KeyPart(TablePart):
     __slots__ = ()
 
     kind = "keyed"
-    """The table's name in messages ("sealed", "signed")."""
+    """The table's name in messages and rules ("sealed", "signed")."""
+    says_who = ""
+    """What the refusal of `--as` another seat than the key's adds (the signed table's reminder)."""
 
     def key(self, *, required: bool = True) -> SecretKey | None:
         """This user's secret key (None: none, and it is not `required`)."""
         raise NotImplementedError
 
     def seat(self, game: Game, secret: SecretKey, as_: str | None) -> str:
-        """The seat the key plays (the one it joined, else `as_` to join)."""
-        raise NotImplementedError
+        """The seat the local key plays: the one it joined, else `as_` (to join it).
+
+        Raises:
+            UsageError: `as_` is another seat than the key's, or the key joined none and `as_` is not said.
+            IllegalMoveError: `as_` is no player of the game, or joined with another key.
+        """
+        from .key_history import seat_of_key
+
+        seat = seat_of_key(game, secret)
+        seats = ", ".join(game.protocol.players)
+        if seat is not None:
+            if as_ and as_ != seat:
+                raise UsageError(f"your key plays {seat} in this game, not {excerpt(as_)}{self.says_who}")
+            return seat
+        if not as_:
+            raise UsageError(f"your key has not joined this game: say which seat is yours with --as NAME ({seats})")
+        if as_ not in game.protocol.players:
+            raise IllegalMoveError(f"{excerpt(as_)} does not play in this game ({seats})", rule=self.kind)
+        if as_ in game.protocol.signers().keys:
+            raise IllegalMoveError(f"{as_} joined this game with another key than yours", rule=self.kind)
+        return as_
 
     def owed(self, loaded: Loaded, seat: str, secret: SecretKey) -> Loaded:
         """`loaded` with what `seat` owes the protocol now staged, signed; nothing written."""
