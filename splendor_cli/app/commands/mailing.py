@@ -359,21 +359,23 @@ def _desk(folder: str, game: str | None, *, commit: bool, notify: bool) -> Desk:
     from ...sharing.mail_desk import Desk
     from ..services.gamefile import append, gate, views
 
-    def add(loaded: Loaded, events: Sequence[Event]) -> Loaded:
-        loaded = append(loaded, *events)
+    def own_part(loaded: Loaded) -> Loaded:
+        """The local player's part of the protocol (a sealed game's) written, then committed (--commit)."""
         from ..services.table_part import part
 
-        # the local player's part of the protocol (a sealed game's) rides on the answer
         loaded = part(loaded.game).write_part(loaded, os.environ.get("SPLENDOR_PLAYER") or None)
         if commit:
             _commit(loaded)
         return loaded
 
+    def add(loaded: Loaded, events: Sequence[Event]) -> Loaded:
+        return own_part(append(loaded, *events))  # the local player's part rides on the answer
+
     def went_on(loaded: Loaded) -> Loaded:
         from ..services.table_part import go_on_from
 
         go_on_from(loaded)  # the key goes on in the copy a race's rule kept, and writes its part there
-        return add(loaded, ())
+        return own_part(loaded)
 
     def changed(loaded: Loaded) -> None:
         if loaded.game.states:  # nothing to show before the deal
