@@ -1,7 +1,9 @@
-"""Self-play games for training an evaluation (issue 33, item 2), on every core of one machine.
+"""Self-play games for training an evaluation (issue 33, item 2), on every core of one machine or on a Ray cluster.
 
     python bench/selfplay.py --out DIR [--variant base|duel] [--players 2] [--games 100] [--seed 1]
                              [--bots expert,expert] [--jobs 0] [--shard-games 5] [--resume]
+                             [--ray local|auto|HOST:PORT|ray://HOST:10001] [--ray-temp DIR]
+                             [--runtime-env JSON]
 
 Plays `--games` games of `--variant` at `--players` with the bots of `--bots` (specs as
 `splendor simulate --bots` takes them and parsed by the same code: one spec for every seat, or
@@ -9,6 +11,24 @@ one per seat; the seats rotate from one game to the next). Game k is exactly gam
 `splendor simulate --seed S` with the same bots: its deal and every choice of its bots come from
 `random.Random(f"{S}:{k}")` alone, so the files do not depend on `--jobs` or on which process
 finishes first. `--jobs` processes (0, the default: one per core; spawned, not forked).
+
+With `--ray ADDRESS` the games are Ray tasks instead, one task a game, gathered as they finish
+(`pip install 'splendor-cli[cluster]'`: Ray is an optional extra, never needed by the game, and
+imported only with `--ray`). The files are the same, byte for byte, as without it.
+- `--ray local` starts a Ray cluster on this machine, inside this process, with `--jobs` CPUs (0:
+  every core), and shuts it down at the end; `--ray-temp DIR` is where it keeps its session files
+  and sockets (Ray's default: /tmp/ray; keep the path short, Unix sockets allow ~107 bytes).
+- Any other ADDRESS is passed to `ray.init(address=...)`: `auto` (the cluster this machine is a
+  node of, started by `ray start`), `HOST:6379` (the head's GCS port), or `ray://HOST:10001` (Ray
+  Client). `--jobs N` then caps the games played at once (0: every CPU of the cluster). To set
+  up a cluster: `ray start --head` on one machine, `ray start --address HOST:6379` on each of the
+  others, then run this script on the head with `--ray auto`.
+- The workers import `splendor_cli`, so every node needs the package: `pip install` this checkout
+  (or the same version of splendor-cli) into the Python of every node, the same Python and Ray
+  versions everywhere. Or let Ray ship it: `--runtime-env '{"working_dir": ".", "pip": [...]}'`
+  from the checkout's root (the JSON is Ray's runtime_env, passed to `ray.init`; `working_dir`
+  puts `splendor_cli/` on the workers' path, `pip` must then list the game's dependencies from
+  pyproject.toml).
 
 Writes to `--out DIR`:
 
@@ -41,12 +61,14 @@ exit 0, or 2 on bad arguments.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import os
 import random
 import sys
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -193,6 +215,48 @@ def _clock(seconds: float) -> str:
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60:02d}:{rest % 60:02d}"
 
 
+@contextlib.contextmanager
+def _ray_cluster(address: str, jobs: int, temp: Path | None, runtime_env: dict[str, Any] | None) -> Iterator[int]:
+    """Ray started (`local`) or joined (an address), and shut down on the way out: its CPUs."""
+    import logging
+
+    import ray
+
+    options: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": False}
+    if runtime_env is not None:
+        options["runtime_env"] = runtime_env
+    if address == "local":
+        options.update(num_cpus=jobs or os.cpu_count() or 1, include_dashboard=False)
+        if temp is not None:
+            options["_temp_dir"] = str(temp.resolve())
+    try:
+        ray.init(address=address, **options)
+        yield int(ray.cluster_resources().get("CPU", 1))
+    finally:
+        ray.shutdown()
+
+
+def _ray_games(
+    tasks: list[tuple[str, tuple[tuple[str, str], ...], int, int]], window: int
+) -> Iterator[tuple[int, list[str]]]:
+    """The games of `tasks` as Ray tasks, one a game, at most `window` submitted at once (in game
+    order, so a shard waits for few), yielded as they finish."""
+    import ray
+
+    remote = ray.remote(num_cpus=1, max_retries=3)(_task)
+    queue = iter(tasks)
+    running: list[Any] = []
+    while True:
+        for task in queue:
+            running.append(remote.remote(task))
+            if len(running) >= max(1, window):
+                break
+        if not running:
+            return
+        ready, running = ray.wait(running, num_returns=1)
+        yield from ray.get(ready)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__.splitlines()[0], epilog=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -206,6 +270,13 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=0, help="processes (0: one per core)")
     parser.add_argument("--shard-games", type=int, default=5, help="games per shard")
     parser.add_argument("--resume", action="store_true", help="keep the complete shards of DIR, play the rest")
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="play on Ray: `local` (a cluster on this machine with --jobs CPUs), or a cluster address for ray.init",
+    )
+    parser.add_argument("--ray-temp", type=Path, help="with --ray local: the folder of Ray's session files")
+    parser.add_argument("--runtime-env", metavar="JSON", help="with --ray: Ray's runtime_env, as JSON")
     args = parser.parse_args()
 
     from splendor_cli.bots.tournament import Tournament
@@ -213,6 +284,24 @@ def main() -> None:
 
     if args.games < 1 or args.shard_games < 1 or args.jobs < 0:
         parser.error("--games and --shard-games take a positive number, --jobs 0 or more")
+    runtime_env = None
+    if args.ray is None and (args.ray_temp or args.runtime_env):
+        parser.error("--ray-temp and --runtime-env go with --ray")
+    if args.ray_temp and args.ray != "local":
+        parser.error("--ray-temp goes with --ray local (a cluster's nodes have their own)")
+    if args.runtime_env:
+        try:
+            runtime_env = json.loads(args.runtime_env)
+        except ValueError as error:
+            parser.error(f"--runtime-env is not JSON: {error}")
+        if not isinstance(runtime_env, dict):
+            parser.error("--runtime-env takes a JSON object")
+    if args.ray is not None:
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            sys.stderr.write("--ray needs Ray, an optional extra: pip install 'splendor-cli[cluster]'\n")
+            raise SystemExit(2) from None
     try:
         tournament = Tournament.of(args.bots.split(","), args.players, args.variant)
     except UsageError as error:
@@ -249,8 +338,7 @@ def main() -> None:
     numbers = [n for part in todo.values() for n in part]
     skipped = args.games - len(numbers)
     jobs = min(args.jobs or os.cpu_count() or 1, max(1, len(numbers)))
-    bar = Bar(args.games, skipped)
-    bar(skipped, final=not numbers)
+    workers = f"{jobs} jobs"
     pending: dict[int, list[str]] = {}
     wins = dict.fromkeys(tournament.names, 0.0)
     positions = 0
@@ -276,20 +364,29 @@ def main() -> None:
     tasks = [(args.variant, tournament.seats, args.seed, n) for n in numbers]
     done = skipped
     try:
-        if jobs <= 1:
-            for task in tasks:
-                finished(*_task(task))
+        # every way gives the games through `finished`, in the order they end; the shards are the same
+        with contextlib.ExitStack() as stack:
+            games: Iterable[tuple[int, list[str]]]
+            if args.ray is not None and tasks:
+                started = time.perf_counter()
+                cpus = stack.enter_context(_ray_cluster(args.ray, args.jobs, args.ray_temp, runtime_env))
+                workers = f"Ray at {args.ray}: {cpus} CPUs, started in {time.perf_counter() - started:.1f} s"
+                window = args.jobs if args.jobs and args.ray != "local" else 2 * cpus
+                games = _ray_games(tasks, window)
+            elif jobs <= 1 or not tasks:
+                games = map(_task, tasks)
+            else:
+                import multiprocessing
+
+                context = multiprocessing.get_context("spawn")
+                pool = stack.enter_context(context.Pool(jobs, initializer=_ignore_interrupts))
+                games = pool.imap_unordered(_task, tasks)
+            bar = Bar(args.games, skipped)  # after Ray's start-up and its messages
+            bar(skipped, final=not numbers)
+            for number, lines in games:
+                finished(number, lines)
                 done += 1
                 bar(done, final=done == args.games)
-        elif tasks:
-            import multiprocessing
-
-            context = multiprocessing.get_context("spawn")
-            with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
-                for number, lines in pool.imap_unordered(_task, tasks):
-                    finished(number, lines)
-                    done += 1
-                    bar(done, final=done == args.games)
     except KeyboardInterrupt:
         sys.stderr.write("\ninterrupted: the complete shards are kept; --resume plays the rest\n")
         raise SystemExit(130) from None
@@ -299,7 +396,7 @@ def main() -> None:
     score = ", ".join(f"{name} {value:g}" for name, value in wins.items())
     print(
         f"{played} games played, {skipped} kept from before; {positions} positions written to {out};"
-        f" {seconds:.1f} s with {jobs} jobs ({rate}); wins of the games played: {score}"
+        f" {seconds:.1f} s with {workers} ({rate}); wins of the games played: {score}"
     )
 
 

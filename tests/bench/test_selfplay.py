@@ -1,16 +1,21 @@
 """bench/selfplay.py run as a subprocess on a tiny budget: the same files whatever the number of
-jobs, and after a run killed midway and resumed; the lines' shape; outcomes as the games ended
-(the same games as `splendor simulate`'s)."""
+jobs, on Ray's local cluster too, and after a run killed midway and resumed; the lines' shape;
+outcomes as the games ended (the same games as `splendor simulate`'s)."""
 
 from __future__ import annotations
 
 import json
+import os
+import secrets
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+
+import pytest
 
 from splendor_cli.bots.tournament import Tournament, play_game
 from splendor_cli.variants.base.evaluation import NAMES
@@ -21,9 +26,10 @@ BOTS = "greedy,random"
 RUN = ["--bots", BOTS, "--games", "6", "--seed", "7", "--shard-games", "2"]
 
 
-def selfplay(*args: str | Path) -> subprocess.CompletedProcess[str]:
+def selfplay(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """The script's run, its output decoded as written (text mode would turn the bar's \\r into \\n)."""
-    done = subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], capture_output=True, cwd=ROOT, timeout=120)
+    command = [sys.executable, str(SCRIPT), *map(str, args)]
+    done = subprocess.run(command, capture_output=True, cwd=ROOT, timeout=600, env=env)
     return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
 
 
@@ -107,3 +113,57 @@ def test_help_and_bad_arguments(tmp_path: Path) -> None:
     assert shown.returncode == 0 and "--resume" in shown.stdout and "games/s" in shown.stdout
     for bad in (["--bots", "nobody"], ["--variant", "duel", "--players", "3"], ["--games", "0"]):
         assert selfplay(*bad, "--out", tmp_path / "x").returncode == 2
+
+
+@pytest.mark.slow
+def test_ray_local_gives_the_files_of_one_process_and_resumes() -> None:
+    # Ray's session files and sockets in a folder of this test, short (a Unix socket's path has
+    # ~107 bytes; tmp_path is too long), and its token in the environment, not ~/.ray/auth_token
+    temp = Path(tempfile.mkdtemp(prefix="r", dir="/tmp"))
+    token = secrets.token_hex(16)
+    env = {**os.environ, "RAY_AUTH_TOKEN": token}
+    ray = ["--ray", "local", "--jobs", "2", "--ray-temp", temp / "ray"]
+    try:
+        base = ["--bots", "greedy,expert:20", "--games", "6", "--seed", "5", "--shard-games", "2"]
+        one, cluster = temp / "one", temp / "cluster"
+        assert selfplay(*base, "--jobs", "1", "--out", one).returncode == 0
+        done = selfplay(*base, *ray, "--out", cluster, env=env)
+        assert done.returncode == 0, done.stderr
+        assert "6 games played" in done.stdout and "Ray at local: 2 CPUs" in done.stdout, done.stdout
+        assert files(cluster) == files(one)
+
+        # a Duel run cut short (its last shards lost), completed on Ray
+        duel = ["--variant", "duel", "--bots", "greedy,random", "--games", "5", "--seed", "2", "--shard-games", "2"]
+        whole, resumed = temp / "whole", temp / "resumed"
+        assert selfplay(*duel, "--jobs", "1", "--out", whole).returncode == 0
+        shutil.copytree(whole, resumed)
+        (resumed / "games-000002.jsonl").unlink()
+        (resumed / "games-000001.jsonl").write_bytes((whole / "games-000001.jsonl").read_bytes()[:300])
+        again = selfplay(*duel, *ray, "--out", resumed, "--resume", env=env)
+        assert again.returncode == 0, again.stderr
+        assert "3 games played, 2 kept from before" in again.stdout
+        assert files(resumed) == files(whole)
+        # Ray shut down with the script: none of its processes (they all inherit the token) is left
+        assert not [pid for pid in os.listdir("/proc") if pid.isdigit() and token.encode() in _environ(pid)]
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def _environ(pid: str) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:  # gone since, or not ours
+        return b""
+
+
+def test_without_ray_one_line_names_the_extra(tmp_path: Path) -> None:
+    hidden = tmp_path / "hidden" / "ray"
+    hidden.mkdir(parents=True)
+    (hidden / "__init__.py").write_text("raise ImportError('no ray here')\n")
+    env = {**os.environ, "PYTHONPATH": str(hidden.parent)}
+    done = selfplay("--bots", "greedy", "--games", "2", "--ray", "local", "--out", tmp_path / "x", env=env)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "splendor-cli[cluster]" in done.stderr
+    assert not (tmp_path / "x").exists()
+    assert selfplay("--bots", "greedy", "--ray-temp", tmp_path, "--out", tmp_path / "y").returncode == 2
+    bad_env = ["--ray", "auto", "--runtime-env", "[1]"]
+    assert selfplay("--bots", "greedy", *bad_env, "--out", tmp_path / "y").returncode == 2
