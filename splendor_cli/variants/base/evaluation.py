@@ -1,21 +1,25 @@
 """Each seat's chance of winning a Splendor position: the evaluation the `expert` bot searches by.
 
 A conditional-logit model (a softmax over the seats of one linear score each), at any table
-size: seat i's score is `WEIGHTS[players] · features(state, i)`, and its chance is
-`exp(score_i) / sum_j exp(score_j)`. At two players this is a logistic of the difference.
+size: seat i's score is `linear · features(state, i)`, plus, for a model fitted with phase
+weights, `lead * phase · features(state, i)` (`lead`: the best seat's points over 15, so the
+weights move as the game goes on); its chance is `exp(score_i) / sum_j exp(score_j)`. At two
+players this is a logistic of the difference.
 
 The features read only what every player sees (points, cards, tokens, reserves, the face-up
 cards and the nobles) and the seat's place in the round; the reserved cards an opponent took
-blind are whatever the bot's sample (`Variant.hide`) says they are. The weights were fitted by
-`bench/train_value.py` to the outcomes of self-play games (its docstring says how), and are
-printed by it in the form below.
+blind are whatever the bot's sample (`Variant.hide`) says they are. The weights are data
+(`data/evaluation.toml`, one model per table size), written by `bench/train.py` from the
+outcomes of the bots' own games, generation after generation (docs/performance.md).
 
-At three and four players (`LEAD`), half of each chance comes from `greedy`'s heuristic instead.
+A model's `share` of each chance comes from `greedy`'s heuristic instead (at three and four
+players, half).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from ..common.chances import leads
 from ..common.weights import BONUS, GEM, GOLD, REACH, TARGETS
@@ -42,30 +46,59 @@ NAMES = (
 )
 """The features of a seat, in the order of the weights."""
 
-MANY = (
-    0.2840,  # points
-    0.1867,  # points_sq
-    1.0531,  # cards
-    -0.0930,  # spread
-    0.0510,  # tokens
-    -0.1964,  # gold
-    -0.0636,  # reserved
-    0.3491,  # nobles
-    0.6439,  # reach
-    0.0385,  # buy_points
-    0.0139,  # buy_count
-    -1.1518,  # engine_late
-    0.3209,  # to_move
-    0.1582,  # next
-    -0.8619,  # turn_left
-)
-"""Fitted by bench/train_value.py to 4,000 games of greedy self-play at 2, 3 and 4 players
-(`--players 2,3,4`), in `NAMES` order: the weights of 3- and 4-player tables."""
-TWO = MANY
-"""The weights of 2-player tables."""
-WEIGHTS = {2: TWO, 3: MANY, 4: MANY}
-"""The weights by table size."""
-LEAD = {3: 0.5, 4: 0.5}
+MODELS = "data/evaluation.toml"
+"""The fitted weights, by table size, in the package (written by `bench/train.py`; each set says
+what it was fitted to)."""
+
+
+class Model:
+    """A fitted evaluation for one table size: seat i's score is `linear · x_i + lead * phase · x_i`
+    (x_i its `features`, `lead` the best seat's points over `WINNING_POINTS`: the weights move as
+    the game goes on), and its chance the softmax of the scores; blended, when `share` is not 0,
+    with that share of `greedy`'s heuristic leads (`chances.from_lead` of `heuristics.value`)."""
+
+    __slots__ = ("linear", "phase", "share")
+
+    def __init__(self, linear: tuple[float, ...], phase: tuple[float, ...] | None = None, share: float = 0.0) -> None:
+        if len(linear) != len(NAMES) or (phase is not None and len(phase) != len(NAMES)):
+            raise ValueError(f"a model has {len(NAMES)} weights ({', '.join(NAMES)})")
+        if not 0 <= share <= 1:
+            raise ValueError("a model's share of the heuristic is between 0 and 1")
+        self.linear = tuple(float(w) for w in linear)
+        self.phase = tuple(float(w) for w in phase) if phase is not None and any(phase) else None
+        self.share = float(share)
+
+
+def read_models(text: str) -> dict[int, Model]:
+    """The models of an `evaluation.toml` text, by table size.
+
+    Raises:
+        ValueError: not such a file (a bad format, other feature names, a bad model)."""
+    import tomllib
+
+    table = tomllib.loads(text)
+    if table.get("format") != 1 or tuple(table.get("names", ())) != NAMES:
+        raise ValueError(f"not an evaluation of these features ({', '.join(NAMES)}), format 1")
+    models = {}
+    for size, model in table.get("players", {}).items():
+        models[int(size)] = Model(tuple(model["linear"]), model.get("phase"), model.get("share", 0.0))
+    return models
+
+
+def _shipped() -> dict[int, Model]:
+    import pkgutil
+
+    data = pkgutil.get_data(__package__ or "splendor_cli.variants.base", MODELS)
+    if data is None:  # pragma: no cover - only with an exotic loader
+        raise RuntimeError(f"package data {MODELS} is missing")
+    return read_models(data.decode("utf-8"))
+
+
+SHIPPED = _shipped()
+"""The models the package ships, by table size (2, 3 and 4)."""
+WEIGHTS = {n: model.linear for n, model in SHIPPED.items()}
+"""The linear weights by table size, in `NAMES` order."""
+LEAD = {n: model.share for n, model in SHIPPED.items() if model.share}
 """By table size, the share of the chances that comes from `greedy`'s heuristic instead: its
 leads (`chances.from_lead` of `heuristics.value`), made to sum to 1. The model alone counts a
 card a seat can afford nearly as if it were bought, so at three and four players, where the
@@ -153,60 +186,77 @@ def features(state: GameState, seat: int) -> tuple[float, ...]:
     )
 
 
-_PARTS: dict[tuple[object, ...], tuple[float, float]] = {}
-"""`_held` memoized (the model's score of the holdings, the heuristic's value less the points):
-a search meets the same holdings before the same table again and again."""
 _CACHED = 1 << 18
+"""The most holdings a `chances` function memoizes before it starts again."""
 
 
-def _held(player: PlayerState, state: GameState, n: int) -> tuple[float, float]:
-    """The score of the seat's holdings (`_holdings` weighted), and `heuristics.value` less the
-    points, which is made of the same terms."""
-    key = (player.bonuses.counts, player.tokens.counts, player.reserved, state.board, state.nobles, n)
-    held = _PARTS.get(key)
-    if held is None:
-        if len(_PARTS) >= _CACHED:
-            _PARTS.clear()
-        w0, w1, w2, w3, w4, w5, w6, w7, w8 = WEIGHTS[n][2:11]
-        x0, x1, x2, x3, x4, x5, x6, x7, x8 = _holdings(player, state)
-        part = w0 * x0 + w1 * x1 + w2 * x2 + w3 * x3 + w4 * x4 + w5 * x5 + w6 * x6 + w7 * x7 + w8 * x8
-        rest = BONUS * x0 + GEM * x2 + GOLD * x3 - RESERVED * x4 + NOBLE_SHARE * x5 + x6
-        held = _PARTS[key] = (part, rest)
-    return held
+def chances_of(models: dict[int, Model]) -> Callable[[GameState], list[float]]:
+    """Every seat's chance of winning by `models` (by table size): exact once the game is over
+    (a shared win split). The function returned memoizes the score of each seat's holdings
+    before the table (`_holdings`): a search meets the same ones again and again."""
+    parts: dict[tuple[object, ...], tuple[float, float, float]] = {}
+
+    def held(player: PlayerState, state: GameState, n: int) -> tuple[float, float, float]:
+        """The linear and phase scores of the seat's holdings (`_holdings` weighted), and
+        `heuristics.value` less the points, which is made of the same terms."""
+        key = (player.bonuses.counts, player.tokens.counts, player.reserved, state.board, state.nobles, n)
+        found = parts.get(key)
+        if found is None:
+            if len(parts) >= _CACHED:
+                parts.clear()
+            model = models[n]
+            x0, x1, x2, x3, x4, x5, x6, x7, x8 = _holdings(player, state)
+            w0, w1, w2, w3, w4, w5, w6, w7, w8 = model.linear[2:11]
+            part = w0 * x0 + w1 * x1 + w2 * x2 + w3 * x3 + w4 * x4 + w5 * x5 + w6 * x6 + w7 * x7 + w8 * x8
+            late = 0.0
+            if model.phase:
+                v0, v1, v2, v3, v4, v5, v6, v7, v8 = model.phase[2:11]
+                late = v0 * x0 + v1 * x1 + v2 * x2 + v3 * x3 + v4 * x4 + v5 * x5 + v6 * x6 + v7 * x7 + v8 * x8
+            rest = BONUS * x0 + GEM * x2 + GOLD * x3 - RESERVED * x4 + NOBLE_SHARE * x5 + x6
+            found = parts[key] = (part, late, rest)
+        return found
+
+    def chances(state: GameState) -> list[float]:
+        players = state.players
+        if state.finished:
+            winners = state.winners()
+            return [1 / len(winners) if p.name in winners else 0.0 for p in players]
+        n, to_move, last_round = len(players), state.to_move, state.last_round
+        model = models[n]
+        lead = max(p.points for p in players) / WINNING_POINTS
+        weights = model.linear
+        if model.phase:
+            weights = tuple(w + lead * v for w, v in zip(weights, model.phase))
+        w_points, w_square, w_late, w_now, w_next, w_left = (weights[i] for i in (0, 1, 11, 12, 13, 14))
+        share = model.share
+        scores = []
+        values = []  # heuristics.value of each seat, read only for a share of the heuristic
+        for seat, player in enumerate(players):
+            points = player.points
+            ahead = (seat - to_move) % n
+            part, late, rest = held(player, state, n)
+            scores.append(
+                part
+                + lead * late
+                + w_points * points
+                + w_square * points * points / WINNING_POINTS
+                + w_late * sum(player.bonuses.counts) * lead
+                + (w_now if ahead == 0 else w_next if ahead == 1 else 0.0)
+                + (w_left if last_round and seat >= to_move else 0.0)
+            )
+            if share:
+                values.append(points + rest)
+        top = max(scores)
+        exps = [math.exp(s - top) for s in scores]
+        total = sum(exps)
+        if not share:
+            return [e / total for e in exps]
+        heuristic = leads(values)  # as `chances.from_lead` reads `heuristics.value`
+        scale = share / sum(heuristic)
+        return [(1 - share) * e / total + scale * h for e, h in zip(exps, heuristic)]
+
+    return chances
 
 
-def chances(state: GameState) -> list[float]:
-    """Every seat's chance of winning: exact once the game is over (a shared win split)."""
-    players = state.players
-    if state.finished:
-        winners = state.winners()
-        return [1 / len(winners) if p.name in winners else 0.0 for p in players]
-    n, to_move, last_round = len(players), state.to_move, state.last_round
-    weights = WEIGHTS[n]
-    w_points, w_square, w_late, w_now, w_next, w_left = (weights[i] for i in (0, 1, 11, 12, 13, 14))
-    lead = max(p.points for p in players) / WINNING_POINTS
-    share = LEAD.get(n)
-    scores = []
-    values = []  # heuristics.value of each seat, read only for a share of the heuristic
-    for seat, player in enumerate(players):
-        points = player.points
-        ahead = (seat - to_move) % n
-        part, rest = _held(player, state, n)
-        scores.append(
-            part
-            + w_points * points
-            + w_square * points * points / WINNING_POINTS
-            + w_late * sum(player.bonuses.counts) * lead
-            + (w_now if ahead == 0 else w_next if ahead == 1 else 0.0)
-            + (w_left if last_round and seat >= to_move else 0.0)
-        )
-        if share:
-            values.append(points + rest)
-    top = max(scores)
-    exps = [math.exp(s - top) for s in scores]
-    total = sum(exps)
-    if not share:
-        return [e / total for e in exps]
-    heuristic = leads(values)  # as `chances.from_lead` reads `heuristics.value`
-    scale = share / sum(heuristic)
-    return [(1 - share) * e / total + scale * h for e, h in zip(exps, heuristic)]
+chances = chances_of(SHIPPED)
+"""Every seat's chance of winning by the shipped models (`SHIPPED`)."""
