@@ -83,14 +83,18 @@ def play_game(variant_name: str, bots: tuple[tuple[str, str], ...], seed: int, n
     from splendor_cli.variants import find_variant
 
     # the same game as tournament.play_game (splendor simulate): the same rng, seating and bots
-    tournament = Tournament(seats=bots, variant=variant_name)
+    tournament = Tournament(seats=tuple((seat[0], seat[1]) for seat in bots), variant=variant_name)
     variant = find_variant(variant_name)
     evaluation = importlib.import_module(f"splendor_cli.variants.{variant_name}.evaluation")
     game_seed = f"{seed}:{number}"
     rng = random.Random(game_seed)
     seated = tournament.seating(number)
     specs = dict(tournament.seats)
-    play = {name: make_bot(variant, specs[name]) for name in seated}
+    models = {seat[0]: seat[2] for seat in bots if len(seat) > 2}
+    play = {
+        name: make_bot(_weighted(variant, evaluation, models[name]) if name in models else variant, specs[name])
+        for name in seated
+    }
     state = variant.start(variant.deal(seated, RandomChance(rng)))
     limit = 4 * MAX_TURNS if variant.stepwise else MAX_TURNS
     seats = range(len(seated))
@@ -136,6 +140,63 @@ def play_game(variant_name: str, bots: tuple[tuple[str, str], ...], seed: int, n
     }
     lines.append(_line(summary))
     return lines
+
+
+class _Weighted:
+    """A variant whose `chances` are those of another evaluation file's models (the bots'
+    generations): everything else is the variant's own."""
+
+    def __init__(self, variant: Any, chances: Any) -> None:
+        self._variant = variant
+        self.chances = chances
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._variant, name)
+
+
+def _weighted(variant: Any, evaluation: Any, text: str) -> Any:
+    """`variant` searching by the models of the evaluation file `text` (base Splendor only)."""
+    return _Weighted(variant, evaluation.chances_of(evaluation.read_models(text)))
+
+
+def seats_of(bots: str, players: int, variant: str) -> tuple[tuple[str, ...], ...]:
+    """The seats of `--bots` as (name, spec) or, for a spec written `SPEC@FILE`, (name, spec,
+    the text of the evaluation file FILE that bot searches by), named `SPEC@STEM` (FILE's stem).
+
+    Raises:
+        UsageError: a bad spec, a bad count, an evaluation file that is not one, or for Duel.
+    """
+    from splendor_cli.bots.tournament import Tournament
+    from splendor_cli.errors import UsageError
+
+    specs, files = [], []
+    for part in bots.split(","):
+        spec, _, file = part.strip().partition("@")
+        specs.append(spec)
+        files.append(file)
+    tournament = Tournament.of(specs, players, variant)
+    if not any(files):
+        return tournament.seats
+    if variant != "base":
+        raise UsageError("an evaluation file (SPEC@FILE) is for base Splendor only")
+    if len(files) == 1:
+        files *= players
+    evaluation = importlib.import_module("splendor_cli.variants.base.evaluation")
+    full = [seat[1] for seat in tournament.seats]
+    labels = [f"{spec}@{Path(file).stem}" if file else spec for spec, file in zip(full, files)]
+    seats: list[tuple[str, ...]] = []
+    for label, spec, file in zip(labels, full, files):
+        name = label if labels.count(label) == 1 else f"{label}#{labels[: len(seats) + 1].count(label)}"
+        if not file:
+            seats.append((name, spec))
+            continue
+        try:
+            text = Path(file).read_text(encoding="utf-8")
+            evaluation.read_models(text)
+        except (OSError, ValueError, KeyError) as error:
+            raise UsageError(f"{file}: not an evaluation file ({error})") from None
+        seats.append((name, spec, text))
+    return tuple(seats)
 
 
 def _compact(features: tuple[Any, ...]) -> list[float]:
@@ -279,7 +340,6 @@ def main() -> None:
     parser.add_argument("--runtime-env", metavar="JSON", help="with --ray: Ray's runtime_env, as JSON")
     args = parser.parse_args()
 
-    from splendor_cli.bots.tournament import Tournament
     from splendor_cli.errors import UsageError
 
     if args.games < 1 or args.shard_games < 1 or args.jobs < 0:
@@ -303,7 +363,7 @@ def main() -> None:
             sys.stderr.write("--ray needs Ray, an optional extra: pip install 'splendor-cli[cluster]'\n")
             raise SystemExit(2) from None
     try:
-        tournament = Tournament.of(args.bots.split(","), args.players, args.variant)
+        seats = seats_of(args.bots, args.players, args.variant)
     except UsageError as error:
         parser.error(str(error))
     evaluation = importlib.import_module(f"splendor_cli.variants.{args.variant}.evaluation")
@@ -311,7 +371,7 @@ def main() -> None:
         "format": FORMAT,
         "variant": args.variant,
         "players": args.players,
-        "bots": [list(seat) for seat in tournament.seats],
+        "bots": [list(seat) for seat in seats],
         "seed": args.seed,
         "shard_games": args.shard_games,
         "features": list(evaluation.NAMES),
@@ -340,7 +400,7 @@ def main() -> None:
     jobs = min(args.jobs or os.cpu_count() or 1, max(1, len(numbers)))
     workers = f"{jobs} jobs"
     pending: dict[int, list[str]] = {}
-    wins = dict.fromkeys(tournament.names, 0.0)
+    wins = dict.fromkeys((seat[0] for seat in seats), 0.0)
     positions = 0
     began = time.perf_counter()
 
@@ -361,7 +421,7 @@ def main() -> None:
                 for name, share in zip(game["seating"], game["outcomes"]):
                     wins[name] += share or 0.0
 
-    tasks = [(args.variant, tournament.seats, args.seed, n) for n in numbers]
+    tasks = [(args.variant, seats, args.seed, n) for n in numbers]
     done = skipped
     try:
         # every way gives the games through `finished`, in the order they end; the shards are the same

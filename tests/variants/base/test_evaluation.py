@@ -4,9 +4,11 @@ its fast path is the model it documents, its numbers are chances, and a won game
 from __future__ import annotations
 
 import math
+import pkgutil
 import random
 
 import attrs
+import pytest
 from helpers import base_bot, deal, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -29,20 +31,23 @@ def _positions(seed: int, players: int) -> list[GameState]:
     return seen
 
 
-def _model(state: GameState) -> list[float]:
-    """The documented model, written plainly: the softmax of WEIGHTS[players] · features, blended
-    with the share LEAD[players] of the heuristic's leads (each a logistic of the seat's value
-    less the best other seat's), made to sum to 1."""
+def _model(state: GameState, models: dict[int, evaluation.Model] = evaluation.SHIPPED) -> list[float]:
+    """The documented model, written plainly: the softmax of (linear + lead * phase) · features,
+    lead the best seat's points over 15, blended with the model's share of the heuristic's leads
+    (each a logistic of the seat's value less the best other seat's), made to sum to 1."""
     n = len(state.players)
-    weights = evaluation.WEIGHTS[n]
+    model = models[n]
+    lead = max(p.points for p in state.players) / 15
+    phase = model.phase or (0.0,) * len(model.linear)
+    weights = [w + lead * v for w, v in zip(model.linear, phase)]
     scores = [sum(w * x for w, x in zip(weights, evaluation.features(state, i))) for i in range(n)]
     top = max(scores)
     exps = [math.exp(s - top) for s in scores]
-    model = [e / sum(exps) for e in exps]
-    share = evaluation.LEAD.get(n, 0.0)
+    model_chances = [e / sum(exps) for e in exps]
+    share = model.share
     values = [heuristics.value(state, i) for i in range(n)]
     leads = [1 / (1 + math.exp(-(v - max(values[:i] + values[i + 1 :])) / chances.SCALE)) for i, v in enumerate(values)]
-    return [(1 - share) * m + share * lead / sum(leads) for m, lead in zip(model, leads)]
+    return [(1 - share) * m + share * lead / sum(leads) for m, lead in zip(model_chances, leads)]
 
 
 @settings(max_examples=examples(0.3))
@@ -77,3 +82,39 @@ def test_every_table_size_has_weights_for_every_feature() -> None:
     for weights in evaluation.WEIGHTS.values():
         assert len(weights) == len(evaluation.NAMES)
         assert all(math.isfinite(w) for w in weights)
+
+
+@settings(max_examples=examples(0.2))
+@given(st.integers(0, 10**6), st.integers(2, 4), st.integers(0, 10**6), st.sampled_from([0.0, 0.3]))
+def test_phase_models_are_the_documented_model(seed: int, players: int, draw: int, share: float) -> None:
+    """`chances_of` for models other than the shipped ones (a generation's): phase weights that
+    move with the leader's points, a share of the heuristic or none."""
+    rng = random.Random(draw)
+    names = len(evaluation.NAMES)
+    model = evaluation.Model(
+        tuple(rng.uniform(-1, 1) for _ in range(names)), tuple(rng.uniform(-1, 1) for _ in range(names)), share
+    )
+    models = {players: model}
+    of = evaluation.chances_of(models)
+    for state in _positions(seed, players)[::3]:
+        got = of(state)
+        assert math.isclose(sum(got), 1.0, abs_tol=1e-9)
+        if not state.finished:
+            assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(got, _model(state, models)))
+
+
+def test_the_shipped_file_is_read_and_a_wrong_one_refused() -> None:
+    text = pkgutil.get_data("splendor_cli.variants.base", evaluation.MODELS)
+    assert text is not None
+    models = evaluation.read_models(text.decode())
+    assert sorted(models) == [2, 3, 4]
+    assert {n: m.linear for n, m in models.items()} == evaluation.WEIGHTS
+    good = text.decode()
+    for bad, why in (
+        (good.replace("format = 1", "format = 2"), "format 1"),
+        (good.replace('"points_sq", ', ""), "these features"),
+        (good.replace("linear = [0.2840, ", "linear = [", 1), "15 weights"),
+        (good.replace("share = 0.5", "share = 1.5", 1), "between 0 and 1"),
+    ):
+        with pytest.raises(ValueError, match=why):
+            evaluation.read_models(bad)
