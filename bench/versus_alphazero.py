@@ -235,13 +235,14 @@ def play_game(number: int) -> dict[str, Any]:
     np.random.seed(random.Random(f"{seed}:numpy:{number}").randrange(2**32))
     alphazero.new_game()
     clock = {US: 0.0, THEM: 0.0}
+    cpu = {US: 0.0, THEM: 0.0}
     moves: Counter[str] = Counter()
     none_common: Counter[str] = Counter()
     returning: Counter[str] = Counter()
     while not state.finished and state.turn < CAP:
         common = common_moves(state, tables.takes)
         side = US if state.to_move == ours else THEM
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         if side == US:
             move = bot(state, rng)
             if common and move not in common.values():
@@ -255,6 +256,7 @@ def play_game(number: int) -> dict[str, Any]:
         else:
             move = w["greedy"](state, rng)
         clock[side] += time.perf_counter() - began
+        cpu[side] += time.process_time() - began_cpu
         moves[side] += 1
         none_common[side] += not common
         returning[side] += bool(move.returned)
@@ -269,6 +271,7 @@ def play_game(number: int) -> dict[str, Any]:
         "turns": state.turn,
         "capped": capped,
         "seconds": clock,
+        "cpu_seconds": cpu,
         "moves": dict(moves),
         "no_common_move": dict(none_common),
         "with_return": dict(returning),
@@ -276,12 +279,26 @@ def play_game(number: int) -> dict[str, Any]:
 
 
 def match(args: argparse.Namespace) -> dict[str, Any]:
-    numbers = range(args.games)
+    settings = {"bot": args.bot, "sims": args.sims, "seed": args.seed, "torch": args.torch}
     results: list[dict[str, Any]] = []
     began = time.perf_counter()
 
+    kept: dict[int, dict[str, Any]] = {}
+    if args.log and args.log.exists():
+        # a match interrupted: the games of the same settings already played are kept
+        for line in args.log.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            if record.get("settings") != settings:
+                raise SystemExit(f"{args.log} holds games of other settings: {record.get('settings')}")
+            kept[record["result"]["game"]] = record["result"]
+    numbers = range(args.games)
+    todo = [n for n in numbers if n not in kept]
+
     def progress(result: dict[str, Any]) -> None:
         results.append(result)
+        if args.log and result["game"] not in kept:
+            with args.log.open("a", encoding="utf-8") as log:
+                log.write(json.dumps({"settings": settings, "result": result}) + "\n")
         score = sum(r["score"] for r in results)
         print(
             f"game {result['game']:>3} (us in seat {result['our_seat']}): "
@@ -294,16 +311,21 @@ def match(args: argparse.Namespace) -> dict[str, Any]:
         )
 
     setup = (args.repo, args.sims, args.bot, args.seed, not args.torch)
-    if args.jobs <= 1:
+    for number in sorted(kept):
+        if number < args.games:
+            progress(kept[number])
+    if not todo:
+        pass
+    elif args.jobs <= 1:
         _setup(*setup)
-        for number in numbers:
+        for number in todo:
             progress(play_game(number))
     else:
         import multiprocessing
 
         context = multiprocessing.get_context("spawn")
-        with context.Pool(min(args.jobs, args.games), initializer=_setup, initargs=setup) as pool:
-            for result in pool.imap_unordered(play_game, numbers):
+        with context.Pool(min(args.jobs, len(todo)), initializer=_setup, initargs=setup) as pool:
+            for result in pool.imap_unordered(play_game, todo):
                 progress(result)
     results.sort(key=lambda r: r["game"])
     games = len(results)
@@ -313,6 +335,7 @@ def match(args: argparse.Namespace) -> dict[str, Any]:
     low, high = wilson(score, games)  # type: ignore[arg-type]  # a draw counts half
     total = {side: sum(r["moves"].get(side, 0) for r in results) for side in (US, THEM)}
     seconds = {side: sum(r["seconds"][side] for r in results) for side in (US, THEM)}
+    cpu = {side: sum(r["cpu_seconds"][side] for r in results) for side in (US, THEM)}
     return {
         "bot": args.bot,
         "alphazero": {"sims": args.sims, "weights": WEIGHTS, "network": "torch" if args.torch else "onnx"},
@@ -324,6 +347,7 @@ def match(args: argparse.Namespace) -> dict[str, Any]:
         "score": score / games if games else 0.0,
         "interval95": [low, high],
         "seconds_per_move": {side: seconds[side] / total[side] if total[side] else 0.0 for side in (US, THEM)},
+        "cpu_seconds_per_move": {side: cpu[side] / total[side] if total[side] else 0.0 for side in (US, THEM)},
         "moves": total,
         "no_common_move": {side: sum(r["no_common_move"].get(side, 0) for r in results) for side in (US, THEM)},
         "moves_with_return": {side: sum(r["with_return"].get(side, 0) for r in results) for side in (US, THEM)},
@@ -336,7 +360,7 @@ def match(args: argparse.Namespace) -> dict[str, Any]:
 
 def print_match(report: dict[str, Any]) -> None:
     low, high = report["interval95"]
-    per = report["seconds_per_move"]
+    per, cpu = report["seconds_per_move"], report["cpu_seconds_per_move"]
     them = report["alphazero"]
     print(
         f"{report['bot']} versus AlphaZero (pretrained 2 players, {them['sims']} simulations,"
@@ -348,7 +372,8 @@ def print_match(report: dict[str, Any]) -> None:
     )
     print(
         f"time per move: {report['bot']} {per[US]:.3f} s ({report['moves'][US]} moves),"
-        f" AlphaZero {per[THEM]:.3f} s ({report['moves'][THEM]} moves)"
+        f" AlphaZero {per[THEM]:.3f} s ({report['moves'][THEM]} moves);"
+        f" CPU per move: {report['bot']} {cpu[US]:.3f} s, AlphaZero {cpu[THEM]:.3f} s"
     )
     none, ret = report["no_common_move"], report["moves_with_return"]
     print(
@@ -493,6 +518,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--torch", action="store_true", help="run the network in torch, not through ONNX")
     parser.add_argument("--check", type=int, default=0, metavar="N", help="compare the engines in N positions")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument(
+        "--log", type=Path, help="append each game's result to FILE (JSON Lines); run again to play only the rest"
+    )
     args = parser.parse_args(argv)
     if args.check:
         report = check(args)
