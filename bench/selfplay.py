@@ -12,6 +12,11 @@ one per seat; the seats rotate from one game to the next). Game k is exactly gam
 `random.Random(f"{S}:{k}")` alone, so the files do not depend on `--jobs` or on which process
 finishes first. `--jobs` processes (0, the default: one per core; spawned, not forked).
 
+A spec written `SPEC@FILE` (base Splendor) is that bot searching by the evaluation file FILE
+instead of the package's own (a generation's weights, written by `bench/train.py`): the seat is
+named `SPEC@STEM`, and the file's text goes into `run.json` and to the workers (a cluster's
+nodes need not have the file).
+
 With `--ray ADDRESS` the games are Ray tasks instead, one task a game, gathered as they finish
 (`pip install 'splendor-cli[cluster]'`: Ray is an optional extra, never needed by the game, and
 imported only with `--ray`). The files are the same, byte for byte, as without it.
