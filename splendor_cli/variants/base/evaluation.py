@@ -57,7 +57,7 @@ class Model:
     the game goes on), and its chance the softmax of the scores; blended, when `share` is not 0,
     with that share of `greedy`'s heuristic leads (`chances.from_lead` of `heuristics.value`)."""
 
-    __slots__ = ("linear", "phase", "share")
+    __slots__ = ("inline", "late", "linear", "phase", "share")
 
     def __init__(self, linear: tuple[float, ...], phase: tuple[float, ...] | None = None, share: float = 0.0) -> None:
         if len(linear) != len(NAMES) or (phase is not None and len(phase) != len(NAMES)):
@@ -67,6 +67,9 @@ class Model:
         self.linear = tuple(float(w) for w in linear)
         self.phase = tuple(float(w) for w in phase) if phase is not None and any(phase) else None
         self.share = float(share)
+        inline = (0, 1, 11, 12, 13, 14)  # the weights `chances` applies itself (the rest: `_holdings`)
+        self.inline = tuple(self.linear[i] for i in inline)
+        self.late = tuple(self.phase[i] for i in inline) if self.phase else None
 
 
 def read_models(text: str) -> dict[int, Model]:
@@ -224,10 +227,15 @@ def chances_of(models: dict[int, Model]) -> Callable[[GameState], list[float]]:
         n, to_move, last_round = len(players), state.to_move, state.last_round
         model = models[n]
         lead = max(p.points for p in players) / WINNING_POINTS
-        weights = model.linear
-        if model.phase:
-            weights = tuple(w + lead * v for w, v in zip(weights, model.phase))
-        w_points, w_square, w_late, w_now, w_next, w_left = (weights[i] for i in (0, 1, 11, 12, 13, 14))
+        w_points, w_square, w_late, w_now, w_next, w_left = model.inline
+        if model.late:
+            v_points, v_square, v_late, v_now, v_next, v_left = model.late
+            w_points += lead * v_points
+            w_square += lead * v_square
+            w_late += lead * v_late
+            w_now += lead * v_now
+            w_next += lead * v_next
+            w_left += lead * v_left
         share = model.share
         scores = []
         values = []  # heuristics.value of each seat, read only for a share of the heuristic
