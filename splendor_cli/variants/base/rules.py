@@ -23,10 +23,11 @@ from ..common.display import draw_card, take_face_up, unreserve
 from ..common.payment import affordable, payment_for
 from .cards import CARDS, NOBLES
 from .events import CardPurchased, CardReserved, TokensTaken, TurnEvent, TurnPassed
-from .state import MAX_RESERVED, MAX_TOKENS, WINNING_POINTS, GameState, PlayerState
+from .state import MAX_RESERVED, MAX_TOKENS, WINNING_POINTS, GameState, PlayerState, new_player, new_state
 
 if TYPE_CHECKING:
     import random
+    from collections.abc import Callable
 
 Action = Literal["take", "reserve", "buy", "pass"]
 ACTIONS: tuple[Action, ...] = ("take", "reserve", "buy", "pass")
@@ -62,6 +63,7 @@ ONE_GOLD = Tokens.of(gold=1)
 _trusted = Tokens._trusted
 _TWO = {gem: Tokens.of({gem: 2}) for gem in GEMS}
 _NONE = ("",)
+_NONE_BY_COLOUR = (_NONE,) * 5
 _BONUS_OF = {card.id: card.gives for card in CARDS.values()}
 _PRICE = {card.id: card.cost.total() for card in CARDS.values()}
 _TAKEN = {Tokens.from_gems(c): n for n in (1, 2, 3) for c in itertools.combinations_with_replacement(COLOURS, n)}
@@ -183,12 +185,15 @@ def _nobles_meeting(nobles: tuple[str, ...], have: tuple[int, ...]) -> tuple[str
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _nobles_after(nobles: tuple[str, ...], have: tuple[int, ...], at: int) -> tuple[str, ...]:
-    """The nobles that may visit after a purchase adds a bonus of colour `at` to `have` (never empty:
-    `("",)` when none)."""
-    after = list(have)
-    after[at] += 1
-    return tuple(n for n in nobles if all(map(operator.le, _REQUIRES[n], after))) or _NONE
+def _nobles_by_colour(nobles: tuple[str, ...], have: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
+    """The nobles that may visit after a purchase adds a bonus of each colour to `have`, by colour
+    (never empty: `("",)` when none). A player's bonuses stay the same until a purchase."""
+    found = []
+    for at in range(5):
+        after = list(have)
+        after[at] += 1
+        found.append(tuple(n for n in nobles if all(map(operator.le, _REQUIRES[n], after))) or _NONE)
+    return tuple(found)
 
 
 def _noble(state: GameState, bonuses: Tokens, noble: str | None) -> str:
@@ -402,6 +407,10 @@ def _key(action: Action, gems: Tokens = EMPTY, card: str = "", deck: int = 0) ->
     return (action, gems, card, deck, cached_move(action, gems, card, deck))
 
 
+_PLAIN = operator.itemgetter(4)
+"""An action's Move with nothing returned and no noble."""
+
+
 def _size(groups: tuple[_Group, ...]) -> int:
     return sum(len(keys) * len(returns) * len(nobles) for keys, returns, nobles in groups)
 
@@ -437,16 +446,37 @@ class Choices:
         raise IndexError("no such move")
 
     def moves(self) -> list[Move]:
-        return [
-            cached_move(action, gems, card, deck, returned, noble)
-            for keys, returns, nobles in self.groups
-            for action, gems, card, deck, _ in keys
-            for returned in returns
-            for noble in nobles
-        ]
+        found: list[Move] = []
+        for keys, returns, nobles in self.groups:
+            if len(nobles) != 1 or nobles[0]:  # a noble to choose: seldom
+                found += _every_move(keys, returns, nobles)
+            elif returns is _KEEP:
+                found += map(_PLAIN, keys)  # most groups: the actions' own moves, built once
+            elif isinstance(returns, _Returns):  # a hand near 10: each action with each return
+                pick, excess = returns.pick, returns.excess
+                built = _EVERY_RETURN[excess]
+                for key in keys:
+                    made = built.get(key[4])
+                    found += pick(made if made is not None else _every_return(key, excess))
+            else:
+                found += _every_move(keys, returns, nobles)
+        return found
+
+
+def _every_move(keys: tuple[_Key, ...], returns: tuple[Tokens, ...], nobles: tuple[str, ...]) -> list[Move]:
+    """The moves of a group, each built (or found in `cached_move`)."""
+    return [
+        cached_move(action, gems, card, deck, returned, noble)
+        for action, gems, card, deck, _ in keys
+        for returned in returns
+        for noble in nobles
+    ]
 
 
 _KEEP = (EMPTY,)
+_new = object.__new__
+_SET_GROUPS, _SET_SIZE = Choices.__dict__["groups"].__set__, Choices.__dict__["size"].__set__
+assert [f.name for f in attrs.fields(Choices)] == ["groups", "size"] and not hasattr(Choices, "__attrs_post_init__")
 _NO_CHOICES = Choices((), 0)
 _COST5 = {card: cost[:5] for card, cost in _COST.items()}
 """A card's cost in the five colours: no base card costs gold or pearls."""
@@ -456,19 +486,58 @@ _POINTS = {card.id: card.points for card in CARDS.values()}
 _BUY: dict[str | None, tuple[tuple[_Key, ...]]] = {card: ((_key("buy", card=card),),) for card in CARDS}
 """The one action of a purchase, as a group's actions."""
 _PASS = (_key("pass"),)
-_PRICED: dict[str | None, tuple[int, int, int, int, int, int]] = {
-    card: (_PRICE[card], *cost) for card, cost in _COST5.items()
-}
-"""A card's price (all colours) and its cost in the five colours: one look-up per card in `choices`."""
-_UNPRICED = (1 << 30, 0, 0, 0, 0, 0)
+_BUY_MOVE = {card: keys[0][4] for card, (keys,) in _BUY.items()}
+"""A purchase's move, no noble visiting."""
 _FULL = (True, True, True)
+_Row = tuple[int, tuple[tuple[int, str], ...], tuple[_Key, ...], tuple[Move, ...]]
+_NO_ROW: _Row = (0, (), (), ())
 
 
 _TAKE_KEY = {gems: _key("take", gems) for gems in _TAKEN}
 """Every possible take as a group's action, built once."""
 _RESERVE_KEY = {card: _key("reserve", EMPTY, card) for card in CARDS}
 _DECK_KEY = {level: _key("reserve", EMPTY, "", level) for level in (1, 2, 3)}
-_NO_OVER: tuple[tuple[tuple[_Key], Tokens], ...] = ()
+_BIT = {card: 1 << at for at, card in enumerate(CARDS)}
+"""Each card's bit in the sets of cards of `choices` (ints)."""
+
+
+def _covered(colour: int) -> tuple[int, ...]:
+    costing = [0] * 128  # costing[n]: the cards costing n of that colour, then at most n
+    for card, cost in _COST5.items():
+        costing[cost[colour]] |= _BIT[card]
+    for n in range(1, 128):
+        costing[n] |= costing[n - 1]
+    return tuple(costing)
+
+
+_COVERED = tuple(_covered(colour) for colour in range(5))
+"""`_COVERED[colour][n]`: the cards costing at most n of that colour (n up to 127: a hand holds at most 10
+tokens, 5 of them gold, and 18 cards give a colour's bonus)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _row(cards: tuple[str | None, ...]) -> _Row:
+    """A row of the board, or a player's reserve: its cards (no empty slot, no unrevealed sealed
+    card) as a set of bits, as (bit, card) in order, and their reserves as actions and as moves. A
+    row stays the same until a card of its level leaves it: the other two are met again."""
+    cards_in = tuple((_BIT[card], card) for card in cards if card in _BIT)
+    keys = tuple(_RESERVE_KEY[card] for _, card in cards_in)
+    return sum(bit for bit, _ in cards_in), cards_in, keys, tuple(map(_PLAIN, keys))
+
+
+_DECK_KEYS = {
+    left: tuple(_DECK_KEY[level] for level, there in enumerate(left, start=1) if there)
+    for left in itertools.product((False, True), repeat=3)
+}
+"""The blind reserves of the decks not empty, by (deck 1, deck 2, deck 3) not empty."""
+_DECK_MOVES = {left: tuple(map(_PLAIN, keys)) for left, keys in _DECK_KEYS.items()}
+
+
+_TAKE_AT = {gems: at for at, gems in enumerate(_TAKEN)}
+"""Every possible take's place in `_hand_returns`; a reserve's gold comes last."""
+_GOLD_AT = len(_TAKEN)
+_Over = tuple[tuple[tuple[_Key], Tokens, int], ...]
+_NO_OVER: _Over = ()
 
 
 @functools.lru_cache(maxsize=1 << 15)
@@ -479,30 +548,66 @@ def _bank_keys(bank: tuple[int, ...]) -> tuple[_Key, ...]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _takes_for(bank: tuple[int, ...], room: int) -> tuple[tuple[_Key, ...], tuple[tuple[tuple[_Key], Tokens], ...]]:
+def _takes_for(bank: tuple[int, ...], room: int) -> tuple[tuple[_Key, ...], _Over]:
     """Every legal take from a bank with these gem counts (gold aside), for a hand with room for
     `room` more tokens: the takes that keep the hand within 10, then each take that does not,
-    with what it takes."""
+    with what it takes and its place in `_hand_returns`."""
     takes = _bank_takes(bank)
     kept = tuple(_TAKE_KEY[gems] for gems in takes if _TAKEN[gems] <= room)
-    over = tuple(((_TAKE_KEY[gems],), gems) for gems in takes if _TAKEN[gems] > room)
+    over = tuple(((_TAKE_KEY[gems],), gems, _TAKE_AT[gems]) for gems in takes if _TAKEN[gems] > room)
     return kept, over
 
 
-@functools.lru_cache(maxsize=4096)
-def _returns_of(hand: tuple[int, ...]) -> tuple[Tokens, ...]:
-    """`return_choices` of a hand given by its counts (a tuple hashes quicker than Tokens)."""
-    return return_choices(Tokens._trusted(hand))
+class _Returns(tuple[Tokens, ...]):
+    """The return choices of a hand over 10 (`return_choices`), and how to list the turns they
+    make: `pick` takes, from an action's moves with every return of `excess` tokens (in
+    `_RETURN_CHOICES` order, `_every_return`), those of this hand's returns, in the same order.
+    Half the positions of a random game hold a hand near 10, and most of their turns return tokens."""
+
+    excess: int
+    pick: Callable[[tuple[Move, ...]], tuple[Move, ...]]
 
 
 @functools.lru_cache(maxsize=4096)
-def _reserves_for(board: tuple[tuple[str | None, ...], ...], decks: tuple[bool, ...]) -> tuple[_Key, ...]:
-    """Every reserve from this board (revealed cards only) and from the decks not empty."""
-    keys = _RESERVE_KEY
-    return (
-        *(keys[card] for row in board for card in row if card in keys),
-        *(_DECK_KEY[level] for level, left in enumerate(decks, start=1) if left),
-    )
+def _returns_of(hand: tuple[int, ...]) -> _Returns:
+    """`return_choices` of a hand over 10 given by its counts (a tuple hashes quicker than Tokens)."""
+    tokens = Tokens._trusted(hand)
+    excess = sum(hand) - MAX_TOKENS
+    every = _RETURN_CHOICES[excess]
+    at = [i for i, returned in enumerate(every) if returned <= tokens]
+    returns = _Returns(every[i] for i in at)
+    returns.excess = excess
+    if len(at) == 1:
+        only = at[0]
+        returns.pick = lambda moves: (moves[only],)
+    else:
+        returns.pick = operator.itemgetter(*at)
+    return returns
+
+
+@functools.lru_cache(maxsize=4096)
+def _hand_returns(hand: tuple[int, ...]) -> list[_Returns | None]:
+    """The `_returns_of` a hand near 10 after each take (by its place in `_TAKEN`) and after a
+    reserve's gold (last), filled when first asked: a hand recurs far more than a bank and a hand."""
+    return [None] * (len(_TAKEN) + 1)
+
+
+@functools.lru_cache(maxsize=4096)
+def _hand_moves(hand: tuple[int, ...]) -> list[tuple[Move, ...] | None]:
+    """The moves of a hand near 10 after each take (by its place in `_TAKEN`), with every return
+    and no noble, filled when first asked (`legal_moves`)."""
+    return [None] * len(_TAKEN)
+
+
+_EVERY_RETURN: dict[int, dict[Move, tuple[Move, ...]]] = {1: {}, 2: {}, 3: {}}
+"""An action's plain Move -> its moves with every return of 1, 2 or 3 tokens (built when first met)."""
+
+
+def _every_return(key: _Key, excess: int) -> tuple[Move, ...]:
+    action, gems, card, deck, plain = key
+    made = tuple(cached_move(action, gems, card, deck, returned, "") for returned in _RETURN_CHOICES[excess])
+    _EVERY_RETURN[excess][plain] = made
+    return made
 
 
 def choices(state: GameState) -> Choices:
@@ -514,9 +619,8 @@ def choices(state: GameState) -> Choices:
     """
     if state.finished:
         return _NO_CHOICES
-    player = state.player
-    tokens, bonuses = player.tokens, player.bonuses
-    counts, have = tokens.counts, bonuses.counts
+    player = state.players[state.to_move]
+    counts, have = player.tokens.counts, player.bonuses.counts
     total = sum(counts)
     bought = sum(have)
     same = (_nobles_meeting(state.nobles, have) or _NONE) if bought >= _NOBLE_LEAST else _NONE
@@ -528,53 +632,72 @@ def choices(state: GameState) -> Choices:
         kept, over = _bank_keys(state.bank.counts[:5]), _NO_OVER
     else:
         kept, over = _takes_for(state.bank.counts[:5], room)
-    for keys, gems in over:
-        returns = _returns_of(tuple(map(operator.add, counts, gems.counts)))
-        groups.append((keys, returns, same))
-        size += len(returns) * per
+    if over:
+        after = _hand_returns(counts)
+        for keys, gems, at in over:
+            given = after[at]
+            if given is None:
+                given = after[at] = _returns_of(tuple(map(operator.add, counts, gems.counts)))
+            groups.append((keys, given, same))
+            size += len(given) * per
     if kept:
         groups.append((kept, _KEEP, same))
         size += len(kept) * per
-    if len(player.reserved) < MAX_RESERVED:
+    row1, row2, row3 = state.board
+    bits1, cards1, reserve1, _ = _row(row1)
+    bits2, cards2, reserve2, _ = _row(row2)
+    bits3, cards3, reserve3, _ = _row(row3)
+    reserved = player.reserved
+    if len(reserved) < MAX_RESERVED:
         decks = state.decks
-        reserves = _reserves_for(state.board, _FULL if all(decks) else tuple(map(bool, decks)))
+        reserves = (*reserve1, *reserve2, *reserve3, *_DECK_KEYS[_FULL if all(decks) else tuple(map(bool, decks))])
         if reserves:
-            if total < MAX_TOKENS or not state.bank.counts[5]:
-                returns = _KEEP
-            else:
-                returns = _returns_of(tuple(map(operator.add, counts, ONE_GOLD.counts)))
+            returns: tuple[Tokens, ...] = _KEEP
+            if total >= MAX_TOKENS and state.bank.counts[5]:  # the gold brings the hand over 10
+                after = _hand_returns(counts)
+                gold_back = after[_GOLD_AT]
+                if gold_back is None:
+                    gold_back = after[_GOLD_AT] = _returns_of(tuple(map(operator.add, counts, ONE_GOLD.counts)))
+                returns = gold_back
             groups.append((reserves, returns, same))
             size += len(reserves) * len(returns) * per
     t0, t1, t2, t3, t4, gold, _ = counts
     b0, b1, b2, b3, b4, _, _ = have
     h0, h1, h2, h3, h4 = t0 + b0, t1 + b1, t2 + b2, t3 + b3, t4 + b4
-    purse = total + bought  # no card costing more than this can be afforded
-    nobles_may = bought + 1 >= _NOBLE_LEAST
-    priced = _PRICED.get
-    for row in (*state.board, player.reserved):
-        for card in row:
-            # an empty slot (None) or a placeholder (a sealed card, unrevealed) has no price: never bought
-            price, c0, c1, c2, c3, c4 = priced(card, _UNPRICED)
-            if price > purse:
+    bits4, cards4, _, _ = _row(reserved) if reserved else _NO_ROW
+    bits = bits1 | bits2 | bits3 | bits4
+    if gold:  # no colour short by more than the gold, then the whole shortfall checked card by card
+        a0, a1, a2, a3, a4 = _COVERED
+        bits &= a0[h0 + gold] & a1[h1 + gold] & a2[h2 + gold] & a3[h3 + gold] & a4[h4 + gold]
+    else:  # every colour covered: the cards affordable, all at once
+        a0, a1, a2, a3, a4 = _COVERED
+        bits &= a0[h0] & a1[h1] & a2[h2] & a3[h3] & a4[h4]
+    if bits:
+        after_by = _nobles_by_colour(state.nobles, have) if bought + 1 >= _NOBLE_LEAST else _NONE_BY_COLOUR
+        for bit, card in (*cards1, *cards2, *cards3, *cards4):
+            if not bits & bit:
                 continue
-            short = (
-                (c0 - h0 if c0 > h0 else 0)
-                + (c1 - h1 if c1 > h1 else 0)
-                + (c2 - h2 if c2 > h2 else 0)
-                + (c3 - h3 if c3 > h3 else 0)
-                + (c4 - h4 if c4 > h4 else 0)
-            )
-            if short > gold:
-                continue
-            nobles: tuple[str, ...] = _NONE
-            if nobles_may:
-                nobles = _nobles_after(state.nobles, have, _BONUS_AT[card])
+            if gold:
+                c0, c1, c2, c3, c4 = _COST5[card]
+                short = (
+                    (c0 - h0 if c0 > h0 else 0)
+                    + (c1 - h1 if c1 > h1 else 0)
+                    + (c2 - h2 if c2 > h2 else 0)
+                    + (c3 - h3 if c3 > h3 else 0)
+                    + (c4 - h4 if c4 > h4 else 0)
+                )
+                if short > gold:
+                    continue
+            nobles = after_by[_BONUS_AT[card]]
             groups.append((*_BUY[card], _KEEP, nobles))
             size += len(nobles)
     if not groups:
         groups.append((_PASS, _KEEP, same))
         size = per
-    return Choices(tuple(groups), size)
+    made = _new(Choices)
+    _SET_GROUPS(made, tuple(groups))
+    _SET_SIZE(made, size)
+    return made  # Choices(tuple(groups), size), in half the time
 
 
 def random_move(state: GameState, rng: random.Random) -> Move:
@@ -584,8 +707,93 @@ def random_move(state: GameState, rng: random.Random) -> Move:
 
 
 def legal_moves(state: GameState) -> list[Move]:
-    """Every distinct legal turn of the player to move, fully specified (returns and noble)."""
-    return choices(state).moves()
+    """Every distinct legal turn of the player to move, fully specified (returns and noble).
+
+    `choices(state).moves()`, the same moves in the same order, built directly: the inner loop
+    of every bot's search, written as `choices` is (tests/variants/base/test_legal_moves.py
+    holds the two the same), with the moves of a hand near 10 after each take kept by hand."""
+    if state.finished:
+        return []
+    player = state.players[state.to_move]
+    counts, have = player.tokens.counts, player.bonuses.counts
+    total = sum(counts)
+    bought = sum(have)
+    same = (_nobles_meeting(state.nobles, have) or _NONE) if bought >= _NOBLE_LEAST else _NONE
+    found: list[Move] = []
+    room = MAX_TOKENS - total
+    if room >= 3:  # every take fits: the bank alone says which
+        kept, over = _bank_keys(state.bank.counts[:5]), _NO_OVER
+    else:
+        kept, over = _takes_for(state.bank.counts[:5], room)
+    if over:
+        if same is _NONE:
+            after = _hand_moves(counts)
+            for keys, gems, at in over:
+                made = after[at]
+                if made is None:
+                    given = _returns_of(tuple(map(operator.add, counts, gems.counts)))
+                    made = after[at] = given.pick(
+                        _EVERY_RETURN[given.excess].get(keys[0][4]) or _every_return(keys[0], given.excess)
+                    )
+                found += made
+        else:
+            for keys, gems, _ in over:
+                found += _every_move(keys, _returns_of(tuple(map(operator.add, counts, gems.counts))), same)
+    if kept:
+        found += map(_PLAIN, kept) if same is _NONE else _every_move(kept, _KEEP, same)
+    row1, row2, row3 = state.board
+    bits1, cards1, reserve1, moves1 = _row(row1)
+    bits2, cards2, reserve2, moves2 = _row(row2)
+    bits3, cards3, reserve3, moves3 = _row(row3)
+    reserved = player.reserved
+    if len(reserved) < MAX_RESERVED:
+        decks = state.decks
+        left = _FULL if all(decks) else tuple(map(bool, decks))
+        if same is _NONE and (total < MAX_TOKENS or not state.bank.counts[5]):  # most reserves
+            found += moves1
+            found += moves2
+            found += moves3
+            found += _DECK_MOVES[left]
+        else:
+            reserves = (*reserve1, *reserve2, *reserve3, *_DECK_KEYS[left])
+            returns: tuple[Tokens, ...] = _KEEP
+            if total >= MAX_TOKENS and state.bank.counts[5]:  # the gold brings the hand over 10
+                returns = _returns_of(tuple(map(operator.add, counts, ONE_GOLD.counts)))
+            found += _every_move(reserves, returns, same)
+    t0, t1, t2, t3, t4, gold, _ = counts
+    b0, b1, b2, b3, b4, _, _ = have
+    h0, h1, h2, h3, h4 = t0 + b0, t1 + b1, t2 + b2, t3 + b3, t4 + b4
+    bits4, cards4, _, _ = _row(reserved) if reserved else _NO_ROW
+    bits = bits1 | bits2 | bits3 | bits4
+    a0, a1, a2, a3, a4 = _COVERED
+    if gold:  # no colour short by more than the gold, then the whole shortfall checked card by card
+        bits &= a0[h0 + gold] & a1[h1 + gold] & a2[h2 + gold] & a3[h3 + gold] & a4[h4 + gold]
+    else:  # every colour covered: the cards affordable, all at once
+        bits &= a0[h0] & a1[h1] & a2[h2] & a3[h3] & a4[h4]
+    if bits:
+        after_by = _nobles_by_colour(state.nobles, have) if bought + 1 >= _NOBLE_LEAST else _NONE_BY_COLOUR
+        for bit, card in (*cards1, *cards2, *cards3, *cards4):
+            if not bits & bit:
+                continue
+            if gold:
+                c0, c1, c2, c3, c4 = _COST5[card]
+                short = (
+                    (c0 - h0 if c0 > h0 else 0)
+                    + (c1 - h1 if c1 > h1 else 0)
+                    + (c2 - h2 if c2 > h2 else 0)
+                    + (c3 - h3 if c3 > h3 else 0)
+                    + (c4 - h4 if c4 > h4 else 0)
+                )
+                if short > gold:
+                    continue
+            nobles = after_by[_BONUS_AT[card]]
+            if nobles is _NONE:
+                found.append(_BUY_MOVE[card])
+            else:
+                found += _every_move(*_BUY[card], _KEEP, nobles)
+    if not found:
+        found += _every_move(_PASS, _KEEP, same)
+    return found
 
 
 def has_turn_but_pass(state: GameState, index: int) -> bool:
@@ -675,37 +883,20 @@ def _next(
     """The state after the turn of the player to move, who now holds `tokens`, `cards`,
     `reserved`, `blind`, `bonuses` and `points`, leaving the table as `bank`, `board` and
     `decks`; then `noble` (if not empty) visits them (`passed`: the turn was a pass)."""
-    player = state.player
+    me, players = state.to_move, state.players
+    player = players[me]
     nobles, won = state.nobles, player.nobles
     if noble:
         nobles = tuple(n for n in nobles if n != noble)
         won = (*won, noble)
         points += _NOBLE_POINTS[noble]
-    player = PlayerState(
-        name=player.name,
-        tokens=tokens,
-        cards=cards,
-        reserved=reserved,
-        blind=blind,
-        nobles=won,
-        bonuses=bonuses,
-        points=points,
-    )
-    me = state.to_move
-    players = (*state.players[:me], player, *state.players[me + 1 :])
+    player = new_player(player.name, tokens, cards, reserved, blind, won, bonuses, points)
+    players = (*players[:me], player, *players[me + 1 :])
     # rulebook: reaching 15 points finishes the round, so that everyone has had as many turns.
-    last_round = state.last_round or player.points >= WINNING_POINTS
+    last_round = state.last_round or points >= WINNING_POINTS
     to_move = (me + 1) % len(players)
-    after = GameState(
-        players=players,
-        bank=bank,
-        board=board,
-        decks=decks,
-        nobles=nobles,
-        to_move=to_move,
-        turn=state.turn + 1,
-        last_round=last_round,
-        finished=last_round and to_move == 0,
+    after = new_state(
+        players, bank, board, decks, nobles, to_move, state.turn + 1, last_round, last_round and to_move == 0
     )
     # Decision (splendor_rules.md): a pass after which nobody can ever do anything else ends the game.
     if passed and not after.finished and not any(has_turn_but_pass(after, i) for i in range(len(players))):
@@ -737,21 +928,37 @@ def play(state: GameState, move: Move) -> GameState:
             a, g, t = bank.counts, gems.counts, tokens.counts
             bank = _trusted((a[0] - g[0], a[1] - g[1], a[2] - g[2], a[3] - g[3], a[4] - g[4], a[5], a[6]))
             tokens = _trusted((t[0] + g[0], t[1] + g[1], t[2] + g[2], t[3] + g[3], t[4] + g[4], t[5], t[6]))
-        else:
-            bank = bank - gems + returned
-            tokens = tokens + gems - returned
+        else:  # a take returning tokens: what it takes less what it returns, in one step each
+            a, g, r, t = bank.counts, gems.counts, returned.counts, tokens.counts
+            d0, d1, d2, d3, d4, d5 = g[0] - r[0], g[1] - r[1], g[2] - r[2], g[3] - r[3], g[4] - r[4], -r[5]
+            bank = _trusted((a[0] - d0, a[1] - d1, a[2] - d2, a[3] - d3, a[4] - d4, a[5] - d5, a[6]))
+            tokens = _trusted((t[0] + d0, t[1] + d1, t[2] + d2, t[3] + d3, t[4] + d4, t[5] + d5, t[6]))
     elif action == "buy":
         card = move.card
         payment = move.payment
-        if payment is None:
-            payment = paying.default_payment(_COST[card], bonuses, tokens)
-            assert payment is not None, "a listed purchase is affordable"
+        if payment is None:  # the default payment (coloured first, gold for the rest), unrolled
+            c0, c1, c2, c3, c4 = _COST5[card]
+            b0, b1, b2, b3, b4, _, _ = bonuses.counts
+            t0, t1, t2, t3, t4, t5, t6 = tokens.counts
+            a0, a1, a2, a3, a4, a5, a6 = bank.counts
+            n0, n1, n2, n3, n4 = c0 - b0, c1 - b1, c2 - b2, c3 - b3, c4 - b4
+            p0 = 0 if n0 <= 0 else n0 if n0 <= t0 else t0
+            p1 = 0 if n1 <= 0 else n1 if n1 <= t1 else t1
+            p2 = 0 if n2 <= 0 else n2 if n2 <= t2 else t2
+            p3 = 0 if n3 <= 0 else n3 if n3 <= t3 else t3
+            p4 = 0 if n4 <= 0 else n4 if n4 <= t4 else t4
+            gold = (n0 - p0 if n0 > 0 else 0) + (n1 - p1 if n1 > 0 else 0) + (n2 - p2 if n2 > 0 else 0)
+            gold += (n3 - p3 if n3 > 0 else 0) + (n4 - p4 if n4 > 0 else 0)
+            assert gold <= t5, "a listed purchase is affordable"
+            tokens = _trusted((t0 - p0, t1 - p1, t2 - p2, t3 - p3, t4 - p4, t5 - gold, t6))
+            bank = _trusted((a0 + p0, a1 + p1, a2 + p2, a3 + p3, a4 + p4, a5 + gold, a6))
+        else:
+            bank = bank + payment
+            tokens = tokens - payment
         if card in reserved:
             reserved, blind = unreserve(reserved, blind, card)
         else:
             board, decks = _face_up_taken(board, decks, card)
-        bank = bank + payment
-        tokens = tokens - payment
         cards = (*cards, card)
         bonuses = bonuses + _BONUS_OF[card]
         points += _POINTS[card]
@@ -765,11 +972,15 @@ def play(state: GameState, move: Move) -> GameState:
         else:
             card = move.card
             board, decks = _face_up_taken(board, decks, card)
-        if bank.counts[5]:
-            bank = bank - ONE_GOLD
-            tokens = tokens + ONE_GOLD
-        bank = bank + returned
-        tokens = tokens - returned
+        a, t = bank.counts, tokens.counts
+        if a[5]:  # the gold that comes with a reserve, then the tokens returned (if any)
+            a = (*a[:5], a[5] - 1, a[6])
+            t = (*t[:5], t[5] + 1, t[6])
+        if returned is not EMPTY:
+            r = returned.counts
+            a = (a[0] + r[0], a[1] + r[1], a[2] + r[2], a[3] + r[3], a[4] + r[4], a[5] + r[5], a[6] + r[6])
+            t = (t[0] - r[0], t[1] - r[1], t[2] - r[2], t[3] - r[3], t[4] - r[4], t[5] - r[5], t[6] - r[6])
+        bank, tokens = _trusted(a), _trusted(t)
         reserved = (*reserved, card)
     return _next(state, tokens, cards, reserved, blind, bonuses, points, bank, board, decks, noble, action == "pass")
 
