@@ -149,6 +149,37 @@ def test_ray_local_gives_the_files_of_one_process_and_resumes() -> None:
         shutil.rmtree(temp, ignore_errors=True)
 
 
+@pytest.mark.slow
+def test_a_ray_cluster_at_an_address_gives_the_files_of_one_process() -> None:
+    # a cluster as `ray start --head` starts one (--block: it stops, and stops its processes, on
+    # SIGTERM), reached at the address it writes, with a token of this test's in the environment
+    temp = Path(tempfile.mkdtemp(prefix="r", dir="/tmp"))
+    token = secrets.token_hex(16)
+    env = {**os.environ, "RAY_AUTH_TOKEN": token, "RAY_AUTH_MODE": "token"}
+    start = [Path(sys.executable).parent / "ray", "start", "--head", "--port", "0", "--num-cpus", "2"]
+    start += ["--temp-dir", temp / "ray", "--include-dashboard", "false", "--disable-usage-stats", "--block"]
+    head = subprocess.Popen(list(map(str, start)), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        run = ["--bots", "greedy,expert:20", "--games", "5", "--seed", "9", "--shard-games", "2"]
+        one, cluster = temp / "one", temp / "cluster"
+        assert selfplay(*run, "--jobs", "1", "--out", one).returncode == 0
+        current = temp / "ray" / "ray_current_cluster"
+        while not (current.exists() and current.read_text().strip()):
+            assert head.poll() is None, "ray start --head stopped"
+            time.sleep(0.1)
+        address = current.read_text().strip()
+        done = selfplay(*run, "--ray", address, "--out", cluster, env=env)  # --jobs 0: every CPU of it
+        assert done.returncode == 0, done.stderr
+        assert "5 games played, 0 kept from before" in done.stdout, done.stdout
+        assert f"Ray at {address}: 2 CPUs" in done.stdout
+        assert files(cluster) == files(one)
+    finally:
+        head.terminate()
+        head.wait()
+        shutil.rmtree(temp, ignore_errors=True)
+    assert not [pid for pid in os.listdir("/proc") if pid.isdigit() and token.encode() in _environ(pid)]
+
+
 def _environ(pid: str) -> bytes:
     try:
         return Path(f"/proc/{pid}/environ").read_bytes()
