@@ -34,6 +34,9 @@ imported only with `--ray`). The files are the same, byte for byte, as without i
   from the checkout's root (the JSON is Ray's runtime_env, passed to `ray.init`; `working_dir`
   puts `splendor_cli/` on the workers' path, `pip` must then list the game's dependencies from
   pyproject.toml).
+- Ray's token authentication: a token in `RAY_AUTH_TOKEN` needs `RAY_AUTH_MODE=token` beside it
+  to be presented to a running cluster. At an address where no cluster answers, Ray retries
+  until Ctrl-C. More in docs/performance.md ("On a Ray cluster").
 
 Writes to `--out DIR`:
 
