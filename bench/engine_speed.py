@@ -20,7 +20,8 @@ of the full rules, each move drawn uniformly among the legal moves, played to th
 
 Their rules differ from ours (a pass and giving back gems are turns of their own, always valid,
 so their random games run longer, often to their 62-round limit): games AND moves per CPU second
-are printed. Each engine plays `--games` games a round, the engines alternate round by round so
+are printed. Each engine plays `--games` new games a round (drawn from its own seed: no engine
+replays games whose positions filled its caches before), the engines alternate round by round so
 that whatever else the machine does falls on all; times are `time.process_time` (CPU of this
 process), best and median round. Numba's compilation is excluded (every engine warms up first),
 and so is our import. The cyclic garbage collector runs seldom during all engines' games, as in
@@ -189,7 +190,7 @@ def their_engines(repo: str) -> tuple[dict[str, Engine], dict[str, str]]:
 
 def measure(engines: dict[str, Engine], games: int, rounds: int, seed: int) -> dict[str, Any]:
     for engine in engines.values():  # warm up: numba compiles, caches fill, code is loaded
-        engine(max(2, games // 20), seed - 1)
+        engine(max(2, games // 20), seed * 10_000)
     runs: dict[str, list[tuple[float, int]]] = {name: [] for name in engines}
     threshold = gc.get_threshold()
     gc.collect()
@@ -200,8 +201,11 @@ def measure(engines: dict[str, Engine], games: int, rounds: int, seed: int) -> d
             if round_ % 2:
                 names.reverse()  # neither side always first after the other
             for name in names:
+                # new games for every engine and round: ours would replay the very games of the
+                # other row of ours (the same draws) with its caches warm
+                number = 1 + round_ * len(engines) + list(engines).index(name)
                 began = time.process_time()
-                moves = engines[name](games, seed + round_)
+                moves = engines[name](games, seed * 10_000 + number)
                 runs[name].append((time.process_time() - began, moves))
                 print(
                     f"round {round_ + 1}/{rounds}: {name}: {games / runs[name][-1][0]:.0f} games/CPU-s", file=sys.stderr
@@ -246,7 +250,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repo", default=DEFAULT_REPO, help="their repository (default: %(default)s)")
     parser.add_argument("--games", type=int, default=200, help="games per engine per round (default: %(default)s)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds, the engines alternating (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=1, help="round r plays from seed + r (default: %(default)s)")
+    parser.add_argument(
+        "--seed", type=int, default=1, help="every engine's round plays new games drawn from it (default: %(default)s)"
+    )
     parser.add_argument("--ours-only", action="store_true", help="our engine only (no numpy, numba or repository)")
     parser.add_argument(
         "--ours",

@@ -47,7 +47,6 @@ KINDS: tuple[Gem, ...] = (*GEMS, Gem.PEARL)
 """Every kind of token, in the order of `Tokens.counts`."""
 _INDEX = {gem: i for i, gem in enumerate(KINDS)}
 _new = object.__new__
-_set = object.__setattr__
 
 
 @attrs.frozen(repr=False)
@@ -79,7 +78,7 @@ class Tokens:
     def _trusted(cls, counts: tuple[int, ...]) -> Tokens:
         """Build without validation, for counts already known to be fine (the hot path of games)."""
         tokens = _new(cls)
-        _set(tokens, "counts", counts)
+        _set_counts(tokens, counts)
         return tokens
 
     def __getitem__(self, gem: Gem) -> int:
@@ -132,6 +131,8 @@ class Tokens:
         return " ".join(str(g) for g in self.gems()) or "nothing"
 
 
+_set_counts = Tokens.__dict__["counts"].__set__
+"""`object.__setattr__(tokens, "counts", ...)` through the slot itself: quicker."""
 EMPTY = Tokens()
 
 

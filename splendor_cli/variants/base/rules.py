@@ -63,7 +63,8 @@ ONE_GOLD = Tokens.of(gold=1)
 _trusted = Tokens._trusted
 _TWO = {gem: Tokens.of({gem: 2}) for gem in GEMS}
 _NONE = ("",)
-_NONE_BY_COLOUR = (_NONE,) * 5
+_NO_NOBLES = (_NONE, (_NONE,) * 5)
+"""`_nobles_for` a player too few bonuses for any noble, even after a purchase."""
 _BONUS_OF = {card.id: card.gives for card in CARDS.values()}
 _PRICE = {card.id: card.cost.total() for card in CARDS.values()}
 _TAKEN = {Tokens.from_gems(c): n for n in (1, 2, 3) for c in itertools.combinations_with_replacement(COLOURS, n)}
@@ -164,6 +165,9 @@ def _returns(name: str, tokens: Tokens, returned: Tokens | None) -> Tokens:
 _REQUIRES = {noble.id: noble.requires.counts for noble in NOBLES.values()}
 
 
+_REQUIRES5 = {noble: requires[:5] for noble, requires in _REQUIRES.items()}
+"""A noble's requirement in the five colours: none asks for gold or pearls."""
+assert all(not requires[5] and not requires[6] for requires in _REQUIRES.values())
 _NOBLE_LEAST = min(sum(requires) for requires in _REQUIRES.values())
 """The fewest bonuses any noble asks for: fewer, and no noble can visit (most of a game)."""
 _NOBLE_POINTS = {noble.id: noble.points for noble in NOBLES.values()}
@@ -185,15 +189,25 @@ def _nobles_meeting(nobles: tuple[str, ...], have: tuple[int, ...]) -> tuple[str
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _nobles_by_colour(nobles: tuple[str, ...], have: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
-    """The nobles that may visit after a purchase adds a bonus of each colour to `have`, by colour
-    (never empty: `("",)` when none). A player's bonuses stay the same until a purchase."""
-    found = []
-    for at in range(5):
-        after = list(have)
-        after[at] += 1
-        found.append(tuple(n for n in nobles if all(map(operator.le, _REQUIRES[n], after))) or _NONE)
-    return tuple(found)
+def _nobles_for(nobles: tuple[str, ...], have: tuple[int, ...]) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """The nobles on the table that bonuses `have` meet (`_nobles_meeting`), and those that may
+    visit after a purchase adds a bonus of each colour, by colour; `("",)` for none. A player's
+    bonuses stay the same until a purchase."""
+    met: list[str] = []
+    found: list[list[str]] = [[], [], [], [], []]
+    h0, h1, h2, h3, h4 = have[:5]
+    for noble in nobles:
+        r0, r1, r2, r3, r4 = _REQUIRES5[noble]
+        d0, d1, d2, d3, d4 = r0 - h0, r1 - h1, r2 - h2, r3 - h3, r4 - h4
+        short = (d0 if d0 > 0 else 0) + (d1 if d1 > 0 else 0) + (d2 if d2 > 0 else 0)
+        short += (d3 if d3 > 0 else 0) + (d4 if d4 > 0 else 0)
+        if not short:  # met already: it may visit whatever is bought
+            met.append(noble)
+            for colours in found:
+                colours.append(noble)
+        elif short == 1:  # one bonus short: it may visit after a card of that colour
+            found[0 if d0 > 0 else 1 if d1 > 0 else 2 if d2 > 0 else 3 if d3 > 0 else 4].append(noble)
+    return tuple(met) or _NONE, tuple(tuple(colours) or _NONE for colours in found)
 
 
 def _noble(state: GameState, bonuses: Tokens, noble: str | None) -> str:
@@ -373,13 +387,6 @@ def _takes_from(available: tuple[Gem, ...]) -> tuple[Tokens, ...]:
     return tuple(Tokens.from_gems(combo) for n in sizes for combo in itertools.combinations(available, n))
 
 
-@functools.lru_cache(maxsize=1 << 15)
-def _bank_takes(bank: tuple[int, ...]) -> tuple[Tokens, ...]:
-    """Every legal take from a bank with these gem counts (gold aside)."""
-    twos = tuple(_TWO[gem] for gem, n in zip(COLOURS, bank) if n >= 4)
-    return _takes_from(tuple(gem for gem, n in zip(COLOURS, bank) if n)) + twos
-
-
 def has_action(state: GameState) -> bool:
     """Whether the player to move has any action at all (else the turn is a pass)."""
     player = state.player
@@ -489,8 +496,8 @@ _PASS = (_key("pass"),)
 _BUY_MOVE = {card: keys[0][4] for card, (keys,) in _BUY.items()}
 """A purchase's move, no noble visiting."""
 _FULL = (True, True, True)
-_Row = tuple[int, tuple[tuple[int, str], ...], tuple[_Key, ...], tuple[Move, ...]]
-_NO_ROW: _Row = (0, (), (), ())
+_Row = tuple[int, tuple[tuple[int, str], ...], tuple[Move, ...]]
+_NO_ROW: _Row = (0, (), ())
 
 
 _TAKE_KEY = {gems: _key("take", gems) for gems in _TAKEN}
@@ -499,6 +506,8 @@ _RESERVE_KEY = {card: _key("reserve", EMPTY, card) for card in CARDS}
 _DECK_KEY = {level: _key("reserve", EMPTY, "", level) for level in (1, 2, 3)}
 _BIT = {card: 1 << at for at, card in enumerate(CARDS)}
 """Each card's bit in the sets of cards of `choices` (ints)."""
+_PAIR = {card: (bit, card) for card, bit in _BIT.items()}
+_RESERVE_MOVE = {card: key[4] for card, key in _RESERVE_KEY.items()}
 
 
 def _covered(colour: int) -> tuple[int, ...]:
@@ -518,11 +527,14 @@ tokens, 5 of them gold, and 18 cards give a colour's bonus)."""
 @functools.lru_cache(maxsize=4096)
 def _row(cards: tuple[str | None, ...]) -> _Row:
     """A row of the board, or a player's reserve: its cards (no empty slot, no unrevealed sealed
-    card) as a set of bits, as (bit, card) in order, and their reserves as actions and as moves. A
-    row stays the same until a card of its level leaves it: the other two are met again."""
-    cards_in = tuple((_BIT[card], card) for card in cards if card in _BIT)
-    keys = tuple(_RESERVE_KEY[card] for _, card in cards_in)
-    return sum(bit for bit, _ in cards_in), cards_in, keys, tuple(map(_PLAIN, keys))
+    card) as a set of bits, as (bit, card) in order, and their reserves as moves. A row stays the
+    same until a card of its level leaves it: the other two are met again."""
+    known = [card for card in cards if card in _BIT]
+    return (
+        sum(map(_BIT.__getitem__, known)),
+        tuple(map(_PAIR.__getitem__, known)),
+        tuple(map(_RESERVE_MOVE.__getitem__, known)),
+    )
 
 
 _DECK_KEYS = {
@@ -540,11 +552,40 @@ _Over = tuple[tuple[tuple[_Key], Tokens, int], ...]
 _NO_OVER: _Over = ()
 
 
+_Take = tuple[int, tuple[_Key], Tokens, int, Move]
+"""A take as `choices` and `legal_moves` use it: how many tokens, its action (in a 1-tuple: a
+group's actions), its gems, its place in `_hand_returns` and its move (nothing returned)."""
+_TAKE = {gems: (_TAKEN[gems], (_TAKE_KEY[gems],), gems, _TAKE_AT[gems], _TAKE_KEY[gems][4]) for gems in _TAKEN}
+
+
+@functools.lru_cache(maxsize=64)
+def _takes_of(available: tuple[int, ...]) -> tuple[_Take, ...]:
+    """`_takes_from` the colours (by index) left in the bank, as `_Take`s."""
+    return tuple(_TAKE[gems] for gems in _takes_from(tuple(COLOURS[at] for at in available)))
+
+
+_TWO_TAKE = tuple(_TAKE[_TWO[gem]] for gem in COLOURS)
+
+
 @functools.lru_cache(maxsize=1 << 15)
+def _bank_all(bank: tuple[int, ...]) -> tuple[_Take, ...]:
+    """Every legal take from a bank with these gem counts (gold aside): `_takes_from` the colours
+    left, then 2 of each colour with 4 or more left."""
+    return _takes_of(tuple(at for at, n in enumerate(bank) if n)) + tuple(
+        take for take, n in zip(_TWO_TAKE, bank) if n >= 4
+    )
+
+
 def _bank_keys(bank: tuple[int, ...]) -> tuple[_Key, ...]:
     """Every legal take from a bank with these gem counts (gold aside), as actions: what
     `_takes_for` keeps for a hand with room for 3 more tokens or more (most hands)."""
-    return tuple(_TAKE_KEY[gems] for gems in _bank_takes(bank))
+    return tuple(take[1][0] for take in _bank_all(bank))
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _bank_moves(bank: tuple[int, ...]) -> tuple[Move, ...]:
+    """`_bank_keys` as moves: every legal take from the bank, nothing returned, no noble."""
+    return tuple(take[4] for take in _bank_all(bank))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -552,10 +593,8 @@ def _takes_for(bank: tuple[int, ...], room: int) -> tuple[tuple[_Key, ...], _Ove
     """Every legal take from a bank with these gem counts (gold aside), for a hand with room for
     `room` more tokens: the takes that keep the hand within 10, then each take that does not,
     with what it takes and its place in `_hand_returns`."""
-    takes = _bank_takes(bank)
-    kept = tuple(_TAKE_KEY[gems] for gems in takes if _TAKEN[gems] <= room)
-    over = tuple(((_TAKE_KEY[gems],), gems, _TAKE_AT[gems]) for gems in takes if _TAKEN[gems] > room)
-    return kept, over
+    takes = _bank_all(bank)
+    return tuple(take[1][0] for take in takes if take[0] <= room), tuple(take[1:4] for take in takes if take[0] > room)
 
 
 class _Returns(tuple[Tokens, ...]):
@@ -568,11 +607,17 @@ class _Returns(tuple[Tokens, ...]):
     pick: Callable[[tuple[Move, ...]], tuple[Move, ...]]
 
 
-@functools.lru_cache(maxsize=4096)
 def _returns_of(hand: tuple[int, ...]) -> _Returns:
     """`return_choices` of a hand over 10 given by its counts (a tuple hashes quicker than Tokens)."""
-    tokens = Tokens._trusted(hand)
     excess = sum(hand) - MAX_TOKENS
+    return _returns_for(excess, tuple([held if held < excess else excess for held in hand]))
+
+
+@functools.lru_cache(maxsize=4096)
+def _returns_for(excess: int, hand: tuple[int, ...]) -> _Returns:
+    """`_returns_of` a hand `excess` tokens over 10, each of its counts capped at `excess` (a
+    return of `excess` tokens holds no more of a kind: the same returns fit)."""
+    tokens = Tokens._trusted(hand)
     every = _RETURN_CHOICES[excess]
     at = [i for i, returned in enumerate(every) if returned <= tokens]
     returns = _Returns(every[i] for i in at)
@@ -590,6 +635,12 @@ def _hand_returns(hand: tuple[int, ...]) -> list[_Returns | None]:
     """The `_returns_of` a hand near 10 after each take (by its place in `_TAKEN`) and after a
     reserve's gold (last), filled when first asked: a hand recurs far more than a bank and a hand."""
     return [None] * (len(_TAKEN) + 1)
+
+
+@functools.lru_cache(maxsize=4096)
+def _buys_with(card: str, nobles: tuple[str, ...]) -> tuple[Move, ...]:
+    """The purchases of `card` after which one of `nobles` visits."""
+    return tuple(_every_move(*_BUY[card], _KEEP, nobles))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -623,7 +674,7 @@ def choices(state: GameState) -> Choices:
     counts, have = player.tokens.counts, player.bonuses.counts
     total = sum(counts)
     bought = sum(have)
-    same = (_nobles_meeting(state.nobles, have) or _NONE) if bought >= _NOBLE_LEAST else _NONE
+    same, after_by = _nobles_for(state.nobles, have) if bought + 1 >= _NOBLE_LEAST else _NO_NOBLES
     per = len(same)
     groups: list[_Group] = []
     size = 0
@@ -644,13 +695,16 @@ def choices(state: GameState) -> Choices:
         groups.append((kept, _KEEP, same))
         size += len(kept) * per
     row1, row2, row3 = state.board
-    bits1, cards1, reserve1, _ = _row(row1)
-    bits2, cards2, reserve2, _ = _row(row2)
-    bits3, cards3, reserve3, _ = _row(row3)
+    bits1, cards1, _ = _row(row1)
+    bits2, cards2, _ = _row(row2)
+    bits3, cards3, _ = _row(row3)
     reserved = player.reserved
     if len(reserved) < MAX_RESERVED:
         decks = state.decks
-        reserves = (*reserve1, *reserve2, *reserve3, *_DECK_KEYS[_FULL if all(decks) else tuple(map(bool, decks))])
+        reserves = (
+            *[_RESERVE_KEY[card] for _, card in (*cards1, *cards2, *cards3)],
+            *_DECK_KEYS[_FULL if all(decks) else tuple(map(bool, decks))],
+        )
         if reserves:
             returns: tuple[Tokens, ...] = _KEEP
             if total >= MAX_TOKENS and state.bank.counts[5]:  # the gold brings the hand over 10
@@ -664,7 +718,7 @@ def choices(state: GameState) -> Choices:
     t0, t1, t2, t3, t4, gold, _ = counts
     b0, b1, b2, b3, b4, _, _ = have
     h0, h1, h2, h3, h4 = t0 + b0, t1 + b1, t2 + b2, t3 + b3, t4 + b4
-    bits4, cards4, _, _ = _row(reserved) if reserved else _NO_ROW
+    bits4, cards4, _ = _row(reserved) if reserved else _NO_ROW
     bits = bits1 | bits2 | bits3 | bits4
     if gold:  # no colour short by more than the gold, then the whole shortfall checked card by card
         a0, a1, a2, a3, a4 = _COVERED
@@ -673,8 +727,12 @@ def choices(state: GameState) -> Choices:
         a0, a1, a2, a3, a4 = _COVERED
         bits &= a0[h0] & a1[h1] & a2[h2] & a3[h3] & a4[h4]
     if bits:
-        after_by = _nobles_by_colour(state.nobles, have) if bought + 1 >= _NOBLE_LEAST else _NONE_BY_COLOUR
-        for bit, card in (*cards1, *cards2, *cards3, *cards4):
+        for bit, card in (
+            *(cards1 if bits & bits1 else ()),
+            *(cards2 if bits & bits2 else ()),
+            *(cards3 if bits & bits3 else ()),
+            *(cards4 if bits & bits4 else ()),
+        ):
             if not bits & bit:
                 continue
             if gold:
@@ -701,9 +759,11 @@ def choices(state: GameState) -> Choices:
 
 
 def random_move(state: GameState, rng: random.Random) -> Move:
-    """A uniform choice among the legal turns (`legal_moves`), building only the one chosen."""
-    options = choices(state)
-    return options.move(rng.randrange(options.size))
+    """A uniform choice among the legal turns (`legal_moves`): `choices(state).move(i)` for a
+    uniform i, drawn the same way (one `randrange` of the number of turns), and now quicker
+    through the list `legal_moves` builds directly, whose moves are mostly built already."""
+    options = legal_moves(state)
+    return options[rng.randrange(len(options))]
 
 
 def legal_moves(state: GameState) -> list[Move]:
@@ -718,13 +778,18 @@ def legal_moves(state: GameState) -> list[Move]:
     counts, have = player.tokens.counts, player.bonuses.counts
     total = sum(counts)
     bought = sum(have)
-    same = (_nobles_meeting(state.nobles, have) or _NONE) if bought >= _NOBLE_LEAST else _NONE
-    found: list[Move] = []
+    same, after_by = _nobles_for(state.nobles, have) if bought + 1 >= _NOBLE_LEAST else _NO_NOBLES
     room = MAX_TOKENS - total
-    if room >= 3:  # every take fits: the bank alone says which
-        kept, over = _bank_keys(state.bank.counts[:5]), _NO_OVER
+    if room >= 3 and same is _NONE:  # every take fits, no noble: the bank alone says which (most turns)
+        found = list(_bank_moves(state.bank.counts[:5]))
+        kept: tuple[_Key, ...] = ()
+        over = _NO_OVER
     else:
-        kept, over = _takes_for(state.bank.counts[:5], room)
+        found = []
+        if room >= 3:
+            kept, over = _bank_keys(state.bank.counts[:5]), _NO_OVER
+        else:
+            kept, over = _takes_for(state.bank.counts[:5], room)
     if over:
         if same is _NONE:
             after = _hand_moves(counts)
@@ -742,9 +807,9 @@ def legal_moves(state: GameState) -> list[Move]:
     if kept:
         found += map(_PLAIN, kept) if same is _NONE else _every_move(kept, _KEEP, same)
     row1, row2, row3 = state.board
-    bits1, cards1, reserve1, moves1 = _row(row1)
-    bits2, cards2, reserve2, moves2 = _row(row2)
-    bits3, cards3, reserve3, moves3 = _row(row3)
+    bits1, cards1, moves1 = _row(row1)
+    bits2, cards2, moves2 = _row(row2)
+    bits3, cards3, moves3 = _row(row3)
     reserved = player.reserved
     if len(reserved) < MAX_RESERVED:
         decks = state.decks
@@ -755,15 +820,22 @@ def legal_moves(state: GameState) -> list[Move]:
             found += moves3
             found += _DECK_MOVES[left]
         else:
-            reserves = (*reserve1, *reserve2, *reserve3, *_DECK_KEYS[left])
-            returns: tuple[Tokens, ...] = _KEEP
-            if total >= MAX_TOKENS and state.bank.counts[5]:  # the gold brings the hand over 10
-                returns = _returns_of(tuple(map(operator.add, counts, ONE_GOLD.counts)))
-            found += _every_move(reserves, returns, same)
+            reserves = (*[_RESERVE_KEY[card] for _, card in (*cards1, *cards2, *cards3)], *_DECK_KEYS[left])
+            if total < MAX_TOKENS or not state.bank.counts[5]:
+                found += _every_move(reserves, _KEEP, same)
+            else:  # the gold brings the hand over 10: each reserve with each return
+                given = _returns_of(tuple(map(operator.add, counts, ONE_GOLD.counts)))
+                if same is _NONE:
+                    pick, built = given.pick, _EVERY_RETURN[given.excess]
+                    for key in reserves:
+                        made = built.get(key[4])
+                        found += pick(made if made is not None else _every_return(key, given.excess))
+                else:
+                    found += _every_move(reserves, given, same)
     t0, t1, t2, t3, t4, gold, _ = counts
     b0, b1, b2, b3, b4, _, _ = have
     h0, h1, h2, h3, h4 = t0 + b0, t1 + b1, t2 + b2, t3 + b3, t4 + b4
-    bits4, cards4, _, _ = _row(reserved) if reserved else _NO_ROW
+    bits4, cards4, _ = _row(reserved) if reserved else _NO_ROW
     bits = bits1 | bits2 | bits3 | bits4
     a0, a1, a2, a3, a4 = _COVERED
     if gold:  # no colour short by more than the gold, then the whole shortfall checked card by card
@@ -771,8 +843,12 @@ def legal_moves(state: GameState) -> list[Move]:
     else:  # every colour covered: the cards affordable, all at once
         bits &= a0[h0] & a1[h1] & a2[h2] & a3[h3] & a4[h4]
     if bits:
-        after_by = _nobles_by_colour(state.nobles, have) if bought + 1 >= _NOBLE_LEAST else _NONE_BY_COLOUR
-        for bit, card in (*cards1, *cards2, *cards3, *cards4):
+        for bit, card in (
+            *(cards1 if bits & bits1 else ()),
+            *(cards2 if bits & bits2 else ()),
+            *(cards3 if bits & bits3 else ()),
+            *(cards4 if bits & bits4 else ()),
+        ):
             if not bits & bit:
                 continue
             if gold:
@@ -790,7 +866,7 @@ def legal_moves(state: GameState) -> list[Move]:
             if nobles is _NONE:
                 found.append(_BUY_MOVE[card])
             else:
-                found += _every_move(*_BUY[card], _KEEP, nobles)
+                found += _buys_with(card, nobles)
     if not found:
         found += _every_move(_PASS, _KEEP, same)
     return found

@@ -65,10 +65,16 @@ class GameState:
         return tuple(p.name for p in self.players if (-p.points, len(p.cards)) == best)
 
 
+_FULL_BANK = {
+    players: Tokens.of({gem: per_colour for gem in COLOURS}) + Tokens.of({Gem.GOLD: GOLD_TOKENS})
+    for players, per_colour in GEMS_PER_COLOUR.items()
+}
+"""The bank at the start, by number of players."""
+
+
 def start(players: tuple[str, ...], decks: tuple[tuple[str, ...], ...], nobles: tuple[str, ...]) -> GameState:
     """The table after setup: four cards face up per level, the nobles revealed, the bank full."""
-    per_colour = GEMS_PER_COLOUR[len(players)]
-    bank = Tokens.of({gem: per_colour for gem in COLOURS}) + Tokens.of({Gem.GOLD: GOLD_TOKENS})
+    bank = _FULL_BANK[len(players)]
     board = tuple(tuple(deck[:SLOTS]) + (None,) * (SLOTS - len(deck[:SLOTS])) for deck in decks)
     return GameState(
         players=tuple(PlayerState(name=name) for name in players),
