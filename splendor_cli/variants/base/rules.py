@@ -23,7 +23,15 @@ from ..common.display import draw_card, take_face_up, unreserve
 from ..common.payment import affordable, payment_for
 from .cards import CARDS, NOBLES
 from .events import CardPurchased, CardReserved, TokensTaken, TurnEvent, TurnPassed
-from .state import MAX_RESERVED, MAX_TOKENS, WINNING_POINTS, GameState, PlayerState, new_player, new_state
+from .state import (
+    MAX_RESERVED,
+    MAX_TOKENS,
+    PLAYER_SETTERS,
+    STATE_SETTERS,
+    WINNING_POINTS,
+    GameState,
+    PlayerState,
+)
 
 if TYPE_CHECKING:
     import random
@@ -63,7 +71,8 @@ ONE_GOLD = Tokens.of(gold=1)
 _trusted = Tokens._trusted
 _TWO = {gem: Tokens.of({gem: 2}) for gem in GEMS}
 _NONE = ("",)
-_NO_NOBLES = (_NONE, (_NONE,) * 5)
+_NONE_BY_COLOUR = (_NONE,) * 5
+_NO_NOBLES = (_NONE, _NONE_BY_COLOUR)
 """`_nobles_for` a player too few bonuses for any noble, even after a purchase."""
 _BONUS_OF = {card.id: card.gives for card in CARDS.values()}
 _PRICE = {card.id: card.cost.total() for card in CARDS.values()}
@@ -72,6 +81,7 @@ _TAKEN = {Tokens.from_gems(c): n for n in (1, 2, 3) for c in itertools.combinati
 _RETURN_CHOICES: dict[int, tuple[Tokens, ...]] = {
     k: tuple(Tokens.from_gems(c) for c in itertools.combinations_with_replacement(GEMS, k)) for k in (1, 2, 3)
 }
+_RETURN_COUNTS = {k: tuple(r.counts for r in returns) for k, returns in _RETURN_CHOICES.items()}
 
 
 # -- what a player can afford ----------------------------------------------------------------
@@ -207,7 +217,8 @@ def _nobles_for(nobles: tuple[str, ...], have: tuple[int, ...]) -> tuple[tuple[s
                 colours.append(noble)
         elif short == 1:  # one bonus short: it may visit after a card of that colour
             found[0 if d0 > 0 else 1 if d1 > 0 else 2 if d2 > 0 else 3 if d3 > 0 else 4].append(noble)
-    return tuple(met) or _NONE, tuple(tuple(colours) or _NONE for colours in found)
+    after = tuple(tuple(colours) or _NONE for colours in found)
+    return tuple(met) or _NONE, _NONE_BY_COLOUR if after == _NONE_BY_COLOUR else after
 
 
 def _noble(state: GameState, bonuses: Tokens, noble: str | None) -> str:
@@ -482,6 +493,8 @@ def _every_move(keys: tuple[_Key, ...], returns: tuple[Tokens, ...], nobles: tup
 
 _KEEP = (EMPTY,)
 _new = object.__new__
+_P_NAME, _P_TOKENS, _P_CARDS, _P_RESERVED, _P_BLIND, _P_NOBLES, _P_BONUSES, _P_POINTS = PLAYER_SETTERS
+_G_PLAYERS, _G_BANK, _G_BOARD, _G_DECKS, _G_NOBLES, _G_TO_MOVE, _G_TURN, _G_LAST, _G_FINISHED = STATE_SETTERS
 _SET_GROUPS, _SET_SIZE = Choices.__dict__["groups"].__set__, Choices.__dict__["size"].__set__
 assert [f.name for f in attrs.fields(Choices)] == ["groups", "size"] and not hasattr(Choices, "__attrs_post_init__")
 _NO_CHOICES = Choices((), 0)
@@ -489,6 +502,7 @@ _COST5 = {card: cost[:5] for card, cost in _COST.items()}
 """A card's cost in the five colours: no base card costs gold or pearls."""
 assert all(not cost[5] and not cost[6] for cost in _COST.values())
 _BONUS_AT: dict[str | None, int] = {card.id: COLOURS.index(card.bonus) for card in CARDS.values() if card.bonus}
+assert all(card.bonus and card.gives == Tokens.of({card.bonus: 1}) for card in CARDS.values())  # one bonus each
 _POINTS = {card.id: card.points for card in CARDS.values()}
 _BUY: dict[str | None, tuple[tuple[_Key, ...]]] = {card: ((_key("buy", card=card),),) for card in CARDS}
 """The one action of a purchase, as a group's actions."""
@@ -617,9 +631,13 @@ def _returns_of(hand: tuple[int, ...]) -> _Returns:
 def _returns_for(excess: int, hand: tuple[int, ...]) -> _Returns:
     """`_returns_of` a hand `excess` tokens over 10, each of its counts capped at `excess` (a
     return of `excess` tokens holds no more of a kind: the same returns fit)."""
-    tokens = Tokens._trusted(hand)
+    h0, h1, h2, h3, h4, h5, _ = hand
     every = _RETURN_CHOICES[excess]
-    at = [i for i, returned in enumerate(every) if returned <= tokens]
+    at = [
+        i
+        for i, (r0, r1, r2, r3, r4, r5, _) in enumerate(_RETURN_COUNTS[excess])
+        if r0 <= h0 and r1 <= h1 and r2 <= h2 and r3 <= h3 and r4 <= h4 and r5 <= h5
+    ]
     returns = _Returns(every[i] for i in at)
     returns.excess = excess
     if len(at) == 1:
@@ -966,14 +984,31 @@ def _next(
         nobles = tuple(n for n in nobles if n != noble)
         won = (*won, noble)
         points += _NOBLE_POINTS[noble]
-    player = new_player(player.name, tokens, cards, reserved, blind, won, bonuses, points)
+    # state.new_player and state.new_state, written inline: this runs at every turn of every game
+    name = player.name
+    player = _new(PlayerState)
+    _P_NAME(player, name)
+    _P_TOKENS(player, tokens)
+    _P_CARDS(player, cards)
+    _P_RESERVED(player, reserved)
+    _P_BLIND(player, blind)
+    _P_NOBLES(player, won)
+    _P_BONUSES(player, bonuses)
+    _P_POINTS(player, points)
     players = (*players[:me], player, *players[me + 1 :])
     # rulebook: reaching 15 points finishes the round, so that everyone has had as many turns.
     last_round = state.last_round or points >= WINNING_POINTS
     to_move = (me + 1) % len(players)
-    after = new_state(
-        players, bank, board, decks, nobles, to_move, state.turn + 1, last_round, last_round and to_move == 0
-    )
+    after = _new(GameState)
+    _G_PLAYERS(after, players)
+    _G_BANK(after, bank)
+    _G_BOARD(after, board)
+    _G_DECKS(after, decks)
+    _G_NOBLES(after, nobles)
+    _G_TO_MOVE(after, to_move)
+    _G_TURN(after, state.turn + 1)
+    _G_LAST(after, last_round)
+    _G_FINISHED(after, last_round and to_move == 0)
     # Decision (splendor_rules.md): a pass after which nobody can ever do anything else ends the game.
     if passed and not after.finished and not any(has_turn_but_pass(after, i) for i in range(len(players))):
         after = attrs.evolve(after, finished=True)
@@ -1036,7 +1071,8 @@ def play(state: GameState, move: Move) -> GameState:
         else:
             board, decks = _face_up_taken(board, decks, card)
         cards = (*cards, card)
-        bonuses = bonuses + _BONUS_OF[card]
+        b, at = bonuses.counts, _BONUS_AT[card]  # one bonus of the card's colour: bonuses + card.gives
+        bonuses = _trusted((*b[:at], b[at] + 1, *b[at + 1 :]))
         points += _POINTS[card]
     elif action == "reserve":
         if move.deck:

@@ -102,12 +102,14 @@ def _setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...]:
 
 
 _new = object.__new__
-_P_NAME, _P_TOKENS, _P_CARDS, _P_RESERVED, _P_BLIND, _P_NOBLES, _P_BONUSES, _P_POINTS = _setters(
-    PlayerState, ("name", "tokens", "cards", "reserved", "blind", "nobles", "bonuses", "points")
-)
-_G_PLAYERS, _G_BANK, _G_BOARD, _G_DECKS, _G_NOBLES, _G_TO_MOVE, _G_TURN, _G_LAST, _G_FINISHED = _setters(
+PLAYER_SETTERS = _setters(PlayerState, ("name", "tokens", "cards", "reserved", "blind", "nobles", "bonuses", "points"))
+"""The slots' setters of PlayerState, in the order of its fields (for a builder written inline)."""
+STATE_SETTERS = _setters(
     GameState, ("players", "bank", "board", "decks", "nobles", "to_move", "turn", "last_round", "finished")
 )
+"""The slots' setters of GameState, in the order of its fields."""
+_P_NAME, _P_TOKENS, _P_CARDS, _P_RESERVED, _P_BLIND, _P_NOBLES, _P_BONUSES, _P_POINTS = PLAYER_SETTERS
+_G_PLAYERS, _G_BANK, _G_BOARD, _G_DECKS, _G_NOBLES, _G_TO_MOVE, _G_TURN, _G_LAST, _G_FINISHED = STATE_SETTERS
 
 
 def new_player(
