@@ -1,6 +1,7 @@
 """Our engine against AlphaZero's Numba board: random games per CPU second, side by side.
 
     python bench/engine_speed.py [--games 200] [--rounds 5] [--seed 1] [--json]
+    python bench/engine_speed.py --compare REV        # and our engine at git revision REV, same process
     python bench/engine_speed.py --ours-only          # no AlphaZero repository needed
 
 Issue 33 item 3 ("an engine as fast as a Numba board"). In ONE process, random two-player games
@@ -56,10 +57,13 @@ Engine = Callable[[int, int], int]
 # -- ours ------------------------------------------------------------------------------------
 
 
-def our_engines() -> dict[str, Engine]:
-    from splendor_cli.bots.tournament import MAX_TURNS
-    from splendor_cli.projection.seeding import RandomChance
-    from splendor_cli.variants import find_variant
+def our_engines(package: str = "splendor_cli", label: str = "ours") -> dict[str, Engine]:
+    """Our engine's two rows, from `package` (`splendor_cli`, or an older revision renamed)."""
+    import importlib
+
+    MAX_TURNS = importlib.import_module(f"{package}.bots.tournament").MAX_TURNS
+    RandomChance = importlib.import_module(f"{package}.projection.seeding").RandomChance
+    find_variant = importlib.import_module(f"{package}.variants").find_variant
 
     variant = find_variant("base")
     start, deal, legal_moves, play, random_move = (
@@ -95,7 +99,32 @@ def our_engines() -> dict[str, Engine]:
             moves += turns
         return moves
 
-    return {"ours: legal_moves + pick": listed, "ours: random_move": drawn}
+    return {f"{label}: legal_moves + pick": listed, f"{label}: random_move": drawn}
+
+
+COMPARED = "splendor_cli_compared"
+
+
+def compared_package(rev: str, folder: Path) -> str:
+    """The package `splendor_cli` at git revision `rev` of this repository, exported into `folder`
+    under another name (`COMPARED`, every mention of its name rewritten: its imports are relative
+    but for the names of modules it imports by string), so that both revisions play in one process."""
+    import io
+    import subprocess
+    import tarfile
+
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", rev, "splendor_cli"], capture_output=True, check=True
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    source = folder / "splendor_cli"
+    for path in source.rglob("*.py"):
+        path.write_text(path.read_text(encoding="utf-8").replace("splendor_cli", COMPARED), encoding="utf-8")
+    source.rename(folder / COMPARED)
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+    return COMPARED
 
 
 # -- theirs ----------------------------------------------------------------------------------
@@ -255,6 +284,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--ours-only", action="store_true", help="our engine only (no numpy, numba or repository)")
     parser.add_argument(
+        "--compare",
+        metavar="REV",
+        help="also our engine at git revision REV of this repository, in the same process (two more rows)",
+    )
+    parser.add_argument(
         "--ours",
         metavar="PATH",
         help="a folder holding the splendor_cli package to measure instead of the installed one"
@@ -266,13 +300,18 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.insert(0, str(Path(args.ours).resolve()))
 
     engines = our_engines()
+    if args.compare:
+        import tempfile
+
+        folder = Path(tempfile.mkdtemp(prefix="engine-speed-"))
+        engines.update(our_engines(compared_package(args.compare, folder), args.compare))
     info: dict[str, str] = {}
     if not args.ours_only:
         theirs, info = their_engines(args.repo)
         engines.update(theirs)
     results = measure(engines, args.games, args.rounds, args.seed)
     ratios = []
-    for ours in (name for name in results if name.startswith("ours")):
+    for ours in (name for name in results if not name.startswith("theirs")):
         for theirs in (name for name in results if name.startswith("theirs")):
             a, b = results[ours], results[theirs]
             ratios.append(
@@ -289,6 +328,7 @@ def main(argv: list[str] | None = None) -> int:
 
     report = {
         "ours": str(Path(splendor_cli.__file__).parent),
+        "compare": args.compare,
         "games": args.games,
         "rounds": args.rounds,
         "seed": args.seed,
