@@ -22,7 +22,8 @@ in the sample in which the node first met it), and the rating backed up from a l
 another seat moves is that of greedy's move. The tree then holds the bot's own moves, each
 followed by the others' replies in the model.
 
-The budget is iterations (`expert:400`, default `ITERATIONS`) or seconds a move (`expert:1s`);
+The budget is iterations (`expert:400`; by default `TWO_PLAYERS`, 800, at two players of base
+Splendor, else `ITERATIONS`, 400) or seconds a move (`expert:1s`);
 an iteration budget makes a game reproducible from its seed, a time budget does not.
 """
 
@@ -41,6 +42,13 @@ from .bot import Bot
 from .tree import back_up
 
 ITERATIONS = 400
+"""The default budget, but at two players of base Splendor (`TWO_PLAYERS`)."""
+TWO_PLAYERS = 800
+"""The default budget of two-player base Splendor: the most iterations within a second of CPU a
+move on average on the development machine (0.76 s; 400 take 0.38), which scored 63.5% against
+AlphaZero at 100 simulations where 400 scored 52.5%, on the same 100 deals (docs/performance.md).
+At three and four players a move costs more (other seats are rated), and the Duel's targets are
+met at 400."""
 EXPLORE = 1.0
 TEMPERATURE = 0.05
 """Chances of winning this far apart make a prior e (2.7) times likelier."""
@@ -163,7 +171,7 @@ def grow(
     root = _Node(seat, 0.0, 1.0)
     root.children = {}
     deadline = time.perf_counter() + seconds if seconds else math.inf
-    budget = iterations if iterations else (ITERATIONS if not seconds else 1 << 62)
+    budget = iterations if iterations else (default_budget(variant, state) if not seconds else 1 << 62)
     rated_cap = budget * RATINGS
     rated = done = 0
     while done < budget and rated < rated_cap and (done == 0 or time.perf_counter() < deadline):
@@ -194,8 +202,14 @@ def grow(
     return root.children
 
 
+def default_budget(variant: AnyVariant, state: Any) -> int:
+    """The iterations a move when the spec names no budget (`expert`): `TWO_PLAYERS` at two
+    players of base Splendor, else `ITERATIONS`."""
+    return TWO_PLAYERS if variant.name == "base" and len(state.players) == 2 else ITERATIONS
+
+
 def expert_bot(variant: AnyVariant, *, iterations: int | None = None, seconds: float | None = None) -> Bot:
-    """An `expert` bot for games of `variant` with this budget (default `ITERATIONS` iterations).
+    """An `expert` bot for games of `variant` with this budget (default `default_budget`).
 
     A position the bot is `SURE` to win, by its evaluation, is played as `greedy` plays: there
     every move looks as good as won (the chances saturate), so the search would not tell the moves

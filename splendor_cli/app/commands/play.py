@@ -334,7 +334,8 @@ def bot(*, game: str | None = None, json: bool = False, why: bool = False, top: 
 
     Seat bots with `splendor new --players alice,bot:mcts,bot:greedy`.
 
-    Bots: random, greedy, mcts (300 playouts a move), expert (the strongest: 400 iterations a move);
+    Bots: random, greedy, mcts (300 playouts a move), expert (the strongest: 400 iterations a move,
+    800 at two players of base Splendor);
     mcts:N and expert:N for N playouts or iterations, mcts:Ns and expert:Ns for N seconds a move.
 
     Each bot draws from a source seeded by the game and the move number: the same file always gets the same moves.

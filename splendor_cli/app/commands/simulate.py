@@ -42,7 +42,7 @@ def simulate(
     expert (the strongest: a tree search steered by each seat's chance of winning).
 
     mcts takes an optional think budget: mcts:400 (playouts a move; default 300) or mcts:0.5s (seconds a move);
-    expert too: expert:800 (iterations a move; default 400) or expert:1s.
+    expert too: expert:800 (iterations a move; default 400, 800 at two players of base Splendor) or expert:1s.
 
     Each game is reproducible from the seed and its number alone: --jobs changes the time taken, never the results.
 
