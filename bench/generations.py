@@ -3,14 +3,15 @@
     pip install -e '.[train]'        # numpy, for the fit only
     python bench/generations.py --run DIR [--generations 3] [--games 300] [--match 100]
                                 [--play expert:100] [--judge expert] [--model phase] [--window 2]
-                                [--gate 0.55] [--jobs 0] [--ray ADDRESS] [--seed 1]
+                                [--step 1] [--gate 0.55] [--jobs 0] [--ray ADDRESS] [--seed 1]
 
 Generation 0 is the evaluation the package ships. For each generation g = 1, 2, ...:
 
 1. **play**: `--games` games of `--play` against itself, every seat searching by generation g-1
    (`bench/selfplay.py`, seeds `S*1000+g-1`), into `DIR/play-(g-1)/`;
 2. **fit**: `bench/train.py` fits `--model` to the positions of the last `--window` generations'
-   games (a quarter of the games held out and measured), into `DIR/gen-g.toml`;
+   games (a quarter of the games held out and measured), into `DIR/gen-g.toml`; with `--step S`
+   below 1, generation g is only S of the way from g-1's weights to the fit (a soft update);
 3. **match**: `--match` games of `--judge` searching by generation g against `--judge` searching
    by generation g-1, seats swapped every game, on seeds no self-play used (`S*1000+500+g`),
    into `DIR/match-g/`;
@@ -81,17 +82,22 @@ def main() -> None:
     parser.add_argument("--judge", default="expert", help="the bot spec of the matches")
     parser.add_argument("--model", default="phase", choices=("linear", "phase"))
     parser.add_argument("--window", type=int, default=2, help="fit to the games of this many generations")
+    parser.add_argument(
+        "--step", type=float, default=1.0, help="each generation moves this share of the way to its fit"
+    )
     parser.add_argument("--gate", type=float, default=0.55, help="the match score a generation needs to be kept")
     parser.add_argument("--jobs", type=int, default=0)
     parser.add_argument("--ray", help="play on a Ray cluster (selfplay.py --ray)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    if args.generations < 1 or args.games < 1 or args.match < 2 or args.window < 1:
-        parser.error("--generations, --games, --window are 1 or more, --match 2 or more")
+    if args.generations < 1 or args.games < 1 or args.match < 2 or args.window < 1 or not 0 < args.step <= 1:
+        parser.error("--generations, --games, --window are 1 or more, --match 2 or more, --step in (0, 1]")
     run: Path = args.run
     run.mkdir(parents=True, exist_ok=True)
     record_path = run / "generations.json"
     settings = {k: v for k, v in vars(args).items() if k not in ("run", "jobs", "ray", "generations")}
+    if args.step == 1:
+        del settings["step"]  # as runs before --step recorded it
     record: dict[str, Any] = {"settings": settings, "generations": []}
     if record_path.exists():
         before = json.loads(record_path.read_text(encoding="utf-8"))
@@ -109,11 +115,13 @@ def main() -> None:
         selfplay(play, spec(args.play, g - 1), args.games, args.seed * 1000 + g - 1, args)
         data = [run / f"play-{k}" for k in range(max(0, g - args.window), g)]
         name = (
-            f"generation {g}: {args.model}, fitted to {args.games * len(data)} games of {args.play} self-play"
+            f"generation {g}: {args.model}{f' (step {args.step:g})' if args.step < 1 else ''},"
+            f" fitted to {args.games * len(data)} games of {args.play} self-play"
             f" (generations {max(0, g - args.window)}-{g - 1}), bench/generations.py"
         )
         train = [sys.executable, str(HERE / "train.py"), "--data", *map(str, data), "--model", args.model]
         train += ["--base", str(run / f"gen-{g - 1}.toml"), "--out", str(run / f"gen-{g}.toml"), "--json"]
+        train += ["--step", str(args.step)]
         fitted = subprocess.run([*train, "--name", name], check=True, capture_output=True, text=True)
         fit = json.loads(fitted.stdout)
         match = run / f"match-{g}"

@@ -2,7 +2,7 @@
 
     pip install -e '.[train]'        # numpy, for the fit only: the game never needs it
     python bench/train.py --data DIR [DIR ...] [--players 2] [--model phase] [--out FILE.toml]
-                          [--base FILE.toml] [--name TEXT] [--holdout 4] [--l2 0.001] [--json]
+                          [--base FILE.toml] [--name TEXT] [--step 1] [--holdout 4] [--l2 0.001] [--json]
 
 Reads the positions that `bench/selfplay.py` wrote in each DIR (every seat's features, in the
 order of `splendor_cli/variants/base/evaluation.NAMES`, and the game's final outcome for every
@@ -25,7 +25,9 @@ Prints, on the held-out games and on the fitted ones, for the `--base` model (th
 default) and each model fitted: the log-loss, the share of positions whose favourite won, and
 the Brier score; then writes, with `--out`, an evaluation file (the format of
 `splendor_cli/variants/base/data/evaluation.toml`): `--base`'s models with the one of
-`--players` replaced by the first `--model` fitted (linear or phase), named `--name`.
+`--players` replaced by the first `--model` fitted (linear or phase), named `--name`; with
+`--step S` below 1, only S of the way from `--base`'s weights to the fit's (a soft update: 0.5
+is halfway; measured too).
 
 Deterministic: the same data give the same weights. Asserts nothing; exit 0, 2 on bad arguments.
 """
@@ -178,19 +180,22 @@ def _gradients(kind: str, params: dict[str, Any], z: Any, lead: Any, y: Any) -> 
     }
 
 
-def base_scores(path: Path, players: int, x: Any) -> Any:
-    """The scores of positions `x` by the `players` model of the evaluation file at `path` (its
-    share of greedy's heuristic left out: the heuristic is not in the data)."""
-    import numpy as np
-
+def base_weights(path: Path, players: int) -> tuple[list[float], list[float]]:
+    """The linear and phase weights of the `players` model of the evaluation file at `path` (phase
+    weights of 0 when it has none; its share of greedy's heuristic left out: the heuristic is not
+    in the data)."""
     sys.path.insert(0, str(ROOT))
     from splendor_cli.variants.base.evaluation import read_models
 
     model = read_models(path.read_text(encoding="utf-8"))[players]
-    scores = x @ np.array(model.linear)
-    if model.phase:
-        scores = scores + _lead(x) * (x @ np.array(model.phase))
-    return scores
+    return list(model.linear), list(model.phase or [0.0] * len(model.linear))
+
+
+def scores_by(linear: list[float], phase: list[float], x: Any) -> Any:
+    """The scores of positions `x` by raw weights."""
+    import numpy as np
+
+    return x @ np.array(linear) + _lead(x) * (x @ np.array(phase))
 
 
 def render(base: Path, players: int, linear: list[float], phase: list[float] | None, name: str) -> str:
@@ -232,6 +237,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="write the evaluation file here")
     parser.add_argument("--name", default="", help="what the model was fitted to (written into the file)")
     parser.add_argument("--holdout", type=int, default=4, help="hold out one game in N")
+    parser.add_argument(
+        "--step", type=float, default=1.0, help="write base + STEP * (fit - base): 1 the fit, 0.5 halfway"
+    )
     parser.add_argument("--l2", type=float, default=1e-3)
     parser.add_argument("--hidden", type=int, default=16, help="hidden units of `mlp`")
     parser.add_argument("--steps", type=int, default=3000)
@@ -241,6 +249,8 @@ def main() -> None:
         import numpy as np
     except ImportError:
         parser.error("numpy is needed for the fit: pip install -e '.[train]'")
+    if not 0 < args.step <= 1:
+        parser.error("--step is above 0 and at most 1")
     if args.holdout < 2:
         parser.error("--holdout is 2 or more")
     if args.out and args.model[0] == "mlp":
@@ -266,13 +276,19 @@ def main() -> None:
             "fitted": dict(zip(("log_loss", "favourite_won", "brier"), log_loss(scores_of(x[~held]), y[~held]))),
         }
 
-    measure(f"base ({args.base.name})", lambda part: base_scores(args.base, args.players, part))
+    base_linear, base_phase = base_weights(args.base, args.players)
+    measure(f"base ({args.base.name})", lambda part: scores_by(base_linear, base_phase, part))
     fits = {}
     for kind in args.model:
         fits[kind] = fit(kind, x[~held], y[~held], l2=args.l2, hidden=args.hidden, steps=args.steps)
         measure(kind, fits[kind].scores)
     if args.out:
         linear, phase = fits[args.model[0]].weights()
+        if args.step < 1:  # a step of the way from the base towards the fit
+            linear = [b + args.step * (w - b) for b, w in zip(base_linear, linear)]
+            phase = [b + args.step * (w - b) for b, w in zip(base_phase, phase or [0.0] * len(linear))]
+            stepped_linear, stepped_phase = linear, phase
+            measure(f"{args.model[0]}, step {args.step:g}", lambda part: scores_by(stepped_linear, stepped_phase, part))
         report["weights"] = {"linear": linear, "phase": phase}
         text = render(args.base, args.players, linear, phase, args.name or f"bench/train.py {args.model[0]}")
         temporary = args.out.with_name(args.out.name + ".tmp")

@@ -15,7 +15,20 @@ from splendor_cli.variants.base import evaluation
 
 ROOT = Path(__file__).resolve().parents[2]
 LOOP = [sys.executable, str(ROOT / "bench" / "generations.py")]
-TINY = ["--generations", "1", "--games", "8", "--match", "4", "--play", "expert:8", "--judge", "expert:8"]
+TINY = [
+    "--generations",
+    "1",
+    "--games",
+    "8",
+    "--match",
+    "4",
+    "--play",
+    "expert:8",
+    "--judge",
+    "expert:8",
+    "--step",
+    "0.5",
+]
 
 
 def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
@@ -41,7 +54,16 @@ def test_a_generation_is_played_fitted_matched_and_resumed(tmp_path: Path) -> No
     assert models[2].linear == pytest.approx(entry["weights"]["linear"], abs=1e-4)
     assert models[2].phase is not None
     assert models[3].linear == evaluation.SHIPPED[3].linear and models[3].share == evaluation.SHIPPED[3].share
-    assert "generation 1: phase, fitted to 8 games of expert:8 self-play" in text
+    assert "generation 1: phase (step 0.5), fitted to 8 games of expert:8 self-play" in text
+    # halfway from generation 0 to the fit (--step 0.5): the fit made again, whole, is the other end
+    again_fit = run(
+        sys.executable, ROOT / "bench" / "train.py", "--data", folder / "play-0", "--out", tmp_path / "w.toml"
+    )
+    assert again_fit.returncode == 0, again_fit.stderr
+    full = evaluation.read_models((tmp_path / "w.toml").read_text())[2]
+    zero = evaluation.SHIPPED[2]
+    assert models[2].linear == pytest.approx([(a + b) / 2 for a, b in zip(zero.linear, full.linear)], abs=2e-4)
+    assert full.phase is not None and models[2].phase == pytest.approx([b / 2 for b in full.phase], abs=2e-4)
     # the match was played by a bot searching by each file: the seats are named after them
     games = [json.loads(line) for line in (folder / "match-1" / "games-000000.jsonl").read_text().splitlines()]
     seatings = {tuple(g["seating"]) for g in games if g["type"] == "game"}
@@ -55,7 +77,7 @@ def test_a_generation_is_played_fitted_matched_and_resumed(tmp_path: Path) -> No
     assert {path: path.read_bytes() for path in folder.rglob("games-*.jsonl")} == played
     assert json.loads((folder / "generations.json").read_text()) == record
     # other settings in the same folder are refused
-    other = run(*LOOP, "--run", folder, *TINY[:-1], "expert:9", "--jobs", "1")
+    other = run(*LOOP, "--run", folder, *[("9" if a == "8" else a) for a in TINY], "--jobs", "1")
     assert other.returncode == 2 and "other settings" in other.stderr
 
 
