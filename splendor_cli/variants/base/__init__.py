@@ -10,7 +10,7 @@ below names those modules and writes only what no default does (`GameVariant`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from ...events import Event, PlayEvent
@@ -94,10 +94,13 @@ class Splendor(GameVariant[GameState, Move]):
     random_move = staticmethod(rules.random_move)  # quicker than listing every move
     play = staticmethod(rules.play)  # trusted: no judging, no event
 
-    def chances(self, state: GameState) -> list[float]:
-        from .evaluation import chances  # bots only
+    @property
+    def chances(self) -> Callable[[GameState], list[float]]:
+        """The evaluation's function itself (bots only: imported on first use), so that a search
+        that reads it once calls it without a method's call around it."""
+        from .evaluation import chances
 
-        return chances(state)
+        return chances
 
     def hide(self, state: GameState, seat: int, rng: random.Random) -> GameState:
         from ..common.hidden import determinize  # bots only

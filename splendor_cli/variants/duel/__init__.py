@@ -12,7 +12,7 @@ is its own event. The class below names those modules and writes only what no de
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import Event, PlayEvent
@@ -119,10 +119,13 @@ class Duel(GameVariant[DuelState, Step]):
             return f"{state.player.name} to move: {state.phase}"
         return f"{state.player.name} to move"
 
-    def chances(self, state: DuelState) -> list[float]:
-        from .evaluation import chances  # bots only
+    @property
+    def chances(self) -> Callable[[DuelState], list[float]]:
+        """The evaluation's function itself (bots only: imported on first use), so that a search
+        that reads it once calls it without a method's call around it."""
+        from .evaluation import chances
 
-        return chances(state)
+        return chances
 
     def hide(self, state: DuelState, seat: int, rng: random.Random) -> DuelState:
         from ..common.hidden import determinize  # bots only
