@@ -110,57 +110,131 @@ bought well above one within reach."""
 
 _POINTS = {c.id: c.points for c in CARDS.values()}
 
+_CARD = {card: (*cost, WORTH[card], _POINTS[card]) for card, cost in COST.items()}
+"""Each card's cost in the five colours, its worth (`WORTH`) and its points, in one look-up."""
+_POWERS = tuple(REACH**missing for missing in range(64))
+"""`REACH**missing`, by the tokens missing (the same floats as the power itself)."""
+
+_T0, _T1, _T2 = TARGETS
+"""The weights of the three largest reaches (`reach`)."""
+_Row = tuple[list[float], int, int]
+_ROWS: dict[tuple[int, ...], dict[tuple[str | None, ...], _Row]] = {}
+"""By a seat's holdings (bonus plus tokens in each of the five colours, then gold), what `_row`
+found for each row of cards: after a move, most rows and most seats' holdings are the same."""
+_BONUSES: dict[tuple[object, ...], tuple[int, int, float]] = {}
+"""By a seat's bonuses and the nobles on the table: cards, spread and nobles (`_holdings`)."""
+_rows = 0
+"""The rows `_ROWS` holds, all holdings together (at most `_CACHED_ROWS`: a search of 800
+iterations meets some 20 000 new ones a move)."""
+_CACHED_ROWS = 1 << 16
+
+
+def _row(row: tuple[str | None, ...], h0: int, h1: int, h2: int, h3: int, h4: int, gold: int) -> _Row:
+    """The reach of each card of `row` a seat holding `h0`..`h4` (bonus plus tokens) and `gold`
+    could buy (its worth, times `REACH` for every token still missing), largest first; how many
+    of them it can buy now, and the most points of those."""
+    reach: list[float] = []
+    buy_points = buy_count = 0
+    for card in row:
+        known = _CARD.get(card)  # type: ignore[arg-type]
+        if known is None:  # an empty slot, or a sealed card nobody has seen
+            continue
+        c0, c1, c2, c3, c4, worth, points = known
+        # `c > h and c - h` is the shortfall in one colour, or False (0)
+        missing = (
+            (c0 > h0 and c0 - h0)
+            + (c1 > h1 and c1 - h1)
+            + (c2 > h2 and c2 - h2)
+            + (c3 > h3 and c3 - h3)
+            + (c4 > h4 and c4 - h4)
+            - gold
+        )
+        if missing <= 0:
+            buy_count += 1
+            if points > buy_points:
+                buy_points = points
+            reach.append(worth)
+        else:
+            reach.append(worth * _POWERS[missing])
+    reach.sort(reverse=True)
+    return reach[:3], buy_count, buy_points
+
 
 def _holdings(player: PlayerState, state: GameState) -> tuple[float, ...]:
     """The features that depend on the seat's holdings and the table, not on the turn order:
     cards, spread, tokens, gold, reserved, nobles, reach, buy_points, buy_count. `nobles` and
     `reach` are terms of `greedy`'s heuristic (`heuristics.value`), so that `_held` has the
-    heuristic from them."""
-    bonuses = player.bonuses.counts[:5]
+    heuristic from them. Memoized by parts (`_BONUSES`, `_ROWS`)."""
+    global _rows
+    bonuses = player.bonuses.counts
     counts = player.tokens.counts
-    b0, b1, b2, b3, b4 = bonuses
+    nobles = state.nobles
+    found = _BONUSES.get((bonuses, nobles))
+    if found is None:
+        if len(_BONUSES) >= _CACHED:
+            _BONUSES.clear()
+        b0, b1, b2, b3, b4 = bonuses[:5]
+        value = 0.0
+        for noble in nobles:
+            (r0, r1, r2, r3, r4), total, points = REQUIRES[noble]
+            met = (
+                (r0 if r0 < b0 else b0)
+                + (r1 if r1 < b1 else b1)
+                + (r2 if r2 < b2 else b2)
+                + (r3 if r3 < b3 else b3)
+                + (r4 if r4 < b4 else b4)
+            )
+            value += points * (met / total) ** 2
+        spread = (
+            (b0 if b0 < 3 else 3)
+            + (b1 if b1 < 3 else 3)
+            + (b2 if b2 < 3 else 3)
+            + (b3 if b3 < 3 else 3)
+            + (b4 if b4 < 3 else 3)
+        )
+        found = _BONUSES[bonuses, nobles] = (b0 + b1 + b2 + b3 + b4, spread, value)
+    cards, spread, value = found
     t0, t1, t2, t3, t4, gold = counts[:6]
-    h0, h1, h2, h3, h4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
-    nobles = 0.0
-    for noble in state.nobles:
-        (r0, r1, r2, r3, r4), total, points = REQUIRES[noble]
-        met = min(r0, b0) + min(r1, b1) + min(r2, b2) + min(r3, b3) + min(r4, b4)
-        nobles += points * (met / total) ** 2
+    h0, h1, h2, h3, h4 = bonuses[0] + t0, bonuses[1] + t1, bonuses[2] + t2, bonuses[3] + t3, bonuses[4] + t4
+    held = (h0, h1, h2, h3, h4, gold)
+    rows = _ROWS.get(held)
+    if rows is None:
+        rows = _ROWS[held] = {}
     reach: list[float] = []
     buy_points = buy_count = 0
     for row in (*state.board, player.reserved):
-        for card in row:
-            if card is None or card not in COST:  # an empty slot, or a sealed card nobody has seen
-                continue
-            cost = COST[card]
-            c0, c1, c2, c3, c4 = cost
-            # `c > h and c - h` is the shortfall in one colour, or False (0)
-            missing = (
-                (c0 > h0 and c0 - h0)
-                + (c1 > h1 and c1 - h1)
-                + (c2 > h2 and c2 - h2)
-                + (c3 > h3 and c3 - h3)
-                + (c4 > h4 and c4 - h4)
-                - gold
-            )
-            if missing <= 0:
-                buy_count += 1
-                if _POINTS[card] > buy_points:
-                    buy_points = _POINTS[card]
-                reach.append(WORTH[card])
-            else:
-                reach.append(WORTH[card] * REACH**missing)
+        known = rows.get(row)
+        if known is None:
+            if _rows >= _CACHED_ROWS:
+                _ROWS.clear()
+                _rows = 0
+                rows = _ROWS[held] = {}
+            known = rows[row] = _row(row, h0, h1, h2, h3, h4, gold)
+            _rows += 1
+        some, count, points = known
+        reach += some
+        buy_count += count
+        if points > buy_points:
+            buy_points = points
     reach.sort(reverse=True)
+    # as `sum(w * r for w, r in zip(TARGETS, reach))`: the same products, added in the same order
+    many = len(reach)
+    if many > 2:
+        best = sum((_T0 * reach[0], _T1 * reach[1], _T2 * reach[2]))
+    elif many == 2:
+        best = sum((_T0 * reach[0], _T1 * reach[1]))
+    else:
+        best = sum((_T0 * reach[0],)) if many else 0
     return (
-        b0 + b1 + b2 + b3 + b4,
-        min(b0, 3) + min(b1, 3) + min(b2, 3) + min(b3, 3) + min(b4, 3),
+        cards,
+        spread,
         t0 + t1 + t2 + t3 + t4,
         gold,
         len(player.reserved),
-        nobles,
-        sum(w * r for w, r in zip(TARGETS, reach)),
+        value,
+        best,
         buy_points,
-        min(buy_count, 3),
+        buy_count if buy_count < 3 else 3,
     )
 
 
@@ -197,11 +271,11 @@ def chances_of(models: dict[int, Model]) -> Callable[[GameState], list[float]]:
     """Every seat's chance of winning by `models` (by table size): exact once the game is over
     (a shared win split). The function returned memoizes the score of each seat's holdings
     before the table (`_holdings`): a search meets the same ones again and again."""
-    parts: dict[tuple[object, ...], tuple[float, float, float]] = {}
+    parts: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
 
-    def held(player: PlayerState, state: GameState, n: int) -> tuple[float, float, float]:
-        """The linear and phase scores of the seat's holdings (`_holdings` weighted), and
-        `heuristics.value` less the points, which is made of the same terms."""
+    def held(player: PlayerState, state: GameState, n: int) -> tuple[float, float, float, float]:
+        """The linear and phase scores of the seat's holdings (`_holdings` weighted),
+        `heuristics.value` less the points, which is made of the same terms, and the cards."""
         key = (player.bonuses.counts, player.tokens.counts, player.reserved, state.board, state.nobles, n)
         found = parts.get(key)
         if found is None:
@@ -216,7 +290,7 @@ def chances_of(models: dict[int, Model]) -> Callable[[GameState], list[float]]:
                 v0, v1, v2, v3, v4, v5, v6, v7, v8 = model.phase[2:11]
                 late = v0 * x0 + v1 * x1 + v2 * x2 + v3 * x3 + v4 * x4 + v5 * x5 + v6 * x6 + v7 * x7 + v8 * x8
             rest = BONUS * x0 + GEM * x2 + GOLD * x3 - RESERVED * x4 + NOBLE_SHARE * x5 + x6
-            found = parts[key] = (part, late, rest)
+            found = parts[key] = (part, late, rest, x0)
         return found
 
     def chances(state: GameState) -> list[float]:
@@ -242,13 +316,13 @@ def chances_of(models: dict[int, Model]) -> Callable[[GameState], list[float]]:
         for seat, player in enumerate(players):
             points = player.points
             ahead = (seat - to_move) % n
-            part, late, rest = held(player, state, n)
+            part, late, rest, cards = held(player, state, n)
             scores.append(
                 part
                 + lead * late
                 + w_points * points
                 + w_square * points * points / WINNING_POINTS
-                + w_late * sum(player.bonuses.counts) * lead
+                + w_late * cards * lead
                 + (w_now if ahead == 0 else w_next if ahead == 1 else 0.0)
                 + (w_left if last_round and seat >= to_move else 0.0)
             )
