@@ -22,8 +22,9 @@ in the sample in which the node first met it), and the rating backed up from a l
 another seat moves is that of greedy's move. The tree then holds the bot's own moves, each
 followed by the others' replies in the model.
 
-The budget is iterations (`expert:400`; by default `TWO_PLAYERS`, 800, at two players of base
-Splendor, else `ITERATIONS`, 400) or seconds a move (`expert:1s`);
+The budget is iterations (`expert:400`; by default the game's own for the table size,
+`Variant.expert_iterations`: base Splendor 800 at two players; else `ITERATIONS`, 400) or
+seconds a move (`expert:1s`);
 an iteration budget makes a game reproducible from its seed, a time budget does not.
 """
 
@@ -42,13 +43,8 @@ from .bot import Bot
 from .tree import back_up
 
 ITERATIONS = 400
-"""The default budget, but at two players of base Splendor (`TWO_PLAYERS`)."""
-TWO_PLAYERS = 800
-"""The default budget of two-player base Splendor: the most iterations within a second of CPU a
-move on average on the development machine (0.76 s; 400 take 0.38), which scored 63.5% against
-AlphaZero at 100 simulations where 400 scored 52.5%, on the same 100 deals (docs/performance.md).
-At three and four players a move costs more (other seats are rated), and the Duel's targets are
-met at 400."""
+"""The default budget, where the game sets none for its table size (`Variant.expert_iterations`:
+base Splendor, 800 at two players)."""
 EXPLORE = 1.0
 TEMPERATURE = 0.05
 """Chances of winning this far apart make a prior e (2.7) times likelier."""
@@ -203,9 +199,9 @@ def grow(
 
 
 def default_budget(variant: AnyVariant, state: Any) -> int:
-    """The iterations a move when the spec names no budget (`expert`): `TWO_PLAYERS` at two
-    players of base Splendor, else `ITERATIONS`."""
-    return TWO_PLAYERS if variant.name == "base" and len(state.players) == 2 else ITERATIONS
+    """The iterations a move when the spec names no budget (`expert`): the game's own for this
+    table size (`Variant.expert_iterations`), else `ITERATIONS`."""
+    return variant.expert_iterations.get(len(state.players), ITERATIONS)
 
 
 def expert_bot(variant: AnyVariant, *, iterations: int | None = None, seconds: float | None = None) -> Bot:

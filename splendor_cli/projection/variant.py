@@ -28,6 +28,7 @@ import abc
 import functools
 import importlib
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from ..events import Event, PlayEvent
@@ -122,6 +123,9 @@ class Variant(Protocol[S, M]):
     """The play events whose outcome chance decides (a Duel's replenish): the fold counts them,
     and the k-th draw of a game is the same whatever happened before it (an undo cannot re-roll
     it, a detour cannot choose it): `projection.game.Game.chance`."""
+    expert_iterations: Mapping[int, int]
+    """By table size, the `expert` bot's iterations a move when its spec names no budget, where
+    the game sets one (else the bot's own default)."""
 
     @property
     def sealed_cards(self) -> SealedCards[S] | None:
@@ -350,6 +354,7 @@ class GameVariant(abc.ABC, Generic[S, M]):
     play_types: tuple[type[PlayEvent], ...]
     stepwise: bool = False
     drawing_types: tuple[type[PlayEvent], ...] = ()
+    expert_iterations: Mapping[int, int] = MappingProxyType({})
 
     @property
     def sealed_cards(self) -> SealedCards[S] | None:
