@@ -271,27 +271,23 @@ def chances_of(models: dict[int, Model]) -> Callable[[GameState], list[float]]:
     """Every seat's chance of winning by `models` (by table size): exact once the game is over
     (a shared win split). The function returned memoizes the score of each seat's holdings
     before the table (`_holdings`): a search meets the same ones again and again."""
-    parts: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
+    _Held = dict[tuple[object, ...], tuple[float, float, float, float]]
+    tables: dict[tuple[object, ...], _Held] = {}  # by table (board, nobles, size), by holdings
+    size = 0  # the holdings all tables hold
 
     def held(player: PlayerState, state: GameState, n: int) -> tuple[float, float, float, float]:
         """The linear and phase scores of the seat's holdings (`_holdings` weighted),
         `heuristics.value` less the points, which is made of the same terms, and the cards."""
-        key = (player.bonuses.counts, player.tokens.counts, player.reserved, state.board, state.nobles, n)
-        found = parts.get(key)
-        if found is None:
-            if len(parts) >= _CACHED:
-                parts.clear()
-            model = models[n]
-            x0, x1, x2, x3, x4, x5, x6, x7, x8 = _holdings(player, state)
-            w0, w1, w2, w3, w4, w5, w6, w7, w8 = model.linear[2:11]
-            part = w0 * x0 + w1 * x1 + w2 * x2 + w3 * x3 + w4 * x4 + w5 * x5 + w6 * x6 + w7 * x7 + w8 * x8
-            late = 0.0
-            if model.phase:
-                v0, v1, v2, v3, v4, v5, v6, v7, v8 = model.phase[2:11]
-                late = v0 * x0 + v1 * x1 + v2 * x2 + v3 * x3 + v4 * x4 + v5 * x5 + v6 * x6 + v7 * x7 + v8 * x8
-            rest = BONUS * x0 + GEM * x2 + GOLD * x3 - RESERVED * x4 + NOBLE_SHARE * x5 + x6
-            found = parts[key] = (part, late, rest, x0)
-        return found
+        model = models[n]
+        x0, x1, x2, x3, x4, x5, x6, x7, x8 = _holdings(player, state)
+        w0, w1, w2, w3, w4, w5, w6, w7, w8 = model.linear[2:11]
+        part = w0 * x0 + w1 * x1 + w2 * x2 + w3 * x3 + w4 * x4 + w5 * x5 + w6 * x6 + w7 * x7 + w8 * x8
+        late = 0.0
+        if model.phase:
+            v0, v1, v2, v3, v4, v5, v6, v7, v8 = model.phase[2:11]
+            late = v0 * x0 + v1 * x1 + v2 * x2 + v3 * x3 + v4 * x4 + v5 * x5 + v6 * x6 + v7 * x7 + v8 * x8
+        rest = BONUS * x0 + GEM * x2 + GOLD * x3 - RESERVED * x4 + NOBLE_SHARE * x5 + x6
+        return (part, late, rest, x0)
 
     def chances(state: GameState) -> list[float]:
         players = state.players
@@ -311,12 +307,25 @@ def chances_of(models: dict[int, Model]) -> Callable[[GameState], list[float]]:
             w_next += lead * v_next
             w_left += lead * v_left
         share = model.share
+        nonlocal size
+        table = tables.get((state.board, state.nobles, n))
+        if table is None:
+            table = tables[state.board, state.nobles, n] = {}
         scores = []
         values = []  # heuristics.value of each seat, read only for a share of the heuristic
         for seat, player in enumerate(players):
             points = player.points
             ahead = (seat - to_move) % n
-            part, late, rest, cards = held(player, state, n)
+            key = (player.bonuses.counts, player.tokens.counts, player.reserved)
+            found = table.get(key)
+            if found is None:
+                if size >= _CACHED:
+                    tables.clear()
+                    size = 0
+                    table = tables[state.board, state.nobles, n] = {}
+                found = table[key] = held(player, state, n)
+                size += 1
+            part, late, rest, cards = found
             scores.append(
                 part
                 + lead * late
