@@ -117,7 +117,7 @@ _POWERS = tuple(REACH**missing for missing in range(64))
 
 _T0, _T1, _T2 = TARGETS
 """The weights of the three largest reaches (`reach`)."""
-_Row = tuple[list[float], int, int]
+_Row = tuple[tuple[float, ...], int, int]
 _ROWS: dict[tuple[int, ...], dict[tuple[str | None, ...], _Row]] = {}
 """By a seat's holdings (bonus plus tokens in each of the five colours, then gold), what `_row`
 found for each row of cards: after a move, most rows and most seats' holdings are the same."""
@@ -157,7 +157,7 @@ def _row(row: tuple[str | None, ...], h0: int, h1: int, h2: int, h3: int, h4: in
         else:
             reach.append(worth * _POWERS[missing])
     reach.sort(reverse=True)
-    return reach[:3], buy_count, buy_points
+    return tuple(reach[:3]), buy_count, buy_points
 
 
 def _holdings(player: PlayerState, state: GameState) -> tuple[float, ...]:
@@ -167,13 +167,13 @@ def _holdings(player: PlayerState, state: GameState) -> tuple[float, ...]:
     heuristic from them. Memoized by parts (`_BONUSES`, `_ROWS`)."""
     global _rows
     bonuses = player.bonuses.counts
-    counts = player.tokens.counts
+    b0, b1, b2, b3, b4, _, _ = bonuses
+    t0, t1, t2, t3, t4, gold, _ = player.tokens.counts
     nobles = state.nobles
     found = _BONUSES.get((bonuses, nobles))
     if found is None:
         if len(_BONUSES) >= _CACHED:
             _BONUSES.clear()
-        b0, b1, b2, b3, b4 = bonuses[:5]
         value = 0.0
         for noble in nobles:
             (r0, r1, r2, r3, r4), total, points = REQUIRES[noble]
@@ -194,8 +194,7 @@ def _holdings(player: PlayerState, state: GameState) -> tuple[float, ...]:
         )
         found = _BONUSES[bonuses, nobles] = (b0 + b1 + b2 + b3 + b4, spread, value)
     cards, spread, value = found
-    t0, t1, t2, t3, t4, gold = counts[:6]
-    h0, h1, h2, h3, h4 = bonuses[0] + t0, bonuses[1] + t1, bonuses[2] + t2, bonuses[3] + t3, bonuses[4] + t4
+    h0, h1, h2, h3, h4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
     held = (h0, h1, h2, h3, h4, gold)
     rows = _ROWS.get(held)
     if rows is None:
