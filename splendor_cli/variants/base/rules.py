@@ -679,6 +679,55 @@ def _every_return(key: _Key, excess: int) -> tuple[Move, ...]:
     return made
 
 
+def _affordable(
+    counts: tuple[int, ...],
+    have: tuple[int, ...],
+    bits1: int,
+    cards1: tuple[tuple[int, str], ...],
+    bits2: int,
+    cards2: tuple[tuple[int, str], ...],
+    bits3: int,
+    cards3: tuple[tuple[int, str], ...],
+    reserved: tuple[str, ...],
+) -> list[str]:
+    """The cards a hand of `counts` tokens and `have` bonuses can buy, in the order `choices`
+    lists purchases: the board's three rows (each `_row`'s bits and cards), then the reserve."""
+    t0, t1, t2, t3, t4, gold, _ = counts
+    b0, b1, b2, b3, b4, _, _ = have
+    h0, h1, h2, h3, h4 = t0 + b0, t1 + b1, t2 + b2, t3 + b3, t4 + b4
+    bits4, cards4, _ = _row(reserved) if reserved else _NO_ROW
+    bits = bits1 | bits2 | bits3 | bits4
+    a0, a1, a2, a3, a4 = _COVERED
+    if gold:  # no colour short by more than the gold, then the whole shortfall checked card by card
+        bits &= a0[h0 + gold] & a1[h1 + gold] & a2[h2 + gold] & a3[h3 + gold] & a4[h4 + gold]
+    else:  # every colour covered: the cards affordable, all at once
+        bits &= a0[h0] & a1[h1] & a2[h2] & a3[h3] & a4[h4]
+    found: list[str] = []
+    if not bits:
+        return found
+    for bit, card in (
+        *(cards1 if bits & bits1 else ()),
+        *(cards2 if bits & bits2 else ()),
+        *(cards3 if bits & bits3 else ()),
+        *(cards4 if bits & bits4 else ()),
+    ):
+        if not bits & bit:
+            continue
+        if gold:
+            c0, c1, c2, c3, c4 = _COST5[card]
+            short = (
+                (c0 - h0 if c0 > h0 else 0)
+                + (c1 - h1 if c1 > h1 else 0)
+                + (c2 - h2 if c2 > h2 else 0)
+                + (c3 - h3 if c3 > h3 else 0)
+                + (c4 - h4 if c4 > h4 else 0)
+            )
+            if short > gold:
+                continue
+        found.append(card)
+    return found
+
+
 def choices(state: GameState) -> Choices:
     """The legal turns of the player to move, grouped (see Choices).
 
@@ -733,40 +782,10 @@ def choices(state: GameState) -> Choices:
                 returns = gold_back
             groups.append((reserves, returns, same))
             size += len(reserves) * len(returns) * per
-    t0, t1, t2, t3, t4, gold, _ = counts
-    b0, b1, b2, b3, b4, _, _ = have
-    h0, h1, h2, h3, h4 = t0 + b0, t1 + b1, t2 + b2, t3 + b3, t4 + b4
-    bits4, cards4, _ = _row(reserved) if reserved else _NO_ROW
-    bits = bits1 | bits2 | bits3 | bits4
-    if gold:  # no colour short by more than the gold, then the whole shortfall checked card by card
-        a0, a1, a2, a3, a4 = _COVERED
-        bits &= a0[h0 + gold] & a1[h1 + gold] & a2[h2 + gold] & a3[h3 + gold] & a4[h4 + gold]
-    else:  # every colour covered: the cards affordable, all at once
-        a0, a1, a2, a3, a4 = _COVERED
-        bits &= a0[h0] & a1[h1] & a2[h2] & a3[h3] & a4[h4]
-    if bits:
-        for bit, card in (
-            *(cards1 if bits & bits1 else ()),
-            *(cards2 if bits & bits2 else ()),
-            *(cards3 if bits & bits3 else ()),
-            *(cards4 if bits & bits4 else ()),
-        ):
-            if not bits & bit:
-                continue
-            if gold:
-                c0, c1, c2, c3, c4 = _COST5[card]
-                short = (
-                    (c0 - h0 if c0 > h0 else 0)
-                    + (c1 - h1 if c1 > h1 else 0)
-                    + (c2 - h2 if c2 > h2 else 0)
-                    + (c3 - h3 if c3 > h3 else 0)
-                    + (c4 - h4 if c4 > h4 else 0)
-                )
-                if short > gold:
-                    continue
-            nobles = after_by[_BONUS_AT[card]]
-            groups.append((*_BUY[card], _KEEP, nobles))
-            size += len(nobles)
+    for card in _affordable(counts, have, bits1, cards1, bits2, cards2, bits3, cards3, reserved):
+        nobles = after_by[_BONUS_AT[card]]
+        groups.append((*_BUY[card], _KEEP, nobles))
+        size += len(nobles)
     if not groups:
         groups.append((_PASS, _KEEP, same))
         size = per
@@ -850,41 +869,12 @@ def legal_moves(state: GameState) -> list[Move]:
                         found += pick(made if made is not None else _every_return(key, given.excess))
                 else:
                     found += _every_move(reserves, given, same)
-    t0, t1, t2, t3, t4, gold, _ = counts
-    b0, b1, b2, b3, b4, _, _ = have
-    h0, h1, h2, h3, h4 = t0 + b0, t1 + b1, t2 + b2, t3 + b3, t4 + b4
-    bits4, cards4, _ = _row(reserved) if reserved else _NO_ROW
-    bits = bits1 | bits2 | bits3 | bits4
-    a0, a1, a2, a3, a4 = _COVERED
-    if gold:  # no colour short by more than the gold, then the whole shortfall checked card by card
-        bits &= a0[h0 + gold] & a1[h1 + gold] & a2[h2 + gold] & a3[h3 + gold] & a4[h4 + gold]
-    else:  # every colour covered: the cards affordable, all at once
-        bits &= a0[h0] & a1[h1] & a2[h2] & a3[h3] & a4[h4]
-    if bits:
-        for bit, card in (
-            *(cards1 if bits & bits1 else ()),
-            *(cards2 if bits & bits2 else ()),
-            *(cards3 if bits & bits3 else ()),
-            *(cards4 if bits & bits4 else ()),
-        ):
-            if not bits & bit:
-                continue
-            if gold:
-                c0, c1, c2, c3, c4 = _COST5[card]
-                short = (
-                    (c0 - h0 if c0 > h0 else 0)
-                    + (c1 - h1 if c1 > h1 else 0)
-                    + (c2 - h2 if c2 > h2 else 0)
-                    + (c3 - h3 if c3 > h3 else 0)
-                    + (c4 - h4 if c4 > h4 else 0)
-                )
-                if short > gold:
-                    continue
-            nobles = after_by[_BONUS_AT[card]]
-            if nobles is _NONE:
-                found.append(_BUY_MOVE[card])
-            else:
-                found += _buys_with(card, nobles)
+    for card in _affordable(counts, have, bits1, cards1, bits2, cards2, bits3, cards3, reserved):
+        nobles = after_by[_BONUS_AT[card]]
+        if nobles is _NONE:
+            found.append(_BUY_MOVE[card])
+        else:
+            found += _buys_with(card, nobles)
     if not found:
         found += _every_move(_PASS, _KEEP, same)
     return found
