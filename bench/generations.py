@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import shutil
 import subprocess
 import sys
@@ -38,16 +37,6 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 SHIPPED = HERE.parent / "splendor_cli" / "variants" / "base" / "data" / "evaluation.toml"
-
-
-def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson interval of a share `score` over `games`."""
-    if games == 0:
-        return 0.0, 1.0
-    centre = score + z * z / (2 * games)
-    spread = z * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games))
-    scale = 1 + z * z / games
-    return (centre - spread) / scale, (centre + spread) / scale
 
 
 def selfplay(out: Path, bots: str, games: int, seed: int, args: argparse.Namespace) -> None:
@@ -90,6 +79,9 @@ def main() -> None:
     parser.add_argument("--ray", help="play on a Ray cluster (selfplay.py --ray)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    sys.path.insert(0, str(HERE.parent))
+    from splendor_cli.bots.tournament import wilson
+
     if args.generations < 1 or args.games < 1 or args.match < 2 or args.window < 1 or not 0 < args.step <= 1:
         parser.error("--generations, --games, --window are 1 or more, --match 2 or more, --step in (0, 1]")
     run: Path = args.run
@@ -103,6 +95,7 @@ def main() -> None:
         before = json.loads(record_path.read_text(encoding="utf-8"))
         if before["settings"] != settings:
             parser.error(f"{run} was run with other settings: {before['settings']}")
+        record = before  # generations beyond this run's --generations stay on record
     if not (run / "gen-0.toml").exists():
         shutil.copyfile(SHIPPED, run / "gen-0.toml")
 
@@ -132,14 +125,15 @@ def main() -> None:
         new = sum(v for k, v in totals.items() if k.endswith(f"@gen-{g}"))
         games = round(sum(totals.values()))
         share = new / games
-        low, high = wilson(share, games)
+        low, high = wilson(new, games)  # type: ignore[arg-type]  # a shared win counts half
         models = fit["models"]
+        written = models.get(f"{args.model}, step {args.step:g}", models[args.model])
         entry = {
             "generation": g,
             "fitted": fit["games"],
             "held_out_loss": {
                 "previous": next(iter(models.values()))["held_out"]["log_loss"],
-                "new": models[args.model]["held_out"]["log_loss"],
+                "new": written["held_out"]["log_loss"],
             },
             "match": {"games": games, "score": share, "wilson": [low, high], "seed": args.seed * 1000 + 500 + g},
             "kept": share >= args.gate,
