@@ -164,6 +164,11 @@ def test_the_memoized_evaluation_is_the_plain_one_bit_for_bit(seed: int, players
 
 
 def test_the_memos_start_again_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    # fresh memos: other tests in this process may have filled them with these very positions,
+    # and a memo that only hits is never found full
+    monkeypatch.setattr(evaluation, "_BONUSES", {})
+    monkeypatch.setattr(evaluation, "_ROWS", {})
+    monkeypatch.setattr(evaluation, "_rows", 0)
     monkeypatch.setattr(evaluation, "_CACHED", 5)
     monkeypatch.setattr(evaluation, "_CACHED_ROWS", 5)
     for players in (2, 3, 4):
