@@ -26,11 +26,11 @@ from .events import CardPurchased, CardReserved, TokensTaken, TurnEvent, TurnPas
 from .state import (
     MAX_RESERVED,
     MAX_TOKENS,
-    PLAYER_SETTERS,
-    STATE_SETTERS,
     WINNING_POINTS,
     GameState,
     PlayerState,
+    new_player,
+    new_state,
 )
 
 if TYPE_CHECKING:
@@ -493,8 +493,6 @@ def _every_move(keys: tuple[_Key, ...], returns: tuple[Tokens, ...], nobles: tup
 
 _KEEP = (EMPTY,)
 _new = object.__new__
-_P_NAME, _P_TOKENS, _P_CARDS, _P_RESERVED, _P_BLIND, _P_NOBLES, _P_BONUSES, _P_POINTS = PLAYER_SETTERS
-_G_PLAYERS, _G_BANK, _G_BOARD, _G_DECKS, _G_NOBLES, _G_TO_MOVE, _G_TURN, _G_LAST, _G_FINISHED = STATE_SETTERS
 _SET_GROUPS, _SET_SIZE = Choices.__dict__["groups"].__set__, Choices.__dict__["size"].__set__
 assert [f.name for f in attrs.fields(Choices)] == ["groups", "size"] and not hasattr(Choices, "__attrs_post_init__")
 _NO_CHOICES = Choices((), 0)
@@ -974,31 +972,14 @@ def _next(
         nobles = tuple(n for n in nobles if n != noble)
         won = (*won, noble)
         points += _NOBLE_POINTS[noble]
-    # state.new_player and state.new_state, written inline: this runs at every turn of every game
-    name = player.name
-    player = _new(PlayerState)
-    _P_NAME(player, name)
-    _P_TOKENS(player, tokens)
-    _P_CARDS(player, cards)
-    _P_RESERVED(player, reserved)
-    _P_BLIND(player, blind)
-    _P_NOBLES(player, won)
-    _P_BONUSES(player, bonuses)
-    _P_POINTS(player, points)
+    player = new_player(player.name, tokens, cards, reserved, blind, won, bonuses, points)
     players = (*players[:me], player, *players[me + 1 :])
     # rulebook: reaching 15 points finishes the round, so that everyone has had as many turns.
     last_round = state.last_round or points >= WINNING_POINTS
     to_move = (me + 1) % len(players)
-    after = _new(GameState)
-    _G_PLAYERS(after, players)
-    _G_BANK(after, bank)
-    _G_BOARD(after, board)
-    _G_DECKS(after, decks)
-    _G_NOBLES(after, nobles)
-    _G_TO_MOVE(after, to_move)
-    _G_TURN(after, state.turn + 1)
-    _G_LAST(after, last_round)
-    _G_FINISHED(after, last_round and to_move == 0)
+    after = new_state(
+        players, bank, board, decks, nobles, to_move, state.turn + 1, last_round, last_round and to_move == 0
+    )
     # Decision (splendor_rules.md): a pass after which nobody can ever do anything else ends the game.
     if passed and not after.finished and not any(has_turn_but_pass(after, i) for i in range(len(players))):
         after = attrs.evolve(after, finished=True)
