@@ -79,7 +79,6 @@ def main() -> None:
     parser.add_argument("--ray", help="play on a Ray cluster (selfplay.py --ray)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    sys.path.insert(0, str(HERE.parent))
     from splendor_cli.bots.tournament import wilson
 
     if args.generations < 1 or args.games < 1 or args.match < 2 or args.window < 1 or not 0 < args.step <= 1:

@@ -37,7 +37,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -184,7 +183,6 @@ def base_weights(path: Path, players: int) -> tuple[list[float], list[float]]:
     """The linear and phase weights of the `players` model of the evaluation file at `path` (phase
     weights of 0 when it has none; its share of greedy's heuristic left out: the heuristic is not
     in the data)."""
-    sys.path.insert(0, str(ROOT))
     from splendor_cli.variants.base.evaluation import read_models
 
     model = read_models(path.read_text(encoding="utf-8"))[players]

@@ -314,13 +314,11 @@ def match(args: argparse.Namespace) -> dict[str, Any]:
     for number in sorted(kept):
         if number < args.games:
             progress(kept[number])
-    if not todo:
-        pass
-    elif args.jobs <= 1:
+    if todo and args.jobs <= 1:
         _setup(*setup)
         for number in todo:
             progress(play_game(number))
-    else:
+    elif todo:
         import multiprocessing
 
         context = multiprocessing.get_context("spawn")
