@@ -1,7 +1,7 @@
 """The AlphaZero loop with our search: self-play, fit, match, again (issue 33, item 1).
 
     pip install -e '.[train]'        # numpy, for the fit only
-    python bench/generations.py --run DIR [--generations 3] [--games 300] [--match 100]
+    python bench/generations.py --run DIR [--players 2] [--generations 3] [--games 300] [--match 100]
                                 [--play expert:100] [--judge expert] [--model phase] [--window 2]
                                 [--step 1] [--gate 0.55] [--jobs 0] [--ray ADDRESS] [--seed 1]
 
@@ -13,8 +13,11 @@ Generation 0 is the evaluation the package ships. For each generation g = 1, 2, 
    games (a quarter of the games held out and measured), into `DIR/gen-g.toml`; with `--step S`
    below 1, generation g is only S of the way from g-1's weights to the fit (a soft update);
 3. **match**: `--match` games of `--judge` searching by generation g against `--judge` searching
-   by generation g-1, seats swapped every game, on seeds no self-play used (`S*1000+500+g`),
-   into `DIR/match-g/`;
+   by generation g-1, seats rotated every game, on seeds no self-play used (`S*1000+500+g`),
+   into `DIR/match-g/`. At `--players` 4 half the seats search by each (g, g-1, g, g-1); at 3,
+   half the games are g, g-1, g-1 and the other half g, g, g-1 (seeds `S*1000+700+g`, into
+   `DIR/match-g-b/`), so that each generation holds as many seats as the other and an even
+   score is 50%;
 4. g is kept when its score (a win 1, a shared win 1/2) is at least `--gate`; otherwise the loop
    stops and g-1 is the last kept generation.
 
@@ -41,22 +44,35 @@ SHIPPED = HERE.parent / "splendor_cli" / "variants" / "base" / "data" / "evaluat
 
 def selfplay(out: Path, bots: str, games: int, seed: int, args: argparse.Namespace) -> None:
     command = [sys.executable, str(HERE / "selfplay.py"), "--out", str(out), "--games", str(games)]
-    command += ["--seed", str(seed), "--bots", bots, "--jobs", str(args.jobs), "--resume"]
+    command += ["--seed", str(seed), "--bots", bots, "--players", str(args.players)]
+    command += ["--jobs", str(args.jobs), "--resume"]
     if args.ray:
         command += ["--ray", args.ray]
     subprocess.run(command, check=True)
 
 
 def scores(folder: Path) -> dict[str, float]:
-    """Each seat's summed outcome over the games in `folder`."""
+    """Each bot's summed outcome over the games in `folder` (seats of the same bot together: a
+    seat named `spec#2` counts for `spec`)."""
     totals: dict[str, float] = {}
     for shard in sorted(folder.glob("games-*.jsonl")):
         for line in shard.read_text(encoding="utf-8").splitlines():
             record = json.loads(line)
             if record["type"] == "game":
                 for name, share in zip(record["seating"], record["outcomes"]):
-                    totals[name] = totals.get(name, 0.0) + (share or 0.0)
+                    bot = name.rsplit("#", 1)[0]
+                    totals[bot] = totals.get(bot, 0.0) + (share or 0.0)
     return totals
+
+
+def tables(new: str, old: str, players: int) -> list[str]:
+    """The seatings of a match of `new` against `old` (`--bots` of selfplay.py), each played by
+    as many games: as many seats each, alternating; at an odd table size, two tables with one
+    seat more for each in turn."""
+    half = players // 2
+    if players % 2 == 0:
+        return [",".join([new, old] * half)]
+    return [",".join([new] * half + [old] * (half + 1)), ",".join([new] * (half + 1) + [old] * half)]
 
 
 def main() -> None:
@@ -64,6 +80,7 @@ def main() -> None:
         description=__doc__.splitlines()[0], epilog=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--run", type=Path, required=True, help="the folder of every generation")
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="the table size")
     parser.add_argument("--generations", type=int, default=3, help="at most this many new generations")
     parser.add_argument("--games", type=int, default=300, help="self-play games a generation")
     parser.add_argument("--match", type=int, default=100, help="games of each generation's match")
@@ -89,6 +106,8 @@ def main() -> None:
     settings = {k: v for k, v in vars(args).items() if k not in ("run", "jobs", "ray", "generations")}
     if args.step == 1:
         del settings["step"]  # as runs before --step recorded it
+    if args.players == 2:
+        del settings["players"]  # as runs before --players recorded it
     record: dict[str, Any] = {"settings": settings, "generations": []}
     if record_path.exists():
         before = json.loads(record_path.read_text(encoding="utf-8"))
@@ -112,15 +131,19 @@ def main() -> None:
             f" (generations {max(0, g - args.window)}-{g - 1}), bench/generations.py"
         )
         train = [sys.executable, str(HERE / "train.py"), "--data", *map(str, data), "--model", args.model]
+        train += ["--players", str(args.players)]
         train += ["--base", str(run / f"gen-{g - 1}.toml"), "--out", str(run / f"gen-{g}.toml"), "--json"]
         train += ["--step", str(args.step)]
         fitted = subprocess.run([*train, "--name", name], check=True, capture_output=True, text=True)
         fit = json.loads(fitted.stdout)
-        match = run / f"match-{g}"
-        selfplay(
-            match, f"{spec(args.judge, g)},{spec(args.judge, g - 1)}", args.match, args.seed * 1000 + 500 + g, args
-        )
-        totals = scores(match)
+        seatings = tables(spec(args.judge, g), spec(args.judge, g - 1), args.players)
+        totals: dict[str, float] = {}
+        for k, bots in enumerate(seatings):
+            match = run / (f"match-{g}" + ("-b" if k else ""))
+            part = args.match // len(seatings) + (k < args.match % len(seatings))
+            selfplay(match, bots, part, args.seed * 1000 + (700 if k else 500) + g, args)
+            for bot, total in scores(match).items():
+                totals[bot] = totals.get(bot, 0.0) + total
         new = sum(v for k, v in totals.items() if k.endswith(f"@gen-{g}"))
         games = round(sum(totals.values()))
         share = new / games
@@ -134,7 +157,8 @@ def main() -> None:
                 "previous": next(iter(models.values()))["held_out"]["log_loss"],
                 "new": written["held_out"]["log_loss"],
             },
-            "match": {"games": games, "score": share, "wilson": [low, high], "seed": args.seed * 1000 + 500 + g},
+            "match": {"games": games, "score": share, "wilson": [low, high], "seed": args.seed * 1000 + 500 + g}
+            | ({"seed_b": args.seed * 1000 + 700 + g} if len(seatings) > 1 else {}),
             "kept": share >= args.gate,
             "weights": fit["weights"],
         }

@@ -104,3 +104,31 @@ def test_train_measures_against_the_base_and_refuses_what_is_not_a_run(tmp_path:
     assert refused.returncode == 2 and "not a folder of bench/selfplay.py" in refused.stderr
     mlp = run(sys.executable, ROOT / "bench" / "train.py", "--data", games, "--model", "mlp", "--out", tmp_path / "x")
     assert mlp.returncode == 2 and "measured only" in mlp.stderr
+
+
+@pytest.mark.slow
+def test_a_three_player_generation_seats_each_generation_as_often(tmp_path: Path) -> None:
+    folder = tmp_path / "run3"
+    tiny = ["--players", "3", "--generations", "1", "--games", "6", "--match", "5"]
+    tiny += ["--play", "expert:4", "--judge", "expert:4", "--step", "0.5", "--seed", "3", "--jobs", "1"]
+    done = run(*LOOP, "--run", folder, *tiny)
+    assert done.returncode == 0, done.stderr
+    (entry,) = json.loads((folder / "generations.json").read_text())["generations"]
+    assert entry["match"]["games"] == 5 and (entry["match"]["seed"], entry["match"]["seed_b"]) == (3501, 3701)
+    # the fit replaced the 3-player model only, and kept its share of the heuristic
+    models = evaluation.read_models((folder / "gen-1.toml").read_text())
+    assert models[3].linear != evaluation.SHIPPED[3].linear and models[3].share == evaluation.SHIPPED[3].share
+    assert models[2].linear == evaluation.SHIPPED[2].linear and models[4].linear == evaluation.SHIPPED[4].linear
+    # 3 games with one seat of generation 1 and 2 of generation 0, then 2 the other way round
+    games = [
+        g
+        for part in ("match-1", "match-1-b")
+        for shard in sorted((folder / part).glob("games-*.jsonl"))
+        for g in map(json.loads, shard.read_text().splitlines())
+        if g["type"] == "game"
+    ]
+    new = [[name.startswith("expert:4@gen-1") for name in g["seating"]] for g in games]
+    assert sorted(map(sum, new)) == [1, 1, 1, 2, 2]
+    # the score is generation 1's share of the wins, counted over every seat it held
+    won = sum(o or 0 for g, mine in zip(games, new) for o, m in zip(g["outcomes"], mine) if m)
+    assert entry["match"]["score"] == pytest.approx(won / 5)
