@@ -193,6 +193,14 @@ _WORKER: dict[str, Any] = {}
 
 def _setup(repo: str, sims: int, spec: str, seed: int, onnx: bool) -> None:
     variant = find_variant("base")
+    spec, _, file = spec.partition("@")
+    ours = variant
+    if file:  # our bot searches by another evaluation file (a generation): selfplay.py's `SPEC@FILE`
+        from selfplay import _weighted
+
+        from splendor_cli.variants.base import evaluation
+
+        ours = _weighted(variant, evaluation, Path(file).read_text(encoding="utf-8"))
     tables = Tables(_import_theirs(repo))
     alphazero = AlphaZero(repo, sims, onnx)
     # a first search compiles their numba code (tens of seconds): not counted in a move's time
@@ -204,6 +212,7 @@ def _setup(repo: str, sims: int, spec: str, seed: int, onnx: bool) -> None:
         tables=tables,
         alphazero=alphazero,
         spec=spec,
+        ours=ours,
         seed=seed,
         greedy=make_bot(variant, "greedy"),
     )
@@ -230,7 +239,7 @@ def play_game(number: int) -> dict[str, Any]:
     names = (US, THEM) if ours == 0 else (THEM, US)
     state = variant.start(variant.deal(names, RandomChance(random.Random(f"{seed}:deal:{number // 2}"))))
     nobles = state.nobles
-    bot = make_bot(CommonProfile(variant, tables.takes), w["spec"])
+    bot = make_bot(CommonProfile(w["ours"], tables.takes), w["spec"])
     rng = random.Random(f"{seed}:game:{number}")
     np.random.seed(random.Random(f"{seed}:numpy:{number}").randrange(2**32))
     alphazero.new_game()
@@ -280,6 +289,18 @@ def play_game(number: int) -> dict[str, Any]:
 
 def match(args: argparse.Namespace) -> dict[str, Any]:
     settings = {"bot": args.bot, "sims": args.sims, "seed": args.seed, "torch": args.torch}
+    _, _, file = args.bot.partition("@")
+    if file:  # a log of games by another evaluation is not resumed with this one
+        import hashlib
+
+        try:
+            text = Path(file).read_bytes()
+            from splendor_cli.variants.base import evaluation
+
+            evaluation.read_models(text.decode("utf-8"))
+        except (OSError, ValueError, KeyError) as error:
+            raise SystemExit(f"{file}: not an evaluation file ({error})") from None
+        settings["evaluation"] = hashlib.sha256(text).hexdigest()
     results: list[dict[str, Any]] = []
     began = time.perf_counter()
 
@@ -507,7 +528,11 @@ def print_check(report: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bot", default="mcts", help="our bot's spec (mcts, mcts:1s, greedy, ...)")
+    parser.add_argument(
+        "--bot",
+        default="mcts",
+        help="our bot's spec (mcts, mcts:1s, greedy, ...); SPEC@FILE: searching by the evaluation file FILE",
+    )
     parser.add_argument("--sims", type=int, default=100, help="AlphaZero's MCTS simulations per move")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
