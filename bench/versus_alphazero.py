@@ -269,6 +269,8 @@ def play_game(number: int) -> dict[str, Any]:
         moves[side] += 1
         none_common[side] += not common
         returning[side] += bool(move.returned)
+        if w.get("trace"):
+            print(_traced(variant, state, side, move, w["ours"].chances(state)[ours]), file=sys.stderr)
         state = variant.evolve(state, variant.decide(state, move))  # our engine judges every move
     capped = not state.finished
     winners = (attrs.evolve(state, finished=True) if capped else state).winners()
@@ -285,6 +287,26 @@ def play_game(number: int) -> dict[str, Any]:
         "no_common_move": dict(none_common),
         "with_return": dict(returning),
     }
+
+
+def _traced(variant: Any, state: GameState, side: str, move: Any, chance: float) -> str:
+    """A line of `--trace`: the turn, our chance of winning by our evaluation, each player's
+    points, bonuses, tokens (gold last) and reserve, and the move `side` plays."""
+
+    def held(player: Any) -> str:
+        reserve = ",".join(player.reserved) or "-"
+        cards, tokens = player.bonuses.counts[:5], player.tokens.counts[:6]
+        return f"{player.name} {player.points:>2} pts, cards {cards}, tokens {tokens}, reserve {reserve}"
+
+    seats = " | ".join(held(p) for p in state.players)
+    return f"turn {state.turn:>3} ({chance:.2f} ours) {seats}\n    {side}: {variant.format_move(move)}"
+
+
+def trace(args: argparse.Namespace) -> dict[str, Any]:
+    """Game `args.trace` of the match alone, each move printed as it is played (stderr)."""
+    _setup(args.repo, args.sims, args.bot, args.seed, not args.torch)
+    _WORKER["trace"] = True
+    return play_game(args.trace)
 
 
 def match(args: argparse.Namespace) -> dict[str, Any]:
@@ -544,7 +566,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--log", type=Path, help="append each game's result to FILE (JSON Lines); run again to play only the rest"
     )
+    parser.add_argument(
+        "--trace", type=int, metavar="GAME", help="play game GAME of the match alone, printing every move and position"
+    )
     args = parser.parse_args(argv)
+    if args.trace is not None:
+        result = trace(args)
+        print(json.dumps(result, indent=2)) if args.json else print(f"game {args.trace}: {result['points']}")
+        return 0
     if args.check:
         report = check(args)
         print(json.dumps(report, indent=2)) if args.json else print_check(report)
