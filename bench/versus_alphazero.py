@@ -302,8 +302,31 @@ def _traced(variant: Any, state: GameState, side: str, move: Any, chance: float)
     return f"turn {state.turn:>3} ({chance:.2f} ours) {seats}\n    {side}: {variant.format_move(move)}"
 
 
+def evaluation_digest(spec: str) -> str | None:
+    """For a bot written `SPEC@FILE`, the SHA-256 of the evaluation file FILE; None for a bot
+    searching by the shipped evaluation.
+
+    Raises:
+        SystemExit: FILE cannot be read or is not an evaluation file.
+    """
+    import hashlib
+
+    from splendor_cli.variants.base import evaluation
+
+    _, _, file = spec.partition("@")
+    if not file:
+        return None
+    try:
+        text = Path(file).read_bytes()
+        evaluation.read_models(text.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, KeyError) as error:
+        raise SystemExit(f"{file}: not an evaluation file ({error})") from None
+    return hashlib.sha256(text).hexdigest()
+
+
 def trace(args: argparse.Namespace) -> dict[str, Any]:
     """Game `args.trace` of the match alone, each move printed as it is played (stderr)."""
+    evaluation_digest(args.bot)
     _setup(args.repo, args.sims, args.bot, args.seed, not args.torch)
     _WORKER["trace"] = True
     return play_game(args.trace)
@@ -311,18 +334,9 @@ def trace(args: argparse.Namespace) -> dict[str, Any]:
 
 def match(args: argparse.Namespace) -> dict[str, Any]:
     settings = {"bot": args.bot, "sims": args.sims, "seed": args.seed, "torch": args.torch}
-    _, _, file = args.bot.partition("@")
-    if file:  # a log of games by another evaluation is not resumed with this one
-        import hashlib
-
-        try:
-            text = Path(file).read_bytes()
-            from splendor_cli.variants.base import evaluation
-
-            evaluation.read_models(text.decode("utf-8"))
-        except (OSError, ValueError, KeyError) as error:
-            raise SystemExit(f"{file}: not an evaluation file ({error})") from None
-        settings["evaluation"] = hashlib.sha256(text).hexdigest()
+    digest = evaluation_digest(args.bot)
+    if digest:  # a log of games by another evaluation is not resumed with this one
+        settings["evaluation"] = digest
     results: list[dict[str, Any]] = []
     began = time.perf_counter()
 
