@@ -137,11 +137,12 @@ def main() -> None:
         fitted = subprocess.run([*train, "--name", name], check=True, capture_output=True, text=True)
         fit = json.loads(fitted.stdout)
         seatings = tables(spec(args.judge, g), spec(args.judge, g - 1), args.players)
+        seeds = [args.seed * 1000 + (700 if k else 500) + g for k in range(len(seatings))]
         totals: dict[str, float] = {}
-        for k, bots in enumerate(seatings):
+        for k, (bots, seed) in enumerate(zip(seatings, seeds)):
             match = run / (f"match-{g}" + ("-b" if k else ""))
             part = args.match // len(seatings) + (k < args.match % len(seatings))
-            selfplay(match, bots, part, args.seed * 1000 + (700 if k else 500) + g, args)
+            selfplay(match, bots, part, seed, args)
             for bot, total in scores(match).items():
                 totals[bot] = totals.get(bot, 0.0) + total
         new = sum(v for k, v in totals.items() if k.endswith(f"@gen-{g}"))
@@ -157,8 +158,8 @@ def main() -> None:
                 "previous": next(iter(models.values()))["held_out"]["log_loss"],
                 "new": written["held_out"]["log_loss"],
             },
-            "match": {"games": games, "score": share, "wilson": [low, high], "seed": args.seed * 1000 + 500 + g}
-            | ({"seed_b": args.seed * 1000 + 700 + g} if len(seatings) > 1 else {}),
+            "match": {"games": games, "score": share, "wilson": [low, high], "seed": seeds[0]}
+            | ({"seed_b": seeds[1]} if len(seeds) > 1 else {}),
             "kept": share >= args.gate,
             "weights": fit["weights"],
         }
