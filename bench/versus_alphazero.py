@@ -191,16 +191,18 @@ class AlphaZero:
 _WORKER: dict[str, Any] = {}
 
 
-def _setup(repo: str, sims: int, spec: str, seed: int, onnx: bool) -> None:
+def _setup(repo: str, sims: int, spec: str, seed: int, onnx: bool, weights: str | None) -> None:
+    """A process's match: `weights`, the text of the evaluation file of a `SPEC@FILE` bot (read
+    once, by `evaluation_file`), or None for the shipped evaluation."""
     variant = find_variant("base")
-    spec, _, file = spec.partition("@")
+    spec = spec.partition("@")[0]
     ours = variant
-    if file:  # our bot searches by another evaluation file (a generation): selfplay.py's `SPEC@FILE`
+    if weights is not None:  # our bot searches by another evaluation file (a generation), as in selfplay.py
         from selfplay import _weighted
 
         from splendor_cli.variants.base import evaluation
 
-        ours = _weighted(variant, evaluation, Path(file).read_text(encoding="utf-8"))
+        ours = _weighted(variant, evaluation, weights)
     tables = Tables(_import_theirs(repo))
     alphazero = AlphaZero(repo, sims, onnx)
     # a first search compiles their numba code (tens of seconds): not counted in a move's time
@@ -302,41 +304,40 @@ def _traced(variant: Any, state: GameState, side: str, move: Any, chance: float)
     return f"turn {state.turn:>3} ({chance:.2f} ours) {seats}\n    {side}: {variant.format_move(move)}"
 
 
-def evaluation_digest(spec: str) -> str | None:
-    """For a bot written `SPEC@FILE`, the SHA-256 of the evaluation file FILE; None for a bot
-    searching by the shipped evaluation.
+def evaluation_file(spec: str) -> str | None:
+    """For a bot written `SPEC@FILE`, the text of the evaluation file FILE, checked; None for a
+    bot searching by the shipped evaluation.
 
     Raises:
         SystemExit: FILE cannot be read or is not an evaluation file.
     """
-    import hashlib
-
     from splendor_cli.variants.base import evaluation
 
     _, _, file = spec.partition("@")
     if not file:
         return None
     try:
-        text = Path(file).read_bytes()
-        evaluation.read_models(text.decode("utf-8"))
+        text = Path(file).read_text(encoding="utf-8")
+        evaluation.read_models(text)
     except (OSError, UnicodeDecodeError, ValueError, KeyError) as error:
         raise SystemExit(f"{file}: not an evaluation file ({error})") from None
-    return hashlib.sha256(text).hexdigest()
+    return text
 
 
 def trace(args: argparse.Namespace) -> dict[str, Any]:
     """Game `args.trace` of the match alone, each move printed as it is played (stderr)."""
-    evaluation_digest(args.bot)
-    _setup(args.repo, args.sims, args.bot, args.seed, not args.torch)
+    _setup(args.repo, args.sims, args.bot, args.seed, not args.torch, evaluation_file(args.bot))
     _WORKER["trace"] = True
     return play_game(args.trace)
 
 
 def match(args: argparse.Namespace) -> dict[str, Any]:
     settings = {"bot": args.bot, "sims": args.sims, "seed": args.seed, "torch": args.torch}
-    digest = evaluation_digest(args.bot)
-    if digest:  # a log of games by another evaluation is not resumed with this one
-        settings["evaluation"] = digest
+    weights = evaluation_file(args.bot)
+    if weights is not None:  # a log of games by another evaluation is not resumed with this one
+        import hashlib
+
+        settings["evaluation"] = hashlib.sha256(weights.encode("utf-8")).hexdigest()
     results: list[dict[str, Any]] = []
     began = time.perf_counter()
 
@@ -367,7 +368,7 @@ def match(args: argparse.Namespace) -> dict[str, Any]:
             flush=True,
         )
 
-    setup = (args.repo, args.sims, args.bot, args.seed, not args.torch)
+    setup = (args.repo, args.sims, args.bot, args.seed, not args.torch, weights)
     for number in sorted(kept):
         if number < args.games:
             progress(kept[number])
